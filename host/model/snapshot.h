@@ -1,0 +1,107 @@
+// snapshot.h — what the host knows about one MPI process, independent of where it
+// came from (live process, core file, or a `snapshot --json` document).
+//
+// The target readers fill it through the plugin; snapshot_json turns it into the
+// "mpidbg.snapshot/1" document of OUTPUT.md and back; the job analysis joins many.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mpidbg::model {
+
+// A rank value after normalisation: a plain rank or one of the wildcard names.
+struct Rank {
+  enum class Kind { kRank, kAnySource, kProcNull, kUnknown };
+  Kind kind = Kind::kUnknown;
+  int value = -1;  // valid when kind == kRank
+
+  static Rank Of(int r) { return Rank{Kind::kRank, r}; }
+  static Rank AnySource() { return Rank{Kind::kAnySource, -1}; }
+  static Rank ProcNull() { return Rank{Kind::kProcNull, -2}; }
+  static Rank Unknown() { return Rank{}; }
+  bool is_rank() const { return kind == Kind::kRank; }
+  bool operator==(const Rank& o) const { return kind == o.kind && (kind != Kind::kRank || value == o.value); }
+};
+
+struct Tag {
+  bool any = false;
+  int value = 0;  // valid when !any
+  bool operator==(const Tag& o) const { return any == o.any && (any || value == o.value); }
+};
+
+// One point-to-point operation (OUTPUT.md "OP").
+struct Operation {
+  std::string call;            // "MPI_Isend", "MPI_Recv", ...
+  std::string status = "pending";  // "pending" | "matched" | "complete"
+  bool is_send = false;        // direction; probes count as receives
+  Rank peer;                   // rank in the operation's communicator
+  Rank peer_world;             // MPI_COMM_WORLD rank, Unknown if not known
+  Tag tag;
+  int64_t count = 0;
+  std::string datatype;        // "MPI_INT", or a handle in hex
+  int64_t bytes = 0;
+  uint64_t buffer = 0;
+  std::optional<std::string> mode;   // "standard" | "synchronous" | "buffered" | "ready"
+  std::optional<uint64_t> request;   // request handle, none for blocking calls
+  bool blocking = false;
+  std::optional<int64_t> tid;
+  std::string comm_id;         // job-wide communicator id (hex), "" if unknown
+  std::string comm_name;
+  uint64_t post_serial = 0;    // posting order in the process (matching order)
+};
+
+// What one thread is doing in MPI.
+struct Thread {
+  int64_t tid = 0;
+  std::string state = "not_in_mpi";  // "not_in_mpi" | "in_mpi" | "blocked"
+  std::optional<std::string> call;   // current MPI call
+  std::optional<double> seconds_in_call;
+  std::string call_class;            // "p2p" | "wait" | "coll" | "other" | ""
+  std::optional<Operation> operation;       // blocking point-to-point envelope
+  std::vector<Operation> waited;            // requests a Wait/Test-family call waits for
+  int waited_unknown = 0;                   // waited requests the runtime could not decode
+  std::string comm_id;                      // communicator of a collective, "" if none
+  std::string comm_name;
+  std::optional<int> root;                  // collective root (comm rank)
+};
+
+struct Communicator {
+  std::string id;              // job-wide id, same on every member (hex string)
+  std::string name;
+  uint64_t handle = 0;
+  std::string kind = "intra";  // "intra" | "inter"
+  int size = 0;
+  int rank = -1;
+  std::vector<int> world_ranks;
+  std::optional<std::vector<int>> remote_world_ranks;
+  std::optional<std::string> topology;  // "cart" | "graph" | "dist_graph"
+  bool freed = false;
+  bool predefined = false;
+  std::string creator;         // creating call, "" if unknown
+  std::vector<Operation> pending_sends;
+  std::vector<Operation> pending_receives;
+  std::optional<std::vector<Operation>> unexpected;  // nullopt: not known for this target
+};
+
+struct ProcessInfo {
+  int64_t pid = 0;
+  int rank = -1;
+  int size = 0;
+  std::string hostname;
+  std::string source = "live";  // "live" | "core" | "file"
+  std::string mpi_library;
+  std::string thread_level;     // "MPI_THREAD_SINGLE", ...
+  std::string state;            // "before_init" | "running" | "finalized"
+  std::string plugin;           // path of the message-queue DLL used
+};
+
+struct ProcessSnapshot {
+  ProcessInfo process;
+  std::vector<Thread> threads;
+  std::vector<Communicator> communicators;
+};
+
+}  // namespace mpidbg::model

@@ -1,0 +1,138 @@
+/*
+ * mpidbg_ext.h — mpidbg's extensions to the message-queue interface.
+ *
+ * The MPI Forum interface shows communicators and queues; a host that wants to explain
+ * a hang also needs what each thread is blocked in, the communicator's job-wide
+ * identity and the full envelope of each operation. Our plugin exports these functions
+ * beside the mqs_* ones; a host looks them up with dlsym and works without them when a
+ * foreign DLL is loaded.
+ *
+ * Conventions (the same as mqs_*): the process must have been set up with
+ * mqs_setup_process; results are copied into caller-owned structures; return values are
+ * mqs_ok, mqs_no_information, mqs_end_of_list or a DLL code for mqs_dll_error_string.
+ * Every structure begins with its size: the caller sets `size` to sizeof its structure,
+ * the plugin fills at most that many bytes, so either side may be newer.
+ */
+#ifndef MPIDBG_EXT_H
+#define MPIDBG_EXT_H
+
+#include <stdint.h>
+
+#include "mpidbg/mqs_interface.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPIDBG_EXT_VERSION 1
+
+/* The process as a whole. */
+typedef struct mpidbg_process_summary {
+  uint32_t size;           /* set by the caller */
+  int32_t flavour;         /* enum mpidbg_flavour */
+  int32_t process_state;   /* enum mpidbg_process_state */
+  int32_t world_rank;
+  int32_t world_size;
+  int32_t thread_level;    /* enum mpidbg_thread_level */
+  int32_t pid;
+  int32_t thread_count;    /* thread records in use */
+  uint64_t generation;
+  int64_t init_time_ns;
+  char mpi_library[256];
+  char hostname[64];
+} mpidbg_process_summary;
+
+/* One point-to-point operation in full. */
+typedef struct mpidbg_operation_info {
+  uint32_t size;           /* set by the caller */
+  int32_t call;            /* enum mpidbg_call_id */
+  uint64_t request;        /* 0 for a blocking call */
+  uint64_t comm_id;        /* job-wide communicator id */
+  uint64_t comm_handle;
+  uint64_t buffer;
+  uint64_t datatype;
+  uint64_t tid;
+  uint64_t post_serial;
+  int64_t count;
+  int64_t bytes;
+  int64_t actual_bytes;
+  int64_t post_time_ns;
+  int32_t direction;       /* enum mpidbg_op_direction */
+  int32_t mode;            /* enum mpidbg_send_mode */
+  int32_t status;          /* enum mpidbg_op_status */
+  int32_t blocking;        /* 1 for a blocking call in progress */
+  int32_t peer;            /* normalised rank in the communicator */
+  int32_t peer_world;      /* normalised world rank, MPIDBG_RANK_UNKNOWN if not known */
+  int32_t tag;             /* normalised */
+  int32_t actual_source;
+  int32_t actual_tag;
+  int32_t persistent;
+  char call_name[32];
+  char datatype_name[32];
+  char comm_name[64];
+} mpidbg_operation_info;
+
+/* What one thread is doing. */
+typedef struct mpidbg_thread_info {
+  uint32_t size;           /* set by the caller */
+  int32_t state;           /* enum mpidbg_thread_state */
+  uint64_t tid;
+  int64_t entry_time_ns;   /* 0 when not in MPI */
+  uint64_t calls;
+  uint64_t comm_id;        /* communicator of the current call, 0 if none */
+  uint64_t comm_handle;
+  int64_t count;
+  int32_t call;            /* enum mpidbg_call_id */
+  int32_t call_class;      /* enum mpidbg_call_class */
+  int32_t root;            /* collective root, -1 if none */
+  int32_t has_operation;   /* 1: `operation` holds the blocking call's envelope */
+  int32_t waited_count;    /* requests the thread waits for (WAIT class calls) */
+  int32_t reserved;
+  char call_name[32];
+  char comm_name[64];
+  char datatype_name[32];
+  mpidbg_operation_info operation;
+} mpidbg_thread_info;
+
+/* The current communicator of the mqs iterator, beyond mqs_communicator. */
+typedef struct mpidbg_comm_detail {
+  uint32_t size;           /* set by the caller */
+  int32_t creator;         /* enum mpidbg_call_id */
+  uint64_t handle;
+  uint64_t job_id;
+  uint64_t parent_job_id;
+  int32_t inter;           /* 1 for an intercommunicator */
+  int32_t remote_size;
+  int32_t predefined;
+  int32_t freed;
+  int32_t topology;        /* 0 none, 1 cartesian */
+  int32_t split_color;
+  char creator_name[32];
+} mpidbg_comm_detail;
+
+int mpidbg_ext_version(void);
+
+/* The process summary, from the runtime's root. */
+int mpidbg_process_get_summary(mqs_process* process, mpidbg_process_summary* out);
+
+/* Threads: index 0 .. thread_count-1 of the last mqs_update_communicator_list
+ * (or of this call, which refreshes the snapshot when the runtime changed). */
+int mpidbg_thread_count(mqs_process* process, int* count);
+int mpidbg_thread_get(mqs_process* process, int index, mpidbg_thread_info* out);
+/* The k-th request a WAIT-class call waits for, decoded as an operation. Requests that
+ * are already complete or unknown to the runtime return mqs_no_information. */
+int mpidbg_thread_waited_operation(mqs_process* process, int index, int k,
+                                   mpidbg_operation_info* out);
+
+/* Detail of the communicator the mqs iterator stands on. */
+int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detail* out);
+/* World ranks of the remote group of the current intercommunicator (remote_size ints). */
+int mpidbg_comm_get_remote_group(mqs_process* process, int* world_ranks);
+/* Full detail of the operation the last mqs_next_operation returned. */
+int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPIDBG_EXT_H */
