@@ -1,0 +1,79 @@
+// ext_iterators.cc — detail of what the mqs iterators stand on: the current
+// communicator and the operation mqs_next_operation returned last. These answer from the
+// snapshot the iterators walk, so they always describe the same objects.
+#include <cstring>
+
+#include "ext/operation_info.h"
+#include "ext/sized_copy.h"
+#include "mpidbg/mpidbg_ext.h"
+#include "mqs/process_info.h"
+#include "plugin/call_names.h"
+#include "plugin/errors.h"
+#include "plugin/export.h"
+
+namespace {
+
+using mpidbg::mqs::Cursor;
+using mpidbg::mqs::ProcessState;
+using namespace mpidbg::plugin;
+
+int comm_of(mqs_process* process, ProcessState** ps, const CommEntry** comm) {
+  *ps = mpidbg::mqs::process_state(process);
+  if (*ps == nullptr) return kErrOutOfOrder;
+  *comm = mpidbg::mqs::current_comm(*ps);
+  if (*comm == nullptr) {
+    return (*ps)->comm_cursor == Cursor::kNotSetUp ? kErrOutOfOrder : kErrNoCurrentComm;
+  }
+  return mqs_ok;
+}
+
+}  // namespace
+
+MPIDBG_EXPORT int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detail* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  ProcessState* ps;
+  const CommEntry* comm;
+  const int rc = comm_of(process, &ps, &comm);
+  if (rc != mqs_ok) return rc;
+  const mpidbg_comm_record& c = comm->rec;
+  mpidbg_comm_detail full;
+  std::memset(&full, 0, sizeof full);
+  full.creator = c.creator;
+  full.handle = c.handle;
+  full.job_id = c.job_id;
+  full.parent_job_id = c.parent_job_id;
+  full.inter = (c.hdr.flags & MPIDBG_COMM_INTER) != 0;
+  full.remote_size = full.inter ? c.remote_size : 0;
+  full.predefined = (c.hdr.flags & MPIDBG_REC_PREDEFINED) != 0;
+  full.freed = (c.hdr.flags & MPIDBG_REC_FREED) != 0;
+  full.topology = (c.hdr.flags & MPIDBG_COMM_CART) != 0 ? 1 : 0;
+  full.split_color = c.split_color;
+  mpidbg::ext::call_display_name(c.creator, full.creator_name, sizeof full.creator_name);
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_comm_get_remote_group(mqs_process* process, int* world_ranks) {
+  if (world_ranks == nullptr) return kErrBadArgument;
+  ProcessState* ps;
+  const CommEntry* comm;
+  const int rc = comm_of(process, &ps, &comm);
+  if (rc != mqs_ok) return rc;
+  if ((comm->rec.hdr.flags & MPIDBG_COMM_INTER) == 0) return mqs_no_information;
+  return read_rank_array(ps->reader, TargetAddr(comm->rec.remote_world_ranks),
+                         comm->rec.remote_size, ps->limits, world_ranks);
+}
+
+MPIDBG_EXPORT int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  ProcessState* ps = mpidbg::mqs::process_state(process);
+  if (ps == nullptr) return kErrOutOfOrder;
+  if (ps->op_cursor == Cursor::kNotSetUp || ps->snapshot == nullptr) return kErrOutOfOrder;
+  if (ps->last_op >= ps->snapshot->ops.size()) return kErrPastEnd;
+  mpidbg_operation_info full;
+  mpidbg::ext::fill_operation_info(*ps->snapshot, ps->snapshot->ops[ps->last_op], &full);
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}

@@ -1,0 +1,20 @@
+// operation_info.h — one operation record as an mpidbg_operation_info.
+#ifndef MPIDBG_EXT_OPERATION_INFO_H
+#define MPIDBG_EXT_OPERATION_INFO_H
+
+#include "mpidbg/mpidbg_ext.h"
+#include "plugin/runtime_snapshot.h"
+
+namespace mpidbg::ext {
+
+// Fills every field of `out` (size = sizeof). The communicator's name comes from the
+// snapshot's record for the operation's communicator, when there is one.
+void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::OpEntry& op,
+                         mpidbg_operation_info* out);
+
+// "MPI_Recv" for a known call id, "" for none, "MPI call <id>" for an unknown one.
+void call_display_name(int call, char* out, size_t size);
+
+}  // namespace mpidbg::ext
+
+#endif  // MPIDBG_EXT_OPERATION_INFO_H

@@ -1,0 +1,195 @@
+// cmd_job.cc — `mpidbg job`: every rank read, joined by the job analysis, printed as
+// text or JSON, the wait-for graph optionally drawn as DOT or SVG.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "host/cli/commands.h"
+#include "host/cli/options.h"
+#include "host/job_inputs.h"
+#ifdef MPIDBG_HAVE_JOB_ANALYSIS
+#include "host/job/job_analysis.h"
+#endif
+
+namespace mpidbg::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mpidbg job (--pids P,P,... | --cores CORE [CORE ...] [--exe FILE] | --snapshots DIR)\n"
+    "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE]\n"
+    "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
+    "wait-for graph, deadlocks and hints.\n";
+
+struct JobOptions {
+  std::vector<host::TargetSpec> targets;
+  std::string snapshots_dir;
+  bool json = false;
+  bool help = false;
+  std::string dot_file;
+  std::string svg_file;
+};
+
+host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
+  JobOptions o;
+  std::string exe;
+  std::string plugin;
+  std::vector<std::string> cores;
+  std::vector<int64_t> pids;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string* out) -> bool {
+      if (i + 1 >= args.size()) return false;
+      *out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--json") {
+      o.json = true;
+    } else if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--pids") {
+      if (!value(&v)) return host::Status::Usage("--pids needs a comma-separated list");
+      std::stringstream list(v);
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        int64_t pid = 0;
+        if (!ParsePid(item, &pid)) return host::Status::Usage("bad process id '" + item + "'");
+        pids.push_back(pid);
+      }
+    } else if (a == "--cores") {
+      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) cores.push_back(args[++i]);
+      if (cores.empty()) return host::Status::Usage("--cores needs at least one core file");
+    } else if (a == "--snapshots") {
+      if (!value(&o.snapshots_dir)) return host::Status::Usage("--snapshots needs a directory");
+    } else if (a == "--exe") {
+      if (!value(&exe)) return host::Status::Usage("--exe needs a file");
+    } else if (a == "--plugin") {
+      if (!value(&plugin)) return host::Status::Usage("--plugin needs a path");
+    } else if (a == "--dot") {
+      if (!value(&o.dot_file)) return host::Status::Usage("--dot needs a file");
+    } else if (a == "--svg") {
+      if (!value(&o.svg_file)) return host::Status::Usage("--svg needs a file");
+    } else if (a == "--launcher") {
+      return host::Status::Usage("--launcher is not supported yet; use --pids");
+    } else {
+      return host::Status::Usage("unknown argument '" + a + "'");
+    }
+  }
+  if (o.help) return o;
+  int sources = (pids.empty() ? 0 : 1) + (cores.empty() ? 0 : 1) + (o.snapshots_dir.empty() ? 0 : 1);
+  if (sources != 1) {
+    return host::Status::Usage("give exactly one of --pids, --cores or --snapshots");
+  }
+  for (int64_t pid : pids) {
+    host::TargetSpec spec;
+    spec.pid = pid;
+    spec.plugin = plugin;
+    o.targets.push_back(spec);
+  }
+  for (const std::string& core : cores) {
+    host::TargetSpec spec;
+    spec.core = core;
+    spec.exe = exe;
+    spec.plugin = plugin;
+    o.targets.push_back(spec);
+  }
+  return o;
+}
+
+#ifdef MPIDBG_HAVE_JOB_ANALYSIS
+host::Status WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) return host::Status::Usage("cannot write " + path);
+  return host::Status::Ok();
+}
+
+// `dot -Tsvg` from a temporary DOT file.
+host::Status WriteSvg(const std::string& path, const std::string& dot_text) {
+  char tmp[] = "/tmp/mpidbg-graph-XXXXXX";
+  int fd = mkstemp(tmp);
+  if (fd < 0) return host::Status::Usage("cannot create a temporary file for dot");
+  close(fd);
+  host::Status st = WriteFile(tmp, dot_text);
+  if (!st.ok()) {
+    unlink(tmp);
+    return st;
+  }
+  std::fflush(nullptr);
+  pid_t child = fork();
+  if (child == 0) {
+    execlp("dot", "dot", "-Tsvg", "-o", path.c_str(), tmp, static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  if (child > 0) waitpid(child, &status, 0);
+  unlink(tmp);
+  if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return host::Status::Usage(
+        WIFEXITED(status) && WEXITSTATUS(status) == 127
+            ? "cannot run 'dot' (Graphviz) to draw " + path
+            : "'dot -Tsvg' failed to draw " + path);
+  }
+  return host::Status::Ok();
+}
+#endif
+
+}  // namespace
+
+int JobCommand(const std::vector<std::string>& args) {
+  bool json_requested = false;
+  for (const std::string& a : args) json_requested = json_requested || a == "--json";
+  auto options = ParseJobOptions(args);
+  if (!options.ok()) return ReportFailure(options.status(), json_requested);
+  if (options->help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::vector<model::ProcessSnapshot> snaps;
+  std::vector<host::Status> failures;
+  if (!options->snapshots_dir.empty()) {
+    auto read = host::ReadSnapshotDirectory(options->snapshots_dir);
+    if (!read.ok()) return ReportFailure(read.status(), options->json);
+    snaps = std::move(read.value());
+  } else {
+    snaps = host::ReadJobTargets(options->targets, &failures);
+  }
+  bool any_readable = false;
+  for (const model::ProcessSnapshot& s : snaps) {
+    any_readable = any_readable || s.process.state != "unreadable";
+  }
+  if (!any_readable) {
+    // Every rank failed: the first failure's kind decides the exit status (e.g. 1 when
+    // the job has no MPI debugging support at all).
+    host::ErrorKind kind = failures.empty() ? host::ErrorKind::kUnreadable : failures[0].kind();
+    return ReportFailure(host::Status::Error(kind, "no rank of the job could be read"),
+                         options->json);
+  }
+#ifdef MPIDBG_HAVE_JOB_ANALYSIS
+  job::JobReport report = job::Analyze(snaps);
+  if (!options->dot_file.empty()) {
+    host::Status st = WriteFile(options->dot_file, job::ToDot(report));
+    if (!st.ok()) return ReportFailure(st, options->json);
+  }
+  if (!options->svg_file.empty()) {
+    host::Status st = WriteSvg(options->svg_file, job::ToDot(report));
+    if (!st.ok()) return ReportFailure(st, options->json);
+  }
+  if (options->json) {
+    std::cout << job::ToJson(report).dump(1) << std::endl;
+  } else {
+    std::cout << job::ToText(report);
+  }
+  return 0;
+#else
+  return ReportFailure(host::Status::Usage("job analysis is not part of this build"),
+                       options->json);
+#endif
+}
+
+}  // namespace mpidbg::cli

@@ -1,0 +1,83 @@
+// options.cc — parsing the target options every per-process command takes.
+#include "host/cli/options.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+namespace mpidbg::cli {
+
+std::vector<std::string> SplitArgs(int argc, char** argv, int first) {
+  std::vector<std::string> out;
+  for (int i = first; i < argc; ++i) {
+    std::string a = argv[i];
+    size_t eq = a.find('=');
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      out.push_back(a.substr(0, eq));
+      out.push_back(a.substr(eq + 1));
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+bool ParsePid(const std::string& text, int64_t* pid) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end != '\0' || v <= 0 || v > INT32_MAX) return false;
+  *pid = v;
+  return true;
+}
+
+host::Result<ProcessOptions> ParseProcessOptions(const std::vector<std::string>& args) {
+  ProcessOptions o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string* out) -> bool {
+      if (i + 1 >= args.size()) return false;
+      *out = args[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--json") {
+      o.json = true;
+    } else if (a == "-h" || a == "--help") {
+      o.help = true;
+    } else if (a == "--pid") {
+      if (!value(&v) || !ParsePid(v, &o.target.pid)) {
+        return host::Status::Usage("--pid needs a process id");
+      }
+    } else if (a == "--core") {
+      if (!value(&o.target.core)) return host::Status::Usage("--core needs a file");
+    } else if (a == "--exe") {
+      if (!value(&o.target.exe)) return host::Status::Usage("--exe needs a file");
+    } else if (a == "--plugin") {
+      if (!value(&o.target.plugin)) return host::Status::Usage("--plugin needs a path");
+    } else {
+      return host::Status::Usage("unknown argument '" + a + "'");
+    }
+  }
+  if (o.help) return o;
+  bool has_pid = o.target.pid != 0;
+  bool has_core = !o.target.core.empty();
+  if (has_pid == has_core) return host::Status::Usage("give exactly one of --pid PID or --core FILE");
+  if (!o.target.exe.empty() && !has_core) return host::Status::Usage("--exe goes with --core");
+  return o;
+}
+
+int ReportFailure(const host::Status& status, bool json) {
+  std::fprintf(stderr, "mpidbg: %s\n", status.message().c_str());
+  if (json) {
+    nlohmann::json doc;
+    doc["schema"] = "mpidbg.error/1";
+    doc["error"] = {{"exit_status", status.exit_code()}, {"message", status.message()}};
+    std::cout << doc.dump(1) << std::endl;
+  }
+  return status.exit_code();
+}
+
+}  // namespace mpidbg::cli

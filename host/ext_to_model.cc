@@ -1,0 +1,210 @@
+// ext_to_model.cc — conversions from DLL structures to the host model.
+#include "host/ext_to_model.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "mpidbg/records.h"
+
+namespace mpidbg::host {
+
+std::string CommIdString(uint64_t id) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, id);
+  return buf;
+}
+
+model::Rank RankFromNormalised(int32_t value) {
+  if (value >= 0) return model::Rank::Of(value);
+  if (value == MPIDBG_RANK_ANY_SOURCE) return model::Rank::AnySource();
+  if (value == MPIDBG_RANK_PROC_NULL) return model::Rank::ProcNull();
+  return model::Rank::Unknown();
+}
+
+model::Tag TagFromNormalised(int32_t value) {
+  model::Tag tag;
+  if (value == MPIDBG_TAG_ANY) {
+    tag.any = true;
+  } else {
+    tag.value = value;
+  }
+  return tag;
+}
+
+std::string ThreadLevelName(int32_t level) {
+  switch (level) {
+    case MPIDBG_THREAD_SINGLE:
+      return "MPI_THREAD_SINGLE";
+    case MPIDBG_THREAD_FUNNELED:
+      return "MPI_THREAD_FUNNELED";
+    case MPIDBG_THREAD_SERIALIZED:
+      return "MPI_THREAD_SERIALIZED";
+    case MPIDBG_THREAD_MULTIPLE:
+      return "MPI_THREAD_MULTIPLE";
+    default:
+      return "";
+  }
+}
+
+std::string ProcessStateName(int32_t state) {
+  switch (state) {
+    case MPIDBG_PROCESS_BEFORE_INIT:
+      return "before_init";
+    case MPIDBG_PROCESS_RUNNING:
+      return "running";
+    case MPIDBG_PROCESS_FINALIZED:
+      return "finalized";
+    default:
+      return "";
+  }
+}
+
+std::string ThreadStateName(int32_t state) {
+  switch (state) {
+    case MPIDBG_THREAD_IN_MPI:
+      return "in_mpi";
+    case MPIDBG_THREAD_BLOCKED:
+      return "blocked";
+    default:
+      return "not_in_mpi";
+  }
+}
+
+std::string CallClassName(int32_t call_class) {
+  switch (call_class) {
+    case MPIDBG_CLASS_P2P:
+      return "p2p";
+    case MPIDBG_CLASS_WAIT:
+      return "wait";
+    case MPIDBG_CLASS_COLL:
+      return "coll";
+    case MPIDBG_CLASS_OTHER:
+      return "other";
+    default:
+      return "";
+  }
+}
+
+namespace {
+
+std::string StatusName(int32_t status) {
+  switch (status) {
+    case MPIDBG_OP_MATCHED:
+      return "matched";
+    case MPIDBG_OP_COMPLETE:
+      return "complete";
+    default:
+      return "pending";
+  }
+}
+
+std::optional<std::string> ModeName(int32_t mode) {
+  switch (mode) {
+    case MPIDBG_MODE_STANDARD:
+      return "standard";
+    case MPIDBG_MODE_SYNCHRONOUS:
+      return "synchronous";
+    case MPIDBG_MODE_BUFFERED:
+      return "buffered";
+    case MPIDBG_MODE_READY:
+      return "ready";
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string HandleString(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+  return buf;
+}
+
+}  // namespace
+
+model::Operation OperationFromExt(const mpidbg_operation_info& info) {
+  model::Operation op;
+  op.call = FixedString(info.call_name);
+  op.status = StatusName(info.status);
+  op.is_send = info.direction == MPIDBG_OP_SEND;
+  op.peer = RankFromNormalised(info.peer);
+  op.peer_world = RankFromNormalised(info.peer_world);
+  op.tag = TagFromNormalised(info.tag);
+  op.count = info.count;
+  op.datatype = FixedString(info.datatype_name);
+  if (op.datatype.empty() && info.datatype != 0) op.datatype = HandleString(info.datatype);
+  op.bytes = info.bytes;
+  op.buffer = info.buffer;
+  op.mode = op.is_send ? ModeName(info.mode) : std::nullopt;
+  if (info.request != 0) op.request = info.request;
+  op.blocking = info.blocking != 0;
+  if (info.tid != 0) op.tid = static_cast<int64_t>(info.tid);
+  if (info.comm_id != 0) op.comm_id = CommIdString(info.comm_id);
+  op.comm_name = FixedString(info.comm_name);
+  op.post_serial = info.post_serial;
+  return op;
+}
+
+model::Operation OperationFromMqs(const mqs_pending_operation& mop, int op_class) {
+  model::Operation op;
+  op.is_send = op_class == mqs_pending_sends;
+  op.call = op_class == mqs_unexpected_messages ? "unexpected" : (op.is_send ? "send" : "receive");
+  switch (mop.status) {
+    case mqs_st_matched:
+      op.status = "matched";
+      break;
+    case mqs_st_complete:
+      op.status = "complete";
+      break;
+    default:
+      op.status = "pending";
+  }
+  // The Forum's encoding: -1 is any source; other negatives mean nothing we know.
+  auto rank = [](mqs_tword_t r) {
+    if (r >= 0 && r <= INT32_MAX) return model::Rank::Of(static_cast<int>(r));
+    if (r == -1) return model::Rank::AnySource();
+    return model::Rank::Unknown();
+  };
+  bool actual = op.is_send || mop.status >= mqs_st_matched || op_class == mqs_unexpected_messages;
+  op.peer = rank(actual ? mop.actual_local_rank : mop.desired_local_rank);
+  op.peer_world = rank(actual ? mop.actual_global_rank : mop.desired_global_rank);
+  if (mop.tag_wild != 0 && !actual) {
+    op.tag.any = true;
+  } else {
+    op.tag.value = static_cast<int>(actual ? mop.actual_tag : mop.desired_tag);
+  }
+  op.bytes = actual ? mop.actual_length : mop.desired_length;
+  op.buffer = mop.buffer;
+  return op;
+}
+
+model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time_ns) {
+  model::Thread t;
+  t.tid = static_cast<int64_t>(info.tid);
+  t.state = ThreadStateName(info.state);
+  bool in_call = info.state != MPIDBG_THREAD_NOT_IN_MPI && info.call != MPIDBG_CALL_NONE;
+  if (in_call) {
+    std::string name = FixedString(info.call_name);
+    if (!name.empty()) t.call = name;
+    t.call_class = CallClassName(info.call_class);
+    if (info.entry_time_ns > 0 && capture_time_ns >= info.entry_time_ns) {
+      t.seconds_in_call = static_cast<double>(capture_time_ns - info.entry_time_ns) / 1e9;
+    }
+  }
+  if (info.has_operation != 0) t.operation = OperationFromExt(info.operation);
+  if (info.comm_id != 0) t.comm_id = CommIdString(info.comm_id);
+  t.comm_name = FixedString(info.comm_name);
+  if (info.root >= 0) t.root = info.root;
+  return t;
+}
+
+void ApplySummary(const mpidbg_process_summary& s, model::ProcessInfo* p) {
+  if (s.pid > 0) p->pid = s.pid;
+  p->rank = s.world_rank;
+  p->size = s.world_size;
+  p->hostname = FixedString(s.hostname);
+  p->mpi_library = FixedString(s.mpi_library);
+  p->thread_level = ThreadLevelName(s.thread_level);
+  p->state = ProcessStateName(s.process_state);
+}
+
+}  // namespace mpidbg::host

@@ -1,0 +1,27 @@
+// call_info.h — what kind of MPI call a thread is in, and how to spell ranks and tags.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "model/snapshot.h"
+
+namespace mpidbg::job {
+
+// How a thread blocked in the call waits (call_ids.h classes; kUnknown: no idea).
+enum class CallClass { kUnknown, kP2P, kWait, kColl, kOther };
+
+// From the snapshot's call_class, else from the call's name via call_ids.h.
+CallClass ClassOfThread(const model::Thread& thread);
+CallClass ClassOfCall(std::string_view call);
+
+// MPI_Waitany, MPI_Waitsome, MPI_Testany, MPI_Testsome: done when any request is.
+bool CompletesOnAny(std::string_view call);
+bool IsFinalize(std::string_view call);
+
+// "3", "ANY_SOURCE", "PROC_NULL", "?".
+std::string RankText(const model::Rank& rank);
+// "7", "ANY_TAG".
+std::string TagText(const model::Tag& tag);
+
+}  // namespace mpidbg::job

@@ -1,0 +1,267 @@
+#include "job/hints.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <unordered_set>
+
+#include "job/call_info.h"
+#include "job/rank_state.h"
+#include "job/summary.h"
+
+namespace mpidbg::job {
+namespace {
+
+// Beyond this the list stops helping; the last hint says how many were left out.
+constexpr std::size_t kMaxHints = 100;
+
+std::string RanksPhrase(const std::vector<int>& ranks) {
+  return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankRanges(ranks);
+}
+
+class HintList {
+ public:
+  void Add(std::string hint) {
+    if (!seen_.insert(hint).second) return;
+    if (hints_.size() < kMaxHints) {
+      hints_.push_back(std::move(hint));
+    } else {
+      ++dropped_;
+    }
+  }
+  std::vector<std::string> Take() {
+    if (dropped_ > 0) hints_.push_back(std::to_string(dropped_) + " more hints not shown");
+    return std::move(hints_);
+  }
+
+ private:
+  std::vector<std::string> hints_;
+  std::unordered_set<std::string> seen_;
+  std::size_t dropped_ = 0;
+};
+
+// A receive a blocked thread waits for, in world ranks.
+struct WaitedReceive {
+  std::size_t owner;
+  int at;
+  int from;  // kAnyRank for ANY_SOURCE
+  const model::Operation* op;
+};
+
+std::vector<WaitedReceive> BlockedReceives(const JobIndex& job) {
+  std::vector<WaitedReceive> out;
+  auto consider = [&](std::size_t i, const model::Operation& op) {
+    if (op.is_send || op.status != "pending" || op.comm_id.empty()) return;
+    if (ClassOfCall(op.call) == CallClass::kColl) return;
+    int from = kAnyRank;
+    if (op.peer.kind != model::Rank::Kind::kAnySource) {
+      std::optional<int> world = job.PeerWorld(i, op);
+      if (!world) return;
+      from = *world;
+    }
+    out.push_back({i, job.world_rank(i), from, &op});
+  };
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (!job.participates(i)) continue;
+    for (const model::Thread& thread : job.snapshot(i).threads) {
+      if (thread.state != "blocked") continue;
+      if (thread.operation) consider(i, *thread.operation);
+      for (const model::Operation& op : thread.waited) consider(i, op);
+    }
+  }
+  return out;
+}
+
+std::string FromPhrase(int from) {
+  return from == kAnyRank ? std::string("any rank") : "rank " + std::to_string(from);
+}
+
+void ReceiveHints(const JobIndex& job, const MessageIndex& messages,
+                  const std::vector<RankReport>& ranks, HintList* hints) {
+  for (const WaitedReceive& r : BlockedReceives(job)) {
+    const model::Operation& op = *r.op;
+    if (messages.HasSendFor(op.comm_id, r.from, r.at, op.tag)) continue;
+    const std::string comm = job.CommLabel(r.owner, op.comm_id, op.comm_name);
+    const std::string waits = "rank " + std::to_string(r.at) + " waits for " +
+                              (op.tag.any ? std::string("a message") : "tag " + TagText(op.tag)) +
+                              " from " + FromPhrase(r.from) + " on " + comm;
+    if (r.from != kAnyRank) {
+      const int peer = job.IndexOf(r.from);
+      if (peer >= 0) {
+        const std::size_t p = static_cast<std::size_t>(peer);
+        if (ranks[p].state == RankState::kFinalized) {
+          hints->Add(waits + "; rank " + std::to_string(r.from) + " has finalized");
+          continue;
+        }
+        if (IsFinalizing(job.snapshot(p))) {
+          hints->Add(waits + "; rank " + std::to_string(r.from) + " is in MPI_Finalize");
+          continue;
+        }
+      }
+    }
+    bool explained = false;
+    for (std::size_t id : messages.SendsTo(op.comm_id, r.at)) {
+      const PostedSend& send = messages.sends()[id];
+      if (send.from < 0 || (r.from != kAnyRank && send.from != r.from)) continue;
+      hints->Add(waits + "; rank " + std::to_string(send.from) + " sent tag " +
+                 TagText(send.op->tag) + " to rank " + std::to_string(r.at) + " instead");
+      explained = true;
+    }
+    if (explained) continue;
+    for (std::size_t id : messages.SendsTo(r.at)) {
+      const PostedSend& send = messages.sends()[id];
+      if (send.comm_id == op.comm_id) continue;
+      if (send.from < 0 || (r.from != kAnyRank && send.from != r.from)) continue;
+      hints->Add(waits + "; rank " + std::to_string(send.from) + " sent tag " +
+                 TagText(send.op->tag) + " to rank " + std::to_string(r.at) + " on " +
+                 job.CommLabel(send.owner, send.comm_id, send.op->comm_name) + " instead");
+    }
+  }
+}
+
+void MismatchHints(const std::vector<CollectiveMismatch>& mismatches, HintList* hints) {
+  for (const CollectiveMismatch& m : mismatches) {
+    std::string text;
+    for (std::size_t k = 0; k < m.sides.size(); ++k) {
+      const CollectiveMismatch::Side& side = m.sides[k];
+      if (k == 1) text += " while ";
+      if (k > 1) text += ", ";
+      text += RanksPhrase(side.ranks) + (side.ranks.size() == 1 ? " is in " : " are in ") +
+              CollectiveSummary(side.call, side.root, "") + " on " + m.comm_name;
+    }
+    hints->Add(text);
+  }
+}
+
+// Ranks blocked in a collective that some member never joined because it is stuck
+// elsewhere or gone.
+void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
+                       const std::vector<RankReport>& ranks, HintList* hints) {
+  std::map<std::tuple<std::string, std::string, int>, std::vector<int>> waiting;
+  std::map<std::tuple<std::string, std::string, int>, std::string> labels;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (!job.participates(i) || ranks[i].state != RankState::kBlocked) continue;
+    for (const model::Thread& thread : job.snapshot(i).threads) {
+      if (thread.state != "blocked") continue;
+      std::optional<CollectiveCall> call = CollectiveOfThread(job, thread);
+      if (!call) continue;
+      const auto key = std::make_tuple(call->comm_id, call->call, call->root);
+      waiting[key].push_back(job.world_rank(i));
+      labels.emplace(key, job.CommLabel(i, call->comm_id, thread.comm_name));
+    }
+  }
+  for (const auto& [key, waiters] : waiting) {
+    const auto& [comm_id, call, root] = key;
+    const std::vector<int>* outsiders = collectives.Outsiders({comm_id, call, root});
+    if (outsiders == nullptr) continue;
+    // Outsiders doing the same thing are named together.
+    std::map<std::string, std::vector<int>> by_summary;
+    for (int rank : *outsiders) {
+      const RankReport& report = ranks[static_cast<std::size_t>(job.IndexOf(rank))];
+      const bool stuck = report.state == RankState::kBlocked || report.state == RankState::kFinalized;
+      // Members in another collective on this communicator make a mismatch hint instead.
+      const bool other_collective = report.comm && *report.comm == comm_id &&
+                                    report.call && ClassOfCall(*report.call) == CallClass::kColl;
+      if (stuck && !other_collective) by_summary[report.summary].push_back(rank);
+    }
+    std::vector<int> sorted_waiters = waiters;
+    std::sort(sorted_waiters.begin(), sorted_waiters.end());
+    const std::string prefix =
+        RanksPhrase(sorted_waiters) + (sorted_waiters.size() == 1 ? " waits in " : " wait in ") +
+        CollectiveSummary(call, root >= 0 ? std::optional<int>(root) : std::nullopt, "") +
+        " on " + labels[key] + " for ";
+    for (const auto& [summary, absent] : by_summary) {
+      const bool gone = summary == "finalized";
+      hints->Add(prefix + RanksPhrase(absent) + (absent.size() == 1 ? ", which " : ", which ") +
+                 (gone ? (absent.size() == 1 ? "has finalized" : "have finalized")
+                       : (absent.size() == 1 ? "is in " : "are in ") + summary));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<UnmatchedMessage> FindUnmatched(const JobIndex& job, const MessageIndex& messages) {
+  std::vector<UnmatchedMessage> out;
+  for (const PostedSend& send : messages.sends()) {
+    if (send.from < 0 || send.to < 0) continue;
+    const int receiver = job.IndexOf(send.to);
+    if (receiver < 0) continue;
+    if (job.snapshot(static_cast<std::size_t>(receiver)).process.state == "unreadable") continue;
+    if (messages.HasReceiveFor(send.comm_id, send.to, send.from, send.op->tag)) continue;
+    if (send.arrived) {
+      // The sender may still hold the same message; then it is listed from there.
+      bool held = false;
+      for (std::size_t id : messages.SendsTo(send.comm_id, send.to)) {
+        const PostedSend& other = messages.sends()[id];
+        if (!other.arrived && other.from == send.from && other.op->tag == send.op->tag) held = true;
+      }
+      if (held) continue;
+    }
+    UnmatchedMessage m;
+    m.from = send.from;
+    m.to = send.to;
+    m.comm = send.comm_id;
+    m.comm_name = job.CommLabel(send.owner, send.comm_id, send.op->comm_name);
+    m.tag = send.op->tag;
+    m.bytes = send.op->bytes;
+    m.call = send.op->call;
+    m.arrived = send.arrived;
+    out.push_back(std::move(m));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const UnmatchedMessage& a, const UnmatchedMessage& b) {
+    return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+  });
+  return out;
+}
+
+std::vector<CollectiveMismatch> FindCollectiveMismatches(const JobIndex& job) {
+  // comm -> (call, root) -> ranks; ordered so the output is stable.
+  std::map<std::string, std::map<std::pair<std::string, int>, std::vector<int>>> by_comm;
+  std::map<std::string, std::string> names;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (!job.participates(i)) continue;
+    for (const model::Thread& thread : job.snapshot(i).threads) {
+      std::optional<CollectiveCall> call = CollectiveOfThread(job, thread);
+      if (!call || call->comm_id == kFinalizeComm) continue;
+      std::vector<int>& ranks = by_comm[call->comm_id][{call->call, call->root}];
+      if (ranks.empty() || ranks.back() != job.world_rank(i)) ranks.push_back(job.world_rank(i));
+      names.emplace(call->comm_id, job.CommLabel(i, call->comm_id, thread.comm_name));
+    }
+  }
+  std::vector<CollectiveMismatch> out;
+  for (auto& [comm_id, calls] : by_comm) {
+    if (calls.size() < 2) continue;
+    CollectiveMismatch m;
+    m.comm = comm_id;
+    m.comm_name = names[comm_id];
+    for (auto& [call, ranks] : calls) {
+      std::sort(ranks.begin(), ranks.end());
+      ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+      std::optional<int> root;
+      if (call.second >= 0) root = call.second;
+      m.sides.push_back({ranks, call.first, root});
+    }
+    std::sort(m.sides.begin(), m.sides.end(),
+              [](const CollectiveMismatch::Side& a, const CollectiveMismatch::Side& b) {
+                return a.ranks.front() < b.ranks.front();
+              });
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<std::string> MakeHints(const JobIndex& job, const MessageIndex& messages,
+                                   CollectiveIndex& collectives,
+                                   const std::vector<RankReport>& ranks,
+                                   const std::vector<CollectiveMismatch>& mismatches) {
+  HintList hints;
+  for (const std::string& problem : job.problems()) hints.Add(problem);
+  MismatchHints(mismatches, &hints);
+  ReceiveHints(job, messages, ranks, &hints);
+  AbsentMemberHints(job, collectives, ranks, &hints);
+  return hints.Take();
+}
+
+}  // namespace mpidbg::job

@@ -1,0 +1,76 @@
+// job_analysis.cc — Analyze(): the steps in order, each in its own file.
+#include "job/job_analysis.h"
+
+#include <algorithm>
+
+#include "job/collective_index.h"
+#include "job/deadlock.h"
+#include "job/hints.h"
+#include "job/job_index.h"
+#include "job/message_index.h"
+#include "job/rank_ranges.h"
+#include "job/rank_state.h"
+#include "job/wait_graph.h"
+
+namespace mpidbg::job {
+
+const char* RankStateName(RankState state) {
+  switch (state) {
+    case RankState::kBlocked: return "blocked";
+    case RankState::kInMpi: return "in_mpi";
+    case RankState::kNotInMpi: return "not_in_mpi";
+    case RankState::kFinalized: return "finalized";
+    case RankState::kUnreadable: return "unreadable";
+  }
+  return "unreadable";
+}
+
+const char* WaitKindName(WaitKind kind) { return kind == WaitKind::kOr ? "or" : "and"; }
+
+std::size_t DeadlockReport::EdgeCount() const {
+  std::size_t edges = 0;
+  for (const WaitRequirement& w : waits) edges += w.to.size();
+  return edges;
+}
+
+JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
+  const JobIndex job(snapshots);
+
+  std::vector<RankReport> ranks;  // by snapshot index
+  std::vector<RankState> states;
+  std::vector<bool> finalizing;
+  ranks.reserve(job.size());
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    ranks.push_back(DescribeRank(job, i));
+    states.push_back(ranks.back().state);
+    finalizing.push_back(IsFinalizing(job.snapshot(i)));
+  }
+
+  const MessageIndex messages(job);
+  CollectiveIndex collectives(job);
+  WaitGraph graph = BuildWaitGraph(job, messages, collectives, states);
+
+  JobReport report;
+  report.deadlock = FindDeadlock(job, states, finalizing, graph);
+  report.deadlock.waits = std::move(graph.requirements);
+  std::stable_sort(report.deadlock.waits.begin(), report.deadlock.waits.end(),
+                   [](const WaitRequirement& a, const WaitRequirement& b) { return a.from < b.from; });
+
+  report.unmatched = FindUnmatched(job, messages);
+  report.collective_mismatches = FindCollectiveMismatches(job);
+  report.hints = MakeHints(job, messages, collectives, ranks, report.collective_mismatches);
+
+  // A process without a rank is still listed (as rank -1) so nothing given is lost; a
+  // repeated rank is not (a hint says so). Groups hold real ranks only.
+  std::vector<RankReport> grouped;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (job.participates(i)) grouped.push_back(ranks[i]);
+    if (job.participates(i) || ranks[i].rank < 0) report.ranks.push_back(std::move(ranks[i]));
+  }
+  std::stable_sort(report.ranks.begin(), report.ranks.end(),
+                   [](const RankReport& a, const RankReport& b) { return a.rank < b.rank; });
+  report.groups = GroupBySummary(grouped);
+  return report;
+}
+
+}  // namespace mpidbg::job

@@ -1,0 +1,120 @@
+// job_analysis.h — the whole job joined: what every rank is doing, who waits for whom,
+// whether the job can ever move again, and why not.
+//
+// Input is one ProcessSnapshot per rank (a rank that could not be read has
+// process.state == "unreadable"). Analysis is pure logic over those snapshots; it never
+// touches a target. Output is a JobReport, rendered as the "mpidbg.job/1" JSON document
+// of OUTPUT.md, as human text, or as a Graphviz picture.
+//
+// The analysis is conservative: whatever it cannot read or does not understand counts
+// as "able to proceed", so a reported deadlock is one the snapshots prove.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/snapshot.h"
+
+namespace mpidbg::job {
+
+enum class RankState { kBlocked, kInMpi, kNotInMpi, kFinalized, kUnreadable };
+
+// "blocked", "in_mpi", "not_in_mpi", "finalized", "unreadable".
+const char* RankStateName(RankState state);
+
+// One rank, reduced to what it is doing now (from its first blocked thread, else its
+// first thread in MPI).
+struct RankReport {
+  int rank = -1;                          // MPI_COMM_WORLD rank
+  int64_t pid = 0;
+  std::string source;                     // "live" | "core" | "file"
+  RankState state = RankState::kNotInMpi;
+  std::optional<std::string> call;
+  std::optional<std::string> comm;        // job-wide communicator id
+  std::optional<std::string> comm_name;
+  std::optional<model::Rank> peer;        // rank in `comm`
+  std::optional<model::Rank> peer_world;
+  std::optional<model::Tag> tag;
+  std::optional<int> root;                // collective root (rank in `comm`)
+  int threads = 0;
+  int blocked_threads = 0;
+  std::string summary;                    // "MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)"
+};
+
+// Ranks doing exactly the same thing.
+struct RankGroup {
+  std::vector<int> ranks;                 // sorted world ranks
+  std::string summary;
+};
+
+enum class WaitKind { kAnd, kOr };
+const char* WaitKindName(WaitKind kind);  // "and" | "or"
+
+// One requirement of one blocked thread, from one call or one waited request. A thread
+// needs all of its requirements. kAnd: the requirement needs every rank of `to` (the
+// peer of a send or receive, the members missing from a collective); kOr: any one of
+// them (an ANY_SOURCE receive, MPI_Waitany).
+struct WaitRequirement {
+  int from = -1;                          // world rank of the waiting thread
+  int64_t tid = 0;
+  WaitKind kind = WaitKind::kAnd;
+  std::vector<int> to;                    // world ranks, sorted
+  std::string reason;                     // the call it waits in
+  bool satisfied = false;                 // the ranks it needs can proceed
+};
+
+struct DeadlockReport {
+  bool detected = false;
+  std::vector<int> ranks;                 // blocked ranks that can never proceed
+  std::vector<int> cycle;                 // one witness cycle among them, may be empty
+  std::vector<WaitRequirement> waits;     // every requirement of every blocked thread
+  std::size_t EdgeCount() const;          // one edge per (requirement, rank in `to`)
+};
+
+// A send nobody has posted a receive for.
+struct UnmatchedMessage {
+  int from = -1;                          // world ranks
+  int to = -1;
+  std::string comm;                       // communicator id
+  std::string comm_name;
+  model::Tag tag;
+  int64_t bytes = 0;
+  std::string call;                       // "MPI_Send", "MPI_Isend", ...
+  bool arrived = false;                   // seen only in the receiver's unexpected queue
+};
+
+// Members of one communicator sitting in different collectives (or different roots).
+struct CollectiveMismatch {
+  struct Side {
+    std::vector<int> ranks;               // world ranks
+    std::string call;
+    std::optional<int> root;
+  };
+  std::string comm;
+  std::string comm_name;
+  std::vector<Side> sides;
+};
+
+struct JobReport {
+  std::vector<RankReport> ranks;          // sorted by rank
+  std::vector<RankGroup> groups;          // ordered by their lowest rank
+  DeadlockReport deadlock;
+  std::vector<UnmatchedMessage> unmatched;
+  std::vector<CollectiveMismatch> collective_mismatches;
+  std::vector<std::string> hints;
+};
+
+JobReport Analyze(const std::vector<model::ProcessSnapshot>& ranks);
+
+nlohmann::json ToJson(const JobReport& report);   // "mpidbg.job/1"
+std::string ToText(const JobReport& report);
+std::string ToDot(const JobReport& report);
+
+// "0-3,5" for {5, 0, 1, 2, 3}; duplicates are ignored.
+std::string FormatRankRanges(std::vector<int> ranks);
+
+}  // namespace mpidbg::job

@@ -1,0 +1,100 @@
+// job_dot.cc — the wait-for graph as Graphviz: one node per rank (deadlocked ones red),
+// solid edges for requirements a rank needs all of, dotted ones for "any of" (an
+// ANY_SOURCE receive, MPI_Waitany), dashed gray ones for messages nobody receives.
+#include <sstream>
+#include <unordered_set>
+
+#include "job/call_info.h"
+#include "job/job_analysis.h"
+
+namespace mpidbg::job {
+namespace {
+
+std::string Quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string Node(int rank) { return "r" + std::to_string(rank); }
+
+void Nodes(const JobReport& report, const std::unordered_set<int>& deadlocked,
+           std::ostringstream& out) {
+  for (const RankReport& r : report.ranks) {
+    if (r.rank < 0) continue;
+    out << "  " << Node(r.rank) << " [label="
+        << Quote("rank " + std::to_string(r.rank) + "\n" + r.summary);
+    if (deadlocked.count(r.rank) != 0) {
+      out << ", color=red, fontcolor=red, penwidth=2";
+    } else if (r.state == RankState::kFinalized || r.state == RankState::kUnreadable) {
+      out << ", style=dashed, color=gray40";
+    }
+    out << "];\n";
+  }
+}
+
+void WaitEdges(const JobReport& report, const std::unordered_set<int>& deadlocked,
+               std::ostringstream& out) {
+  for (const WaitRequirement& w : report.deadlock.waits) {
+    const bool any = w.kind == WaitKind::kOr;
+    for (int to : w.to) {
+      out << "  " << Node(w.from) << " -> " << Node(to) << " [style=" << (any ? "dotted" : "solid")
+          << ", label=" << Quote(WaitKindName(w.kind)) << ", tooltip=" << Quote(w.reason);
+      if (deadlocked.count(w.from) != 0 && deadlocked.count(to) != 0) out << ", color=red";
+      out << "];\n";
+    }
+  }
+}
+
+void UnmatchedEdges(const JobReport& report, std::ostringstream& out) {
+  for (const UnmatchedMessage& m : report.unmatched) {
+    out << "  " << Node(m.from) << " -> " << Node(m.to) << " [style=dashed, color=gray50, "
+        << "fontcolor=gray50, label=" << Quote(m.call + " tag " + TagText(m.tag))
+        << ", tooltip=" << Quote("unmatched on " + m.comm_name) << "];\n";
+  }
+}
+
+void Legend(std::ostringstream& out) {
+  out << "  subgraph cluster_legend {\n"
+      << "    label=\"legend\";\n"
+      << "    style=dashed;\n"
+      << "    node [shape=plaintext, label=\"\", width=0.1, height=0.1];\n"
+      << "    legend_and_a -> legend_and_b [style=solid, label=\"waits for all (and)\"];\n"
+      << "    legend_or_a -> legend_or_b [style=dotted, label=\"waits for any (or)\"];\n"
+      << "    legend_msg_a -> legend_msg_b [style=dashed, color=gray50, "
+         "label=\"message nobody receives\"];\n"
+      << "    legend_dead [shape=box, label=\"deadlocked rank\", color=red, fontcolor=red, "
+         "penwidth=2, width=0.75, height=0.5];\n"
+      << "  }\n";
+}
+
+}  // namespace
+
+std::string ToDot(const JobReport& report) {
+  const std::unordered_set<int> deadlocked(report.deadlock.ranks.begin(),
+                                           report.deadlock.ranks.end());
+  std::ostringstream out;
+  out << "digraph mpidbg_job {\n"
+      << "  rankdir=LR;\n"
+      << "  node [shape=box, fontname=\"Helvetica\"];\n"
+      << "  edge [fontname=\"Helvetica\", fontsize=10];\n"
+      << "  label=" << Quote(report.deadlock.detected
+                                 ? "DEADLOCK: ranks " + FormatRankRanges(report.deadlock.ranks)
+                                 : std::string("no deadlock detected"))
+      << ";\n";
+  Nodes(report, deadlocked, out);
+  WaitEdges(report, deadlocked, out);
+  UnmatchedEdges(report, out);
+  Legend(out);
+  out << "}\n";
+  return out.str();
+}
+
+}  // namespace mpidbg::job

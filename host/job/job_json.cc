@@ -1,0 +1,111 @@
+// job_json.cc — the "mpidbg.job/1" document of OUTPUT.md. Keys there are a contract:
+// never rename or drop one; extra keys are fine.
+#include <nlohmann/json.hpp>
+
+#include "job/job_analysis.h"
+
+namespace mpidbg::job {
+namespace {
+
+using nlohmann::json;
+
+json RankJson(const model::Rank& rank) {
+  switch (rank.kind) {
+    case model::Rank::Kind::kRank: return rank.value;
+    case model::Rank::Kind::kAnySource: return "ANY_SOURCE";
+    case model::Rank::Kind::kProcNull: return "PROC_NULL";
+    case model::Rank::Kind::kUnknown: break;
+  }
+  return nullptr;
+}
+
+json TagJson(const model::Tag& tag) {
+  if (tag.any) return "ANY_TAG";
+  return tag.value;
+}
+
+template <typename T>
+json Optional(const std::optional<T>& value) {
+  if (!value) return nullptr;
+  return *value;
+}
+
+json RankEntry(const RankReport& r) {
+  return json{
+      {"rank", r.rank},
+      {"pid", r.pid},
+      {"source", r.source},
+      {"state", RankStateName(r.state)},
+      {"call", Optional(r.call)},
+      {"comm", Optional(r.comm)},
+      {"comm_name", Optional(r.comm_name)},
+      {"peer", r.peer ? RankJson(*r.peer) : json(nullptr)},
+      {"tag", r.tag ? TagJson(*r.tag) : json(nullptr)},
+      // additions
+      {"peer_world", r.peer_world ? RankJson(*r.peer_world) : json(nullptr)},
+      {"root", Optional(r.root)},
+      {"summary", r.summary},
+      {"threads", r.threads},
+      {"blocked_threads", r.blocked_threads},
+  };
+}
+
+json DeadlockJson(const DeadlockReport& d) {
+  json edges = json::array();
+  for (const WaitRequirement& w : d.waits) {
+    for (int to : w.to) {
+      edges.push_back(json{{"from", w.from},
+                           {"to", to},
+                           {"kind", WaitKindName(w.kind)},
+                           {"reason", w.reason},
+                           {"tid", w.tid},
+                           {"satisfied", w.satisfied}});
+    }
+  }
+  return json{{"detected", d.detected},
+              {"ranks", d.ranks},
+              {"cycle", d.cycle},
+              {"edges", std::move(edges)}};
+}
+
+json UnmatchedJson(const UnmatchedMessage& m) {
+  return json{{"from", m.from},        {"to", m.to},       {"comm", m.comm},
+              {"tag", TagJson(m.tag)}, {"bytes", m.bytes}, {"call", m.call},
+              {"comm_name", m.comm_name}, {"arrived", m.arrived}};
+}
+
+json MismatchJson(const CollectiveMismatch& m) {
+  json sides = json::array();
+  for (const CollectiveMismatch::Side& side : m.sides) {
+    sides.push_back(json{{"ranks", side.ranks}, {"call", side.call}, {"root", Optional(side.root)}});
+  }
+  return json{{"comm", m.comm}, {"comm_name", m.comm_name}, {"sides", std::move(sides)}};
+}
+
+}  // namespace
+
+nlohmann::json ToJson(const JobReport& report) {
+  json ranks = json::array();
+  for (const RankReport& r : report.ranks) ranks.push_back(RankEntry(r));
+  json groups = json::array();
+  for (const RankGroup& g : report.groups) {
+    groups.push_back(json{{"ranks", FormatRankRanges(g.ranks)},
+                          {"summary", g.summary},
+                          {"count", g.ranks.size()}});
+  }
+  json unmatched = json::array();
+  for (const UnmatchedMessage& m : report.unmatched) unmatched.push_back(UnmatchedJson(m));
+  json mismatches = json::array();
+  for (const CollectiveMismatch& m : report.collective_mismatches) {
+    mismatches.push_back(MismatchJson(m));
+  }
+  return json{{"schema", "mpidbg.job/1"},
+              {"ranks", std::move(ranks)},
+              {"groups", std::move(groups)},
+              {"deadlock", DeadlockJson(report.deadlock)},
+              {"unmatched", std::move(unmatched)},
+              {"hints", report.hints},
+              {"collective_mismatches", std::move(mismatches)}};
+}
+
+}  // namespace mpidbg::job

@@ -1,0 +1,137 @@
+// job_text.cc — the job for a person at a terminal: the verdict first, then what the
+// ranks do, who waits for whom, stray messages and hints.
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "job/call_info.h"
+#include "job/job_analysis.h"
+
+namespace mpidbg::job {
+namespace {
+
+std::string RanksWord(const std::vector<int>& ranks) {
+  return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankRanges(ranks);
+}
+
+void Verdict(const JobReport& report, std::ostringstream& out) {
+  const DeadlockReport& d = report.deadlock;
+  if (!d.detected) {
+    out << "no deadlock detected\n";
+  } else {
+    out << "DEADLOCK: " << RanksWord(d.ranks) << " can never proceed\n";
+    if (!d.cycle.empty()) {
+      out << "cycle: ";
+      for (int r : d.cycle) out << r << " -> ";
+      out << d.cycle.front() << "\n";
+    }
+  }
+  std::map<std::string, int> counts;
+  for (const RankReport& r : report.ranks) ++counts[RankStateName(r.state)];
+  out << report.ranks.size() << (report.ranks.size() == 1 ? " rank" : " ranks");
+  const char* sep = ": ";
+  for (const auto& [state, count] : counts) {
+    out << sep << count << ' ' << state;
+    sep = ", ";
+  }
+  out << "\n";
+}
+
+void Groups(const JobReport& report, std::ostringstream& out) {
+  out << "\nranks:\n";
+  for (const RankGroup& g : report.groups) {
+    out << "  " << RanksWord(g.ranks) << ": " << g.summary << "\n";
+  }
+}
+
+// One line of the "waits" section: ranks that wait for the same ranks in the same call.
+struct WaitLine {
+  bool any = false;        // OR: any one of `to` suffices
+  std::vector<int> to;
+  std::string reason;
+  bool met = true;         // every requirement behind the line can be met
+  std::vector<int> from;
+};
+
+// A thread's AND requirements from one call become one line ("all of"); lines that
+// differ only in the waiting rank are merged, so a 4096-rank barrier is one line.
+std::vector<WaitLine> WaitLines(const std::vector<WaitRequirement>& waits) {
+  std::vector<WaitLine> per_thread;
+  std::map<std::tuple<int, int64_t, std::string>, std::size_t> and_line;
+  for (const WaitRequirement& w : waits) {
+    std::size_t at = per_thread.size();
+    if (w.kind == WaitKind::kAnd) {
+      auto [it, fresh] = and_line.try_emplace(std::make_tuple(w.from, w.tid, w.reason), at);
+      at = it->second;
+      if (fresh) per_thread.push_back(WaitLine{false, {}, w.reason, true, {w.from}});
+    } else {
+      per_thread.push_back(WaitLine{true, {}, w.reason, true, {w.from}});
+    }
+    WaitLine& line = per_thread[at];
+    line.to.insert(line.to.end(), w.to.begin(), w.to.end());
+    line.met = line.met && w.satisfied;
+  }
+  std::vector<WaitLine> merged;
+  std::map<std::string, std::size_t> by_key;
+  for (WaitLine& line : per_thread) {
+    const std::string key = std::string(line.any ? "any " : "all ") + FormatRankRanges(line.to) +
+                            (line.met ? " met " : " ") + line.reason;
+    auto [it, fresh] = by_key.try_emplace(key, merged.size());
+    if (fresh) {
+      merged.push_back(std::move(line));
+    } else {
+      merged[it->second].from.push_back(line.from.front());
+    }
+  }
+  return merged;
+}
+
+void Waits(const JobReport& report, std::ostringstream& out) {
+  if (report.deadlock.waits.empty()) return;
+  out << "\nwaits:\n";
+  for (const WaitLine& line : WaitLines(report.deadlock.waits)) {
+    out << "  " << FormatRankRanges(line.from) << " -> ";
+    if (line.to.empty()) {
+      out << "nobody";
+    } else if (line.to.size() == 1) {
+      out << line.to.front();
+    } else {
+      out << (line.any ? "any of " : "all of ") << FormatRankRanges(line.to);
+    }
+    out << ": " << line.reason;
+    if (line.met) out << " [can be met]";
+    out << "\n";
+  }
+}
+
+void Unmatched(const JobReport& report, std::ostringstream& out) {
+  if (report.unmatched.empty()) return;
+  out << "\nunmatched messages:\n";
+  for (const UnmatchedMessage& m : report.unmatched) {
+    out << "  " << m.from << " -> " << m.to << ": " << m.call << " tag " << TagText(m.tag)
+        << ", " << m.bytes << " bytes on " << m.comm_name;
+    if (m.arrived) out << " (arrived, not received)";
+    out << "\n";
+  }
+}
+
+void Hints(const JobReport& report, std::ostringstream& out) {
+  if (report.hints.empty()) return;
+  out << "\nhints:\n";
+  for (const std::string& hint : report.hints) out << "  - " << hint << "\n";
+}
+
+}  // namespace
+
+std::string ToText(const JobReport& report) {
+  std::ostringstream out;
+  Verdict(report, out);
+  Groups(report, out);
+  Waits(report, out);
+  Unmatched(report, out);
+  Hints(report, out);
+  return out.str();
+}
+
+}  // namespace mpidbg::job

@@ -1,0 +1,209 @@
+#include "job/wait_graph.h"
+
+#include <algorithm>
+#include <string>
+
+#include "job/call_info.h"
+#include "job/summary.h"
+
+namespace mpidbg::job {
+namespace {
+
+struct Clause {
+  WaitKind kind = WaitKind::kAnd;
+  std::vector<int> to;
+};
+
+// What one operation (or call) needs: every clause.
+struct Needs {
+  bool unknown = false;
+  std::vector<Clause> clauses;  // empty: nothing, it completes
+};
+
+Needs Need(WaitKind kind, std::vector<int> to) {
+  Needs needs;
+  needs.clauses.push_back(Clause{kind, std::move(to)});
+  return needs;
+}
+
+Needs Unknown() {
+  Needs needs;
+  needs.unknown = true;
+  return needs;
+}
+
+class Builder {
+ public:
+  Builder(const JobIndex& job, const MessageIndex& messages, CollectiveIndex& collectives)
+      : job_(job), messages_(messages), collectives_(collectives) {}
+
+  WaitGraph Build(const std::vector<RankState>& states) {
+    for (std::size_t i = 0; i < job_.size(); ++i) {
+      if (!job_.participates(i) || states[i] != RankState::kBlocked) continue;
+      const std::vector<model::Thread>& threads = job_.snapshot(i).threads;
+      for (std::size_t t = 0; t < threads.size(); ++t) {
+        if (threads[t].state == "blocked") AddThread(i, t);
+      }
+    }
+    return std::move(graph_);
+  }
+
+ private:
+  void AddThread(std::size_t i, std::size_t t) {
+    const model::Thread& thread = job_.snapshot(i).threads[t];
+    ThreadWaits waits;
+    waits.rank_index = i;
+    waits.thread_index = t;
+    const std::string summary = ThreadCallSummary(job_, i, thread);
+    switch (ClassOfThread(thread)) {
+      case CallClass::kP2P:
+        if (thread.operation) {
+          Record(i, thread, OperationNeeds(i, *thread.operation), summary, &waits);
+        } else {
+          waits.unknown = true;
+        }
+        break;
+      case CallClass::kWait:
+        AddWait(i, thread, summary, &waits);
+        break;
+      case CallClass::kColl:
+        Record(i, thread, CollectiveNeeds(CollectiveOfThread(job_, thread)), summary, &waits);
+        break;
+      case CallClass::kOther:
+      case CallClass::kUnknown:
+        waits.unknown = true;
+        break;
+    }
+    graph_.threads.push_back(std::move(waits));
+  }
+
+  void AddWait(std::size_t i, const model::Thread& thread, const std::string& summary,
+               ThreadWaits* waits) {
+    if (thread.waited.empty()) {
+      waits->unknown = true;  // nothing decoded: it may be waiting for anything
+      return;
+    }
+    const std::string call = thread.call.value_or("MPI_Wait");
+    if (CompletesOnAny(call)) {
+      // Done when any request is: one OR over everything the requests need. An
+      // undecoded request might be the one that completes.
+      if (thread.waited_unknown > 0) {
+        waits->unknown = true;
+        return;
+      }
+      std::vector<int> any;
+      for (const model::Operation& op : thread.waited) {
+        Needs needs = OperationNeeds(i, op);
+        if (needs.unknown) {
+          waits->unknown = true;
+          return;
+        }
+        if (needs.clauses.empty()) return;  // this request completes: so does the call
+        // Over-approximates what a request needing several ranks needs: never a false
+        // deadlock, at worst a missed one.
+        for (const Clause& clause : needs.clauses) {
+          any.insert(any.end(), clause.to.begin(), clause.to.end());
+        }
+      }
+      Record(i, thread, Need(WaitKind::kOr, std::move(any)), summary, waits);
+      return;
+    }
+    // MPI_Wait, MPI_Waitall, MPI_Test, MPI_Testall: every request.
+    std::vector<Needs> all;
+    for (const model::Operation& op : thread.waited) {
+      all.push_back(OperationNeeds(i, op));
+      if (all.back().unknown) {
+        waits->unknown = true;
+        return;
+      }
+    }
+    for (std::size_t k = 0; k < all.size(); ++k) {
+      if (all[k].clauses.empty()) continue;
+      Record(i, thread, std::move(all[k]),
+             call + ": " + OperationSummary(job_, i, thread.waited[k]), waits);
+    }
+  }
+
+  void Record(std::size_t i, const model::Thread& thread, Needs needs,
+              const std::string& reason, ThreadWaits* waits) {
+    if (needs.unknown) {
+      waits->unknown = true;
+      return;
+    }
+    for (Clause& clause : needs.clauses) {
+      std::vector<int>& to = clause.to;
+      if (!std::is_sorted(to.begin(), to.end())) std::sort(to.begin(), to.end());
+      to.erase(std::unique(to.begin(), to.end()), to.end());
+      if (clause.kind == WaitKind::kAnd && to.empty()) continue;  // needs nobody
+      WaitRequirement requirement;
+      requirement.from = job_.world_rank(i);
+      requirement.tid = thread.tid;
+      // One rank is one rank, however it was asked for.
+      requirement.kind = to.size() == 1 ? WaitKind::kAnd : clause.kind;
+      requirement.to = std::move(to);
+      requirement.reason = reason;
+      waits->requirements.push_back(graph_.requirements.size());
+      graph_.requirements.push_back(std::move(requirement));
+    }
+  }
+
+  Needs CollectiveNeeds(const std::optional<CollectiveCall>& call) {
+    if (!call) return Unknown();
+    const std::vector<int>* outsiders = collectives_.Outsiders(*call);
+    if (outsiders == nullptr) return Unknown();
+    if (outsiders->empty()) return {};
+    return Need(WaitKind::kAnd, *outsiders);
+  }
+
+  Needs OperationNeeds(std::size_t i, const model::Operation& op) {
+    if (op.status != "pending") return {};  // matched or complete: it will finish
+    if (ClassOfCall(op.call) == CallClass::kColl) {
+      return CollectiveNeeds(CollectiveOfOperation(op, op.comm_id));
+    }
+    if (op.comm_id.empty()) return Unknown();
+    if (op.peer.kind == model::Rank::Kind::kProcNull) return {};
+    return op.is_send ? SendNeeds(i, op) : ReceiveNeeds(i, op);
+  }
+
+  Needs SendNeeds(std::size_t i, const model::Operation& op) {
+    // A buffered nonblocking send completes locally.
+    if (!op.blocking && op.mode && *op.mode == "buffered") return {};
+    const std::optional<int> dest = job_.PeerWorld(i, op);
+    if (!dest) return Unknown();
+    if (job_.IndexOf(*dest) < 0) return {};  // not in our view: cannot prove anything
+    if (messages_.HasReceiveFor(op.comm_id, *dest, job_.world_rank(i), op.tag)) return {};
+    return Need(WaitKind::kAnd, {*dest});
+  }
+
+  Needs ReceiveNeeds(std::size_t i, const model::Operation& op) {
+    const int self = job_.world_rank(i);
+    if (op.peer.kind == model::Rank::Kind::kAnySource) {
+      if (messages_.HasSendFor(op.comm_id, kAnyRank, self, op.tag)) return {};
+      std::optional<std::vector<int>> sources = job_.PossibleSources(i, op.comm_id);
+      if (!sources) return Unknown();
+      for (int source : *sources) {
+        if (job_.IndexOf(source) < 0) return {};  // a rank outside our view may send
+      }
+      return Need(WaitKind::kOr, std::move(*sources));
+    }
+    const std::optional<int> source = job_.PeerWorld(i, op);
+    if (!source) return Unknown();
+    if (job_.IndexOf(*source) < 0) return {};
+    if (messages_.HasSendFor(op.comm_id, *source, self, op.tag)) return {};
+    return Need(WaitKind::kAnd, {*source});
+  }
+
+  const JobIndex& job_;
+  const MessageIndex& messages_;
+  CollectiveIndex& collectives_;
+  WaitGraph graph_;
+};
+
+}  // namespace
+
+WaitGraph BuildWaitGraph(const JobIndex& job, const MessageIndex& messages,
+                         CollectiveIndex& collectives, const std::vector<RankState>& states) {
+  return Builder(job, messages, collectives).Build(states);
+}
+
+}  // namespace mpidbg::job

@@ -1,0 +1,302 @@
+// snapshot_json.cc — writing and parsing "mpidbg.snapshot/1".
+#include "host/output/snapshot_json.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+
+namespace mpidbg::host {
+
+using nlohmann::json;
+
+std::string HexString(uint64_t value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, value);
+  return buf;
+}
+
+json RankToJson(const model::Rank& rank) {
+  switch (rank.kind) {
+    case model::Rank::Kind::kRank:
+      return rank.value;
+    case model::Rank::Kind::kAnySource:
+      return "ANY_SOURCE";
+    case model::Rank::Kind::kProcNull:
+      return "PROC_NULL";
+    default:
+      return nullptr;
+  }
+}
+
+json TagToJson(const model::Tag& tag) {
+  if (tag.any) return "ANY_TAG";
+  return tag.value;
+}
+
+namespace {
+
+json StringOrNull(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+template <typename T>
+json OptionalToJson(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json OperationsToJson(const std::vector<model::Operation>& ops) {
+  json out = json::array();
+  for (const model::Operation& op : ops) out.push_back(OperationToJson(op));
+  return out;
+}
+
+json ThreadToJson(const model::Thread& t) {
+  json j;
+  j["tid"] = t.tid;
+  j["state"] = t.state == "blocked" ? "in_mpi" : t.state;
+  j["blocked"] = t.state == "blocked";
+  j["call"] = OptionalToJson(t.call);
+  j["seconds_in_call"] = OptionalToJson(t.seconds_in_call);
+  j["operation"] = t.operation ? OperationToJson(*t.operation) : json(nullptr);
+  j["call_class"] = StringOrNull(t.call_class);
+  j["waited"] = OperationsToJson(t.waited);
+  j["waited_unknown"] = t.waited_unknown;
+  j["comm"] = StringOrNull(t.comm_id);
+  j["comm_name"] = StringOrNull(t.comm_name);
+  j["root"] = OptionalToJson(t.root);
+  return j;
+}
+
+json CommunicatorToJson(const model::Communicator& c) {
+  json j;
+  j["id"] = c.id;
+  j["name"] = c.name;
+  j["handle"] = HexString(c.handle);
+  j["kind"] = c.kind;
+  j["size"] = c.size;
+  j["rank"] = c.rank;
+  j["world_ranks"] = c.world_ranks;
+  j["remote_world_ranks"] = OptionalToJson(c.remote_world_ranks);
+  j["topology"] = OptionalToJson(c.topology);
+  j["freed"] = c.freed;
+  j["predefined"] = c.predefined;
+  j["creator"] = StringOrNull(c.creator);
+  j["pending_sends"] = OperationsToJson(c.pending_sends);
+  j["pending_receives"] = OperationsToJson(c.pending_receives);
+  j["unexpected"] = c.unexpected ? OperationsToJson(*c.unexpected) : json(nullptr);
+  return j;
+}
+
+json HandleOfCommunicator(const model::Communicator& c) {
+  json j;
+  j["kind"] = "comm";
+  j["handle"] = HexString(c.handle);
+  j["name"] = StringOrNull(c.name);
+  j["freed"] = c.freed;
+  j["predefined"] = c.predefined;
+  j["comm"] = c.id;
+  return j;
+}
+
+// --- parsing ----------------------------------------------------------------------
+
+// Reading helpers: absent or null keys leave the default; a wrong type throws
+// json::type_error, caught once in SnapshotFromJson.
+bool Has(const json& j, const char* key) { return j.contains(key) && !j.at(key).is_null(); }
+
+template <typename T>
+void Get(const json& j, const char* key, T* out) {
+  if (Has(j, key)) *out = j.at(key).get<T>();
+}
+
+template <typename T>
+void GetOptional(const json& j, const char* key, std::optional<T>* out) {
+  if (Has(j, key)) *out = j.at(key).get<T>();
+}
+
+uint64_t ParseHex(const json& v) {
+  if (v.is_number_unsigned() || v.is_number_integer()) return v.get<uint64_t>();
+  std::string s = v.get<std::string>();
+  return std::strtoull(s.c_str(), nullptr, 16);  // accepts a 0x prefix
+}
+
+model::Rank RankFromJson(const json& v) {
+  if (v.is_null()) return model::Rank::Unknown();
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s == "ANY_SOURCE") return model::Rank::AnySource();
+    if (s == "PROC_NULL") return model::Rank::ProcNull();
+    return model::Rank::Unknown();
+  }
+  return model::Rank::Of(v.get<int>());
+}
+
+model::Tag TagFromJson(const json& v) {
+  model::Tag tag;
+  if (v.is_string() && v.get<std::string>() == "ANY_TAG") {
+    tag.any = true;
+  } else if (v.is_number()) {
+    tag.value = v.get<int>();
+  }
+  return tag;
+}
+
+model::Operation OperationFromJson(const json& j) {
+  model::Operation op;
+  Get(j, "call", &op.call);
+  Get(j, "status", &op.status);
+  if (Has(j, "direction")) op.is_send = j.at("direction").get<std::string>() == "send";
+  if (j.contains("peer")) op.peer = RankFromJson(j.at("peer"));
+  if (j.contains("peer_world")) op.peer_world = RankFromJson(j.at("peer_world"));
+  if (j.contains("tag")) op.tag = TagFromJson(j.at("tag"));
+  Get(j, "count", &op.count);
+  Get(j, "datatype", &op.datatype);
+  Get(j, "bytes", &op.bytes);
+  if (Has(j, "buffer")) op.buffer = ParseHex(j.at("buffer"));
+  GetOptional(j, "mode", &op.mode);
+  if (Has(j, "request")) op.request = ParseHex(j.at("request"));
+  Get(j, "blocking", &op.blocking);
+  GetOptional(j, "tid", &op.tid);
+  Get(j, "comm", &op.comm_id);
+  Get(j, "comm_name", &op.comm_name);
+  Get(j, "post_serial", &op.post_serial);
+  return op;
+}
+
+std::vector<model::Operation> OperationsFromJson(const json& j) {
+  std::vector<model::Operation> ops;
+  if (!j.is_array()) return ops;
+  for (const json& e : j) ops.push_back(OperationFromJson(e));
+  return ops;
+}
+
+model::Thread ThreadFromJson(const json& j) {
+  model::Thread t;
+  Get(j, "tid", &t.tid);
+  Get(j, "state", &t.state);
+  if (Has(j, "blocked") && j.at("blocked").get<bool>()) t.state = "blocked";
+  GetOptional(j, "call", &t.call);
+  GetOptional(j, "seconds_in_call", &t.seconds_in_call);
+  if (Has(j, "operation")) t.operation = OperationFromJson(j.at("operation"));
+  Get(j, "call_class", &t.call_class);
+  if (Has(j, "waited")) t.waited = OperationsFromJson(j.at("waited"));
+  Get(j, "waited_unknown", &t.waited_unknown);
+  Get(j, "comm", &t.comm_id);
+  Get(j, "comm_name", &t.comm_name);
+  GetOptional(j, "root", &t.root);
+  return t;
+}
+
+model::Communicator CommunicatorFromJson(const json& j) {
+  model::Communicator c;
+  Get(j, "id", &c.id);
+  Get(j, "name", &c.name);
+  if (Has(j, "handle")) c.handle = ParseHex(j.at("handle"));
+  Get(j, "kind", &c.kind);
+  Get(j, "size", &c.size);
+  Get(j, "rank", &c.rank);
+  Get(j, "world_ranks", &c.world_ranks);
+  GetOptional(j, "remote_world_ranks", &c.remote_world_ranks);
+  GetOptional(j, "topology", &c.topology);
+  Get(j, "freed", &c.freed);
+  Get(j, "predefined", &c.predefined);
+  Get(j, "creator", &c.creator);
+  if (Has(j, "pending_sends")) c.pending_sends = OperationsFromJson(j.at("pending_sends"));
+  if (Has(j, "pending_receives")) c.pending_receives = OperationsFromJson(j.at("pending_receives"));
+  if (Has(j, "unexpected")) c.unexpected = OperationsFromJson(j.at("unexpected"));
+  return c;
+}
+
+}  // namespace
+
+json OperationToJson(const model::Operation& op) {
+  json j;
+  j["call"] = op.call;
+  j["status"] = op.status;
+  j["direction"] = op.is_send ? "send" : "receive";
+  j["peer"] = RankToJson(op.peer);
+  j["peer_world"] = RankToJson(op.peer_world);
+  j["tag"] = TagToJson(op.tag);
+  j["count"] = op.count;
+  j["datatype"] = op.datatype;
+  j["bytes"] = op.bytes;
+  j["buffer"] = HexString(op.buffer);
+  j["mode"] = OptionalToJson(op.mode);
+  j["request"] = op.request ? json(HexString(*op.request)) : json(nullptr);
+  j["blocking"] = op.blocking;
+  j["tid"] = OptionalToJson(op.tid);
+  j["comm"] = StringOrNull(op.comm_id);
+  j["comm_name"] = StringOrNull(op.comm_name);
+  j["post_serial"] = op.post_serial;
+  return j;
+}
+
+json SnapshotToJson(const model::ProcessSnapshot& snap) {
+  const model::ProcessInfo& p = snap.process;
+  json doc;
+  doc["schema"] = kSnapshotSchema;
+  json process;
+  process["pid"] = p.pid;
+  process["rank"] = p.rank;
+  process["size"] = p.size;
+  process["hostname"] = p.hostname;
+  process["source"] = p.source;
+  process["mpi_library"] = p.mpi_library;
+  process["thread_level"] = StringOrNull(p.thread_level);
+  process["state"] = StringOrNull(p.state);
+  process["plugin"] = StringOrNull(p.plugin);
+  doc["process"] = process;
+  json threads = json::array();
+  for (const model::Thread& t : snap.threads) threads.push_back(ThreadToJson(t));
+  doc["threads"] = threads;
+  json comms = json::array();
+  json handles = json::array();
+  for (const model::Communicator& c : snap.communicators) {
+    comms.push_back(CommunicatorToJson(c));
+    handles.push_back(HandleOfCommunicator(c));
+  }
+  doc["communicators"] = comms;
+  doc["handles"] = handles;
+  json pmi;
+  pmi["rank"] = p.rank;
+  pmi["size"] = p.size;
+  pmi["hostname"] = p.hostname;
+  pmi["pid"] = p.pid;
+  doc["metadata"] = {{"pmi", pmi}, {"mpi_t", nullptr}};
+  return doc;
+}
+
+Result<model::ProcessSnapshot> SnapshotFromJson(const json& doc) {
+  if (!doc.is_object()) return Status::Usage("a snapshot document must be a JSON object");
+  std::string schema = doc.value("schema", std::string());
+  if (schema != kSnapshotSchema) {
+    return Status::Usage("not a snapshot document: schema is \"" + schema + "\", expected \"" +
+                         kSnapshotSchema + "\"");
+  }
+  model::ProcessSnapshot snap;
+  try {
+    if (Has(doc, "process")) {
+      const json& p = doc.at("process");
+      Get(p, "pid", &snap.process.pid);
+      Get(p, "rank", &snap.process.rank);
+      Get(p, "size", &snap.process.size);
+      Get(p, "hostname", &snap.process.hostname);
+      Get(p, "source", &snap.process.source);
+      Get(p, "mpi_library", &snap.process.mpi_library);
+      Get(p, "thread_level", &snap.process.thread_level);
+      Get(p, "state", &snap.process.state);
+      Get(p, "plugin", &snap.process.plugin);
+    }
+    if (Has(doc, "threads")) {
+      for (const json& t : doc.at("threads")) snap.threads.push_back(ThreadFromJson(t));
+    }
+    if (Has(doc, "communicators")) {
+      for (const json& c : doc.at("communicators")) {
+        snap.communicators.push_back(CommunicatorFromJson(c));
+      }
+    }
+  } catch (const json::exception& e) {
+    return Status::Usage(std::string("malformed snapshot document: ") + e.what());
+  }
+  return snap;
+}
+
+}  // namespace mpidbg::host

@@ -1,0 +1,84 @@
+// mq_dll.h — a message-queue DLL loaded into the host: its mqs_* entry points, the
+// optional mpidbg_* extensions, and the basic callbacks it was given.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "host/util/status.h"
+#include "mpidbg/mpidbg_ext.h"
+#include "mpidbg/mqs_interface.h"
+
+namespace mpidbg::host {
+
+// Codes the host's own callbacks return. Negative, so they never collide with the
+// DLL's codes (>= mqs_first_user_code); the basic errorstring callback names them.
+enum HostErrorCode {
+  kHostErrRead = -1001,     // target memory could not be read
+  kHostErrBadArgs = -1002,  // a callback got an invalid argument
+};
+
+struct MqFunctions {
+  decltype(&mqs_setup_basic_callbacks) setup_basic_callbacks = nullptr;
+  decltype(&mqs_version_string) version_string = nullptr;
+  decltype(&mqs_version_compatibility) version_compatibility = nullptr;
+  decltype(&mqs_dll_taddr_width) dll_taddr_width = nullptr;
+  decltype(&mqs_dll_error_string) dll_error_string = nullptr;
+  decltype(&mqs_setup_image) setup_image = nullptr;
+  decltype(&mqs_image_has_queues) image_has_queues = nullptr;
+  decltype(&mqs_destroy_image_info) destroy_image_info = nullptr;
+  decltype(&mqs_setup_process) setup_process = nullptr;
+  decltype(&mqs_process_has_queues) process_has_queues = nullptr;
+  decltype(&mqs_destroy_process_info) destroy_process_info = nullptr;
+  decltype(&mqs_update_communicator_list) update_communicator_list = nullptr;
+  decltype(&mqs_setup_communicator_iterator) setup_communicator_iterator = nullptr;
+  decltype(&mqs_get_communicator) get_communicator = nullptr;
+  decltype(&mqs_get_comm_group) get_comm_group = nullptr;
+  decltype(&mqs_next_communicator) next_communicator = nullptr;
+  decltype(&mqs_setup_operation_iterator) setup_operation_iterator = nullptr;
+  decltype(&mqs_next_operation) next_operation = nullptr;
+};
+
+// Every member may be null: a foreign DLL has none of them.
+struct ExtFunctions {
+  decltype(&mpidbg_ext_version) ext_version = nullptr;
+  decltype(&mpidbg_process_get_summary) process_get_summary = nullptr;
+  decltype(&mpidbg_thread_count) thread_count = nullptr;
+  decltype(&mpidbg_thread_get) thread_get = nullptr;
+  decltype(&mpidbg_thread_waited_operation) thread_waited_operation = nullptr;
+  decltype(&mpidbg_comm_get_detail) comm_get_detail = nullptr;
+  decltype(&mpidbg_comm_get_remote_group) comm_get_remote_group = nullptr;
+  decltype(&mpidbg_operation_get_detail) operation_get_detail = nullptr;
+};
+
+class MqDll {
+ public:
+  // dlopen(RTLD_NOW | RTLD_LOCAL), resolve every mqs_* function, check the
+  // compatibility level and address width, hand over the basic callbacks.
+  static Result<std::unique_ptr<MqDll>> Load(const std::string& path);
+  // The library stays loaded: a DLL may have handed out memory or registered state
+  // that unloading would leave dangling.
+  ~MqDll() = default;
+
+  const MqFunctions& mqs() const { return mqs_; }
+  const ExtFunctions& ext() const { return ext_; }
+  bool has_thread_extension() const {
+    return ext_.thread_count != nullptr && ext_.thread_get != nullptr;
+  }
+  const std::string& path() const { return path_; }
+  std::string version() const;
+  // Text for any code a DLL function returned: ours, the interface's, or the DLL's.
+  std::string ErrorString(int code) const;
+
+ private:
+  MqDll() = default;
+  std::string path_;
+  void* handle_ = nullptr;
+  MqFunctions mqs_;
+  ExtFunctions ext_;
+};
+
+// Text for the host's own callback codes (also the basic errorstring callback).
+const char* HostErrorString(int code);
+
+}  // namespace mpidbg::host

@@ -1,0 +1,150 @@
+// symbol_index.cc — libdwfl set-up for live processes and cores, and the symbol table
+// built once over every module's .dynsym/.symtab. libdwfl errors are captured right
+// after the failing call: its error state is per thread and the next call resets it.
+#include "host/symbols/symbol_index.h"
+
+#include <elf.h>
+#include <gelf.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace mpidbg::host {
+namespace {
+
+char* g_debuginfo_path = nullptr;
+
+const Dwfl_Callbacks kLiveCallbacks = {
+    dwfl_linux_proc_find_elf,
+    dwfl_standard_find_debuginfo,
+    nullptr,
+    &g_debuginfo_path,
+};
+
+const Dwfl_Callbacks kCoreCallbacks = {
+    dwfl_build_id_find_elf,
+    dwfl_standard_find_debuginfo,
+    nullptr,
+    &g_debuginfo_path,
+};
+
+std::string DwflError() {
+  const char* msg = dwfl_errmsg(-1);
+  return msg != nullptr ? msg : "unknown libdwfl error";
+}
+
+int BindingRank(int binding) {
+  switch (binding) {
+    case STB_GLOBAL:
+      return 3;
+    case STB_WEAK:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+
+}  // namespace
+
+SymbolIndex::SymbolIndex(Dwfl* dwfl) : dwfl_(dwfl), types_(new DwarfTypes(dwfl)) {}
+
+SymbolIndex::~SymbolIndex() {
+  types_.reset();
+  if (dwfl_ != nullptr) dwfl_end(dwfl_);
+}
+
+Result<std::unique_ptr<SymbolIndex>> SymbolIndex::ForLive(int64_t pid) {
+  Dwfl* dwfl = dwfl_begin(&kLiveCallbacks);
+  if (dwfl == nullptr) return Status::Unreadable("libdwfl: " + DwflError());
+  std::unique_ptr<SymbolIndex> index(new SymbolIndex(dwfl));
+  dwfl_report_begin(dwfl);
+  int r = dwfl_linux_proc_report(dwfl, static_cast<pid_t>(pid));
+  std::string err = r < 0 ? DwflError() : (r > 0 ? std::strerror(r) : "");
+  dwfl_report_end(dwfl, nullptr, nullptr);
+  if (r != 0) {
+    if (r == ENOENT || r == ESRCH) return Status::Unreadable("no process " + std::to_string(pid));
+    return Status::Unreadable("cannot list the modules of process " + std::to_string(pid) +
+                              ": " + err);
+  }
+  return index;
+}
+
+Result<std::unique_ptr<SymbolIndex>> SymbolIndex::ForCore(Elf* core, const std::string& executable) {
+  Dwfl* dwfl = dwfl_begin(&kCoreCallbacks);
+  if (dwfl == nullptr) return Status::Unreadable("libdwfl: " + DwflError());
+  std::unique_ptr<SymbolIndex> index(new SymbolIndex(dwfl));
+  dwfl_report_begin(dwfl);
+  int r = dwfl_core_file_report(dwfl, core, executable.empty() ? nullptr : executable.c_str());
+  std::string err = r < 0 ? DwflError() : "";
+  dwfl_report_end(dwfl, nullptr, nullptr);
+  if (r < 0) return Status::Unreadable("cannot list the modules of the core: " + err);
+  return index;
+}
+
+std::vector<Dwfl_Module*> SymbolIndex::Modules() const {
+  std::vector<Dwfl_Module*> mods;
+  auto collect = [](Dwfl_Module* mod, void**, const char*, Dwarf_Addr, void* arg) -> int {
+    static_cast<std::vector<Dwfl_Module*>*>(arg)->push_back(mod);
+    return DWARF_CB_OK;
+  };
+  dwfl_getmodules(dwfl_, collect, &mods, 0);
+  return mods;
+}
+
+std::vector<std::string> SymbolIndex::ModuleNames() const {
+  std::vector<std::string> names;
+  for (Dwfl_Module* mod : Modules()) {
+    // Mapped files that are not ELF (locale archives, caches) are not modules to name.
+    Dwarf_Addr bias = 0;
+    if (dwfl_module_getelf(mod, &bias) == nullptr) continue;
+    const char* name = dwfl_module_info(mod, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                        nullptr, nullptr);
+    if (name != nullptr) names.emplace_back(name);
+  }
+  return names;
+}
+
+void SymbolIndex::BuildTable() {
+  table_built_ = true;
+  for (Dwfl_Module* mod : Modules()) {
+    int n = dwfl_module_getsymtab(mod);
+    for (int i = 1; i < n; ++i) {
+      GElf_Sym sym;
+      GElf_Addr addr = 0;
+      GElf_Word shndx = 0;
+      const char* name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, nullptr, nullptr);
+      if (name == nullptr || *name == '\0' || shndx == SHN_UNDEF) continue;
+      int type = GELF_ST_TYPE(sym.st_info);
+      if (type == STT_SECTION || type == STT_FILE || type == STT_TLS) continue;
+      Entry e;
+      e.addr = addr;
+      e.is_function = (type == STT_FUNC || type == STT_GNU_IFUNC);
+      e.rank = BindingRank(GELF_ST_BIND(sym.st_info));
+      auto keep_better = [&](std::unordered_map<std::string, Entry>& table) {
+        auto [it, inserted] = table.emplace(name, e);
+        if (!inserted && e.rank > it->second.rank) it->second = e;
+      };
+      keep_better(any_);
+      if (e.is_function) keep_better(functions_);
+    }
+  }
+}
+
+std::optional<uint64_t> SymbolIndex::Lookup(const std::string& name, bool functions_only) {
+  if (!table_built_) BuildTable();
+  const auto& table = functions_only ? functions_ : any_;
+  auto it = table.find(name);
+  if (it == table.end()) return std::nullopt;
+  return it->second.addr;
+}
+
+std::optional<uint64_t> SymbolIndex::FindSymbol(const std::string& name) {
+  return Lookup(name, false);
+}
+
+std::optional<uint64_t> SymbolIndex::FindFunction(const std::string& name) {
+  return Lookup(name, true);
+}
+
+}  // namespace mpidbg::host

@@ -1,0 +1,63 @@
+// symbol_index.h — the modules of a target (live or core) and their symbols, through
+// libdwfl. The target is read with our own ptrace / core reader; libdwfl only needs to
+// know the modules and their files.
+#pragma once
+
+#include <elfutils/libdwfl.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "host/symbols/dwarf_types.h"
+#include "host/util/status.h"
+
+namespace mpidbg::host {
+
+class SymbolIndex {
+ public:
+  // Modules from /proc/PID/maps. Needs no ptrace.
+  static Result<std::unique_ptr<SymbolIndex>> ForLive(int64_t pid);
+  // Modules from the core's notes and link map. `core` must outlive the index;
+  // `executable` ("" if unknown) helps find the main program's file.
+  static Result<std::unique_ptr<SymbolIndex>> ForCore(Elf* core, const std::string& executable);
+
+  ~SymbolIndex();
+  SymbolIndex(const SymbolIndex&) = delete;
+  SymbolIndex& operator=(const SymbolIndex&) = delete;
+
+  // The address of a defined symbol in any module's .dynsym or .symtab; a global
+  // definition wins over a weak or local one.
+  std::optional<uint64_t> FindSymbol(const std::string& name);
+  // The same, restricted to functions.
+  std::optional<uint64_t> FindFunction(const std::string& name);
+  // Module names (file paths as the target mapped them), for messages.
+  std::vector<std::string> ModuleNames() const;
+
+  DwarfTypes& types() { return *types_; }
+
+ private:
+  struct Entry {
+    uint64_t addr = 0;
+    bool is_function = false;
+    int rank = 0;  // 3 global, 2 weak, 1 local
+  };
+
+  explicit SymbolIndex(Dwfl* dwfl);
+  std::vector<Dwfl_Module*> Modules() const;
+  void BuildTable();
+  std::optional<uint64_t> Lookup(const std::string& name, bool functions_only);
+
+  Dwfl* dwfl_;
+  bool table_built_ = false;
+  // Objects and functions are kept apart so a data symbol never hides a function of
+  // the same name in another module and the reverse.
+  std::unordered_map<std::string, Entry> any_;
+  std::unordered_map<std::string, Entry> functions_;
+  std::unique_ptr<DwarfTypes> types_;
+};
+
+}  // namespace mpidbg::host

@@ -1,0 +1,60 @@
+// opened_target.cc — opening a live process or a core for reading.
+#include "host/target/opened_target.h"
+
+#include <limits.h>
+#include <unistd.h>
+
+#include <ctime>
+
+namespace mpidbg::host {
+
+int64_t RealtimeNowNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+Result<std::unique_ptr<OpenedTarget>> OpenedTarget::Open(const TargetSpec& spec) {
+  std::unique_ptr<OpenedTarget> t(new OpenedTarget());
+  if (!spec.core.empty()) {
+    auto core = CoreTarget::Open(spec.core, spec.exe);
+    if (!core.ok()) return core.status();
+    t->core_ = std::move(core.value());
+    auto symbols = SymbolIndex::ForCore(t->core_->elf(), t->core_->executable());
+    if (!symbols.ok()) return symbols.status();
+    t->symbols_ = std::move(symbols.value());
+    t->pid_ = t->core_->pid();
+    t->source_ = "core";
+    t->capture_time_ns_ = t->core_->mtime_ns();
+    t->image_name_ = t->core_->executable();
+    return t;
+  }
+  auto live = LiveTarget::Attach(spec.pid);
+  if (!live.ok()) return live.status();
+  t->live_ = std::move(live.value());
+  t->capture_time_ns_ = RealtimeNowNs();
+  auto symbols = SymbolIndex::ForLive(spec.pid);
+  if (!symbols.ok()) return symbols.status();
+  t->symbols_ = std::move(symbols.value());
+  t->pid_ = spec.pid;
+  t->source_ = "live";
+  char buf[PATH_MAX];
+  std::string link = "/proc/" + std::to_string(spec.pid) + "/exe";
+  ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
+  if (n > 0) t->image_name_.assign(buf, static_cast<size_t>(n));
+  return t;
+}
+
+std::vector<int64_t> OpenedTarget::tids() const {
+  if (live_) return live_->tids();
+  if (core_) return core_->tids();
+  return {};
+}
+
+Status OpenedTarget::Close() {
+  symbols_.reset();
+  if (live_) return live_->Detach();
+  return Status::Ok();
+}
+
+}  // namespace mpidbg::host

@@ -1,0 +1,54 @@
+// opened_target.h — a target ready to be read: memory (live or core) plus its modules
+// and symbols, and the facts about it that a snapshot records.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "host/symbols/symbol_index.h"
+#include "host/target/target_core.h"
+#include "host/target/target_live.h"
+
+namespace mpidbg::host {
+
+struct TargetSpec {
+  int64_t pid = 0;      // live process, or
+  std::string core;     // core file
+  std::string exe;      // executable override for a core, "" for none
+  std::string plugin;   // message-queue DLL override, "" for none
+};
+
+class OpenedTarget {
+ public:
+  // A live process is stopped here and resumed (as found) by Close or destruction.
+  static Result<std::unique_ptr<OpenedTarget>> Open(const TargetSpec& spec);
+
+  TargetMemory& memory() { return live_ ? static_cast<TargetMemory&>(*live_) : *core_; }
+  SymbolIndex& symbols() { return *symbols_; }
+  int64_t pid() const { return pid_; }
+  const std::string& source() const { return source_; }  // "live" | "core"
+  // The moment the state was captured (CLOCK_REALTIME ns): the attach time for a live
+  // process, the core file's modification time for a core.
+  int64_t capture_time_ns() const { return capture_time_ns_; }
+  // The executable, "" when unknown.
+  const std::string& image_name() const { return image_name_; }
+  std::vector<int64_t> tids() const;
+  Status Close();
+
+ private:
+  OpenedTarget() = default;
+  std::unique_ptr<LiveTarget> live_;
+  std::unique_ptr<CoreTarget> core_;
+  std::unique_ptr<SymbolIndex> symbols_;  // declared last: destroyed before the core's Elf
+  int64_t pid_ = 0;
+  std::string source_;
+  int64_t capture_time_ns_ = 0;
+  std::string image_name_;
+};
+
+// CLOCK_REALTIME now, in nanoseconds.
+int64_t RealtimeNowNs();
+
+}  // namespace mpidbg::host

@@ -1,0 +1,278 @@
+// target_live.cc — ptrace attach/detach and memory reads of a live process.
+//
+// Attach: PTRACE_SEIZE + PTRACE_INTERRUPT on every thread listed in /proc/PID/task,
+// repeated until no new thread appears, then a bounded wait for each thread's stop.
+// Seize (unlike PTRACE_ATTACH) sends no SIGSTOP, so nothing has to be undone for a
+// running process; a process found in group stop is reinstated in that stop by the
+// kernel at PTRACE_DETACH, so a stopped process stays stopped. Signals the attach
+// intercepts are handed back at detach.
+#include "host/target/target_live.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace mpidbg::host {
+namespace {
+
+constexpr int kMaxAttachRounds = 100;
+constexpr auto kStopTimeout = std::chrono::seconds(5);
+
+std::string ReadFirstLine(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  if (in) std::getline(in, line);
+  return line;
+}
+
+std::vector<pid_t> ListTasks(pid_t pid) {
+  std::vector<pid_t> tids;
+  std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return tids;
+  while (dirent* e = readdir(d)) {
+    char* end = nullptr;
+    long v = std::strtol(e->d_name, &end, 10);
+    if (end != e->d_name && *end == '\0' && v > 0) tids.push_back(static_cast<pid_t>(v));
+  }
+  closedir(d);
+  return tids;
+}
+
+std::string TracerOf(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("TracerPid:", 0) == 0) {
+      std::istringstream v(line.substr(10));
+      long tracer = 0;
+      v >> tracer;
+      return tracer > 0 ? std::to_string(tracer) : std::string();
+    }
+  }
+  return {};
+}
+
+bool IsStopSignal(int sig) {
+  return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+}  // namespace
+
+char ThreadStateLetter(int64_t pid, int64_t tid) {
+  std::string stat = ReadFirstLine("/proc/" + std::to_string(pid) + "/task/" +
+                                   std::to_string(tid) + "/stat");
+  // The command name may contain ')' and spaces: the state follows the last ')'.
+  size_t close = stat.rfind(')');
+  if (close == std::string::npos || close + 2 >= stat.size()) return 0;
+  return stat[close + 2];
+}
+
+std::string PtracePermissionHint(int64_t pid) {
+  std::string tracer = TracerOf(static_cast<pid_t>(pid));
+  if (!tracer.empty()) {
+    return "process " + std::to_string(pid) + " is already traced by process " + tracer +
+           " (a debugger?); detach it first";
+  }
+  std::string scope = ReadFirstLine("/proc/sys/kernel/yama/ptrace_scope");
+  std::string why = scope.empty()
+                        ? "the Yama ptrace policy is not active"
+                        : "/proc/sys/kernel/yama/ptrace_scope is " + scope;
+  return "ptrace of process " + std::to_string(pid) + " is not permitted (" + why +
+         "); reading another user's process, or a process that is not a descendant when "
+         "ptrace_scope is 1 or more, needs root or CAP_SYS_PTRACE";
+}
+
+Result<std::unique_ptr<LiveTarget>> LiveTarget::Attach(int64_t pid) {
+  if (pid <= 0 || pid > INT32_MAX) {
+    return Status::Usage("invalid process id " + std::to_string(pid));
+  }
+  if (pid == getpid()) {
+    return Status::Usage("mpidbg cannot read its own process");
+  }
+  if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+    return Status::Unreadable("no process " + std::to_string(pid));
+  }
+  char state = ThreadStateLetter(pid, pid);
+  if (state == 'Z' || state == 'X') {
+    return Status::Unreadable("process " + std::to_string(pid) +
+                              " has exited (a zombie not yet reaped by its parent)");
+  }
+  std::unique_ptr<LiveTarget> t(new LiveTarget(static_cast<pid_t>(pid)));
+  Status st = t->AttachAll();
+  if (st.ok()) st = t->WaitForStops();
+  if (!st.ok()) {
+    t->Detach();
+    return st;
+  }
+  return t;
+}
+
+Status LiveTarget::AttachAll() {
+  attached_ = true;
+  std::set<pid_t> seen;
+  for (int round = 0; round < kMaxAttachRounds; ++round) {
+    std::vector<pid_t> tasks = ListTasks(pid_);
+    if (tasks.empty() && seen.empty()) {
+      return Status::Unreadable("no process " + std::to_string(pid_));
+    }
+    bool any_new = false;
+    for (pid_t tid : tasks) {
+      if (!seen.insert(tid).second) continue;
+      any_new = true;
+      char letter = ThreadStateLetter(pid_, tid);
+      if (letter == 'Z' || letter == 'X') continue;  // an exited thread cannot be traced
+      if (ptrace(PTRACE_SEIZE, tid, nullptr, nullptr) != 0) {
+        int err = errno;
+        if (err == ESRCH) continue;  // the thread exited meanwhile
+        if (err == EPERM) return Status::Unreadable(PtracePermissionHint(pid_));
+        return Status::Unreadable("cannot attach to thread " + std::to_string(tid) +
+                                  " of process " + std::to_string(pid_) + ": " +
+                                  std::strerror(err));
+      }
+      ThreadState ts;
+      ts.tid = tid;
+      ts.was_stopped = (letter == 'T');
+      threads_.push_back(ts);
+      if (ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr) != 0 && errno != ESRCH) {
+        return Status::Unreadable("cannot stop thread " + std::to_string(tid) + ": " +
+                                  std::strerror(errno));
+      }
+    }
+    if (!any_new) break;
+  }
+  if (threads_.empty()) return Status::Unreadable("no process " + std::to_string(pid_));
+  return Status::Ok();
+}
+
+Status LiveTarget::WaitForStops() {
+  auto deadline = std::chrono::steady_clock::now() + kStopTimeout;
+  for (size_t i = 0; i < threads_.size();) {
+    ThreadState& ts = threads_[i];
+    int status = 0;
+    pid_t r = waitpid(ts.tid, &status, __WALL | WNOHANG);
+    if (r == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        return Status::Unreadable("thread " + std::to_string(ts.tid) + " of process " +
+                                  std::to_string(pid_) +
+                                  " did not stop within 5 s (uninterruptible sleep?)");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    if (r < 0 || WIFEXITED(status) || WIFSIGNALED(status)) {
+      threads_.erase(threads_.begin() + static_cast<long>(i));  // gone
+      continue;
+    }
+    if (WIFSTOPPED(status)) {
+      int sig = WSTOPSIG(status);
+      int event = status >> 16;
+      if (event == PTRACE_EVENT_STOP) {
+        // Our interrupt, or a group stop: nothing to hand back.
+        if (IsStopSignal(sig)) ts.was_stopped = true;
+      } else if (event == 0) {
+        // A signal-delivery stop: the signal was on its way; deliver it at detach.
+        ts.pending_signal = sig;
+      }
+    }
+    ++i;
+  }
+  if (threads_.empty()) return Status::Unreadable("no process " + std::to_string(pid_));
+  return Status::Ok();
+}
+
+Status LiveTarget::Detach() {
+  if (mem_fd_ >= 0) {
+    close(mem_fd_);
+    mem_fd_ = -1;
+  }
+  if (!attached_) return Status::Ok();
+  attached_ = false;
+  std::string failed;
+  for (const ThreadState& ts : threads_) {
+    long sig = ts.pending_signal;
+    if (ptrace(PTRACE_DETACH, ts.tid, nullptr, reinterpret_cast<void*>(sig)) != 0 &&
+        errno != ESRCH) {
+      failed += " " + std::to_string(ts.tid);
+    }
+  }
+  threads_.clear();
+  if (!failed.empty()) {
+    return Status::Unreadable("could not detach from threads" + failed + " of process " +
+                              std::to_string(pid_));
+  }
+  return Status::Ok();
+}
+
+LiveTarget::~LiveTarget() { Detach(); }
+
+std::vector<int64_t> LiveTarget::tids() const {
+  std::vector<int64_t> out;
+  for (const ThreadState& ts : threads_) out.push_back(ts.tid);
+  return out;
+}
+
+bool LiveTarget::was_stopped() const {
+  for (const ThreadState& ts : threads_) {
+    if (!ts.was_stopped) return false;
+  }
+  return !threads_.empty();
+}
+
+Status LiveTarget::Read(TargetAddr addr, size_t size, void* out) {
+  if (size == 0) return Status::Ok();
+  TargetAddr end;
+  if (!addr.Advance(size, &end)) {
+    return Status::Unreadable("address range at " + HexAddr(addr) + " wraps around");
+  }
+  iovec local{out, size};
+  iovec remote{reinterpret_cast<void*>(static_cast<uintptr_t>(addr.value)), size};
+  ssize_t n = process_vm_readv(pid_, &local, 1, &remote, 1, 0);
+  if (n == static_cast<ssize_t>(size)) return Status::Ok();
+  // Partial or refused (e.g. a kernel without the call): /proc/PID/mem reads through
+  // the ptrace access we hold.
+  return ReadProcMem(addr, size, out);
+}
+
+Status LiveTarget::ReadProcMem(TargetAddr addr, size_t size, void* out) {
+  if (mem_fd_ < 0) {
+    std::string path = "/proc/" + std::to_string(pid_) + "/mem";
+    mem_fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (mem_fd_ < 0) {
+      return Status::Unreadable("cannot open " + path + ": " + std::strerror(errno));
+    }
+  }
+  if (addr.value > static_cast<uint64_t>(INT64_MAX)) {
+    return Status::Unreadable("cannot read " + std::to_string(size) + " bytes at " +
+                              HexAddr(addr) + " of process " + std::to_string(pid_) +
+                              ": address out of range");
+  }
+  size_t done = 0;
+  auto* dst = static_cast<char*>(out);
+  while (done < size) {
+    ssize_t n = pread(mem_fd_, dst + done, size - done, static_cast<off_t>(addr.value + done));
+    if (n <= 0) {
+      std::string why = n == 0 ? "unmapped" : std::strerror(errno);
+      return Status::Unreadable("cannot read " + std::to_string(size) + " bytes at " +
+                                HexAddr(addr) + " of process " + std::to_string(pid_) +
+                                ": " + why);
+    }
+    done += static_cast<size_t>(n);
+  }
+  return Status::Ok();
+}
+
+}  // namespace mpidbg::host

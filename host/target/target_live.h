@@ -1,0 +1,60 @@
+// target_live.h — a live process as a target: every thread stopped with ptrace while
+// the host reads, then each thread left exactly as it was found (a stopped process
+// stays stopped, a running one runs on).
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "host/target/target_memory.h"
+
+namespace mpidbg::host {
+
+class LiveTarget : public TargetMemory {
+ public:
+  // Stops every thread of `pid`. Errors: no such process, permission (with the ptrace
+  // policy that applies), a thread that does not stop in time.
+  static Result<std::unique_ptr<LiveTarget>> Attach(int64_t pid);
+
+  ~LiveTarget() override;
+  LiveTarget(const LiveTarget&) = delete;
+  LiveTarget& operator=(const LiveTarget&) = delete;
+
+  // Lets every thread go as it was found. Called by the destructor; safe to repeat.
+  Status Detach();
+
+  Status Read(TargetAddr addr, size_t size, void* out) override;
+
+  int64_t pid() const { return pid_; }
+  std::vector<int64_t> tids() const;
+  // True when every thread was already stopped (e.g. SIGSTOP) before the attach.
+  bool was_stopped() const;
+
+ private:
+  struct ThreadState {
+    pid_t tid = 0;
+    bool was_stopped = false;  // in group stop when found
+    int pending_signal = 0;    // a signal the attach intercepted; re-delivered at detach
+  };
+
+  explicit LiveTarget(pid_t pid) : pid_(pid) {}
+  Status AttachAll();
+  Status WaitForStops();
+  Status ReadProcMem(TargetAddr addr, size_t size, void* out);
+
+  pid_t pid_;
+  std::vector<ThreadState> threads_;
+  int mem_fd_ = -1;
+  bool attached_ = false;
+};
+
+// One sentence explaining why ptrace is refused for `pid` (used for EPERM).
+std::string PtracePermissionHint(int64_t pid);
+
+// The state letter of /proc/PID/task/TID/stat ('R', 'S', 'T', 't', ...), or 0.
+char ThreadStateLetter(int64_t pid, int64_t tid);
+
+}  // namespace mpidbg::host

@@ -1,0 +1,24 @@
+// clock.h — time and thread identity for records. Both are cheap: clock_gettime goes
+// through the vDSO, and the thread id is fetched once per thread by the caller.
+#ifndef MPIDBG_CORE_CLOCK_H
+#define MPIDBG_CORE_CLOCK_H
+
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace mpidbg::core {
+
+inline int64_t RealtimeNs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// The kernel thread id (a system call: callers cache it per thread).
+inline uint64_t KernelThreadId() { return static_cast<uint64_t>(syscall(SYS_gettid)); }
+
+}  // namespace mpidbg::core
+
+#endif  // MPIDBG_CORE_CLOCK_H

@@ -1,0 +1,74 @@
+// handle_map.h — open-addressing hash from a 64-bit key (a widened MPI handle, or a
+// job-id counter key) to a 64-bit value (usually a record address).
+//
+// Find() is lock-free and may run concurrently with one writer; writers (Insert, Erase,
+// CompareErase) must be serialised by the caller. Capacity doubles when the table gets
+// 70% full (tombstones included), so growth is rare and never per message once warm.
+// A replaced bucket array is kept, not freed, because a concurrent Find may still be
+// reading it; the total kept is below twice the final size.
+//
+// Keys 0 and ~0 are reserved (empty and tombstone); no MPI handle we store takes them.
+#ifndef MPIDBG_CORE_HANDLE_MAP_H
+#define MPIDBG_CORE_HANDLE_MAP_H
+
+#include <stdint.h>
+
+#include <atomic>
+
+namespace mpidbg::core {
+
+class HandleMap {
+ public:
+  static constexpr uint64_t kEmpty = 0;
+  static constexpr uint64_t kTombstone = ~uint64_t{0};
+
+  constexpr explicit HandleMap(uint32_t initial_capacity = 64)
+      : initial_capacity_(initial_capacity) {}
+  HandleMap(const HandleMap&) = delete;
+  HandleMap& operator=(const HandleMap&) = delete;
+
+  static bool ValidKey(uint64_t key) { return key != kEmpty && key != kTombstone; }
+
+  // Lock-free lookup.
+  bool Find(uint64_t key, uint64_t* value) const;
+
+  // Writers (serialised by the caller).
+  // Inserts or overwrites. *previous (if given) gets the value it replaced, or 0.
+  // Returns false on an invalid key or when memory ran out.
+  bool Insert(uint64_t key, uint64_t value, uint64_t* previous = nullptr);
+  bool Erase(uint64_t key, uint64_t* value = nullptr);
+  // Erases only if the key currently maps to `expected`.
+  bool CompareErase(uint64_t key, uint64_t expected);
+
+  // Frees every bucket array, the retired ones included, leaving an empty map. Only
+  // when no reader can be running (tests, teardown); the runtime never calls it.
+  void ReleaseMemory();
+
+  uint32_t size() const { return live_; }
+  uint32_t capacity() const;
+
+ private:
+  struct Bucket {
+    std::atomic<uint64_t> key;
+    std::atomic<uint64_t> value;
+  };
+  struct Array {
+    uint32_t mask;
+    Array* retired;  // previous array, kept for concurrent readers
+    Bucket buckets[1];
+  };
+
+  static uint64_t Hash(uint64_t key);
+  static Array* NewArray(uint32_t capacity);
+  bool Grow();
+  Bucket* Locate(Array* a, uint64_t key) const;
+
+  uint32_t initial_capacity_;
+  std::atomic<Array*> array_{nullptr};
+  uint32_t live_ = 0;
+  uint32_t used_ = 0;  // live + tombstones
+};
+
+}  // namespace mpidbg::core
+
+#endif  // MPIDBG_CORE_HANDLE_MAP_H

@@ -1,0 +1,117 @@
+// slab_table.cc — slab chain and free list of one record table.
+#include "core/slab_table.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#include "core/record_write.h"
+
+namespace mpidbg::core {
+namespace {
+
+// The free-list link, stored in the body of a FREE slot right after the header.
+mpidbg_record_header** NextFreeLink(mpidbg_record_header* slot) {
+  return reinterpret_cast<mpidbg_record_header**>(reinterpret_cast<char*>(slot) +
+                                                  sizeof(mpidbg_record_header));
+}
+
+uint64_t AddressOf(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
+
+}  // namespace
+
+bool SlabTable::AddSlabLocked() {
+  const uint64_t bytes = sizeof(mpidbg_slab) + uint64_t{record_size_} * slots_per_slab_;
+  // Anonymous mappings come zero-filled: every slot starts FREE with seq 0.
+  void* mem = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) return false;
+  auto* slab = static_cast<mpidbg_slab*>(mem);
+  slab->magic = MPIDBG_SLAB_MAGIC;
+  slab->next = 0;
+  slab->header_size = sizeof(mpidbg_slab);
+  slab->record_size = record_size_;
+  slab->capacity = slots_per_slab_;
+  slab->kind = kind_;
+
+  char* first = static_cast<char*>(mem) + sizeof(mpidbg_slab);
+  // Push in reverse so slots are handed out in address order.
+  for (uint32_t i = slots_per_slab_; i-- > 0;) {
+    auto* slot = reinterpret_cast<mpidbg_record_header*>(first + uint64_t{i} * record_size_);
+    *NextFreeLink(slot) = free_head_;
+    free_head_ = slot;
+  }
+
+  // The slab is complete before it becomes reachable; the count goes up first so a
+  // reader's bound is never smaller than the chain.
+  __atomic_store_n(&table_->slab_count, table_->slab_count + 1, __ATOMIC_RELEASE);
+  if (last_slab_ == nullptr) {
+    __atomic_store_n(&table_->first_slab, AddressOf(slab), __ATOMIC_RELEASE);
+  } else {
+    __atomic_store_n(&last_slab_->next, AddressOf(slab), __ATOMIC_RELEASE);
+  }
+  last_slab_ = slab;
+  return true;
+}
+
+mpidbg_record_header* SlabTable::TakeSlot() {
+  SpinGuard guard(lock_);
+  if (free_head_ == nullptr && !AddSlabLocked()) return nullptr;
+  mpidbg_record_header* slot = free_head_;
+  free_head_ = *NextFreeLink(slot);
+  *NextFreeLink(slot) = nullptr;
+  return slot;
+}
+
+void SlabTable::ReturnSlot(mpidbg_record_header* slot) {
+  if (slot == nullptr) return;
+  SpinGuard guard(lock_);
+  *NextFreeLink(slot) = free_head_;
+  free_head_ = slot;
+}
+
+void SlabTable::BeginCreate(mpidbg_record_header* slot, uint32_t flags) {
+  BeginRecordWrite(slot);
+  memset(reinterpret_cast<char*>(slot) + sizeof(mpidbg_record_header), 0,
+         record_size_ - sizeof(mpidbg_record_header));
+  slot->kind = static_cast<uint16_t>(kind_);
+  slot->size = static_cast<uint16_t>(record_size_);
+  slot->flags = flags;
+  slot->reserved = 0;
+}
+
+void SlabTable::EndCreate(mpidbg_record_header* slot) {
+  EndRecordWrite(slot);
+  __atomic_fetch_add(&table_->live_count, 1, __ATOMIC_RELAXED);
+  BumpGeneration();
+}
+
+void SlabTable::BeginUpdate(mpidbg_record_header* rec) const { BeginRecordWrite(rec); }
+
+void SlabTable::EndUpdate(mpidbg_record_header* rec) const {
+  EndRecordWrite(rec);
+  BumpGeneration();
+}
+
+void SlabTable::Clear(mpidbg_record_header* rec) {
+  BeginRecordWrite(rec);
+  rec->kind = MPIDBG_KIND_FREE;
+  rec->flags = 0;
+  memset(reinterpret_cast<char*>(rec) + sizeof(mpidbg_record_header), 0,
+         record_size_ - sizeof(mpidbg_record_header));
+  EndRecordWrite(rec);
+  __atomic_fetch_sub(&table_->live_count, 1, __ATOMIC_RELAXED);
+  BumpGeneration();
+}
+
+mpidbg_record_header* SlabTable::Create(uint32_t flags) {
+  mpidbg_record_header* slot = TakeSlot();
+  if (slot != nullptr) BeginCreate(slot, flags);
+  return slot;
+}
+
+void SlabTable::Release(mpidbg_record_header* rec) {
+  if (rec == nullptr) return;
+  Clear(rec);
+  ReturnSlot(rec);
+}
+
+}  // namespace mpidbg::core

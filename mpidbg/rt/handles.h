@@ -1,0 +1,31 @@
+// handles.h — MPI handles widened to the 64-bit values records store.
+//
+// MPICH's handles are ints, Open MPI's are pointers to library objects; overloading
+// picks the right widening for whichever mpi.h this file is compiled against.
+#ifndef MPIDBG_RT_HANDLES_H
+#define MPIDBG_RT_HANDLES_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+namespace mpidbg::rt {
+
+// Integer handles: zero-extend, so a handle reads back the same through a 32-bit
+// field (the plugin reads root.handle_size bytes).
+inline uint64_t HandleToU64(int handle) {
+  return static_cast<uint64_t>(static_cast<uint32_t>(handle));
+}
+
+// Pointer handles: the object's address.
+template <typename T>
+inline uint64_t HandleToU64(T* handle) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
+}
+
+inline uint64_t AddressOf(const void* p) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
+}
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_HANDLES_H

@@ -1,0 +1,43 @@
+/*
+ * runtime_root.c — the one exported object a debugger looks for.
+ *
+ * Statically initialised, so it is valid (magic, size, layout, flavour, empty tables)
+ * from the moment the library is mapped, before MPI_Init and in any core file.
+ * MPIDBG_RT_FLAVOUR is set per build flavour by the build system.
+ */
+#include <mpi.h>
+
+#include "mpidbg/records.h"
+
+#ifndef MPIDBG_RT_FLAVOUR
+#error "MPIDBG_RT_FLAVOUR must be defined by the build"
+#endif
+
+__attribute__((visibility("default"))) mpidbg_root mpidbg_runtime_root = {
+    .magic = MPIDBG_ROOT_MAGIC,
+    .size = sizeof(mpidbg_root),
+    .layout_version = MPIDBG_LAYOUT_VERSION,
+    .generation = 0,
+    .flavour = MPIDBG_RT_FLAVOUR,
+    .handle_size = sizeof(MPI_Comm),
+    .process_state = MPIDBG_PROCESS_BEFORE_INIT,
+    .world_rank = -1,
+    .world_size = 0,
+    .thread_level = MPIDBG_THREAD_SINGLE,
+    .pid = 0,
+    .mpi_any_source = MPI_ANY_SOURCE,
+    .mpi_any_tag = MPI_ANY_TAG,
+    .mpi_proc_null = MPI_PROC_NULL,
+    .comm_world_handle = 0,
+    .comm_self_handle = 0,
+    .init_time_ns = 0,
+    .post_counter = 0,
+    .comms = {.first_slab = 0, .kind = MPIDBG_KIND_COMM,
+              .record_size = sizeof(mpidbg_comm_record), .slab_count = 0, .live_count = 0},
+    .ops = {.first_slab = 0, .kind = MPIDBG_KIND_OP,
+            .record_size = sizeof(mpidbg_op_record), .slab_count = 0, .live_count = 0},
+    .threads = {.first_slab = 0, .kind = MPIDBG_KIND_THREAD,
+                .record_size = sizeof(mpidbg_thread_record), .slab_count = 0, .live_count = 0},
+    .mpi_library = {0},
+    .hostname = {0},
+};

@@ -1,0 +1,124 @@
+// mqs_setup.cc — the DLL-wide, per-image and per-process parts of the message-queue
+// interface: callbacks, versions, error strings, set-up, tear-down and refresh.
+#include <cstring>
+
+#include "mpidbg/abi_checks.h"
+#include "mpidbg/mqs_interface.h"
+#include "mqs/process_info.h"
+#include "plugin/debugger_memory.h"
+#include "plugin/errors.h"
+#include "plugin/export.h"
+
+#ifndef MPIDBG_VERSION_STRING
+#define MPIDBG_VERSION_STRING "unknown"
+#endif
+
+namespace {
+
+using mpidbg::mqs::ProcessState;
+using namespace mpidbg::plugin;
+
+char g_version[] = "mpidbg message-queue plugin " MPIDBG_VERSION_STRING;
+
+// Shown by the debugger with the image name in place of %s.
+char g_no_runtime_in_image[] =
+    "no mpidbg runtime in %s: the symbol " MPIDBG_ROOT_SYMBOL
+    " was not found (link the program with libmpidbg or LD_PRELOAD it)";
+
+char* message_for(int code) { return const_cast<char*>(error_message(code)); }
+
+}  // namespace
+
+MPIDBG_EXPORT void mqs_setup_basic_callbacks(const mqs_basic_callbacks* cb) {
+  set_basic_callbacks(cb);
+}
+
+MPIDBG_EXPORT char* mqs_version_string(void) { return g_version; }
+
+MPIDBG_EXPORT int mqs_version_compatibility(void) { return MQS_INTERFACE_COMPATIBILITY; }
+
+MPIDBG_EXPORT int mqs_dll_taddr_width(void) { return static_cast<int>(sizeof(mqs_taddr_t)); }
+
+MPIDBG_EXPORT char* mqs_dll_error_string(int error_code) { return message_for(error_code); }
+
+MPIDBG_EXPORT int mqs_setup_image(mqs_image* image, const mqs_image_callbacks* cb) {
+  const mqs_basic_callbacks* basic = basic_callbacks();
+  if (basic == nullptr || basic->mqs_put_image_info_fp == nullptr || cb == nullptr) {
+    return kErrNoCallbacks;
+  }
+  _mqs_image_info* info = debugger_new<_mqs_image_info>();
+  if (info == nullptr) return kErrNoMemory;
+  info->cb = *cb;
+  basic->mqs_put_image_info_fp(image, info);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mqs_image_has_queues(mqs_image* image, char** message) {
+  if (message != nullptr) *message = nullptr;
+  const mqs_basic_callbacks* basic = basic_callbacks();
+  if (basic == nullptr || basic->mqs_get_image_info_fp == nullptr) return kErrNoCallbacks;
+  _mqs_image_info* info = basic->mqs_get_image_info_fp(image);
+  if (info == nullptr) return kErrOutOfOrder;
+  TargetAddr root;
+  const int rc = find_runtime_root(image, &info->cb, &root);
+  if (rc != mqs_ok && message != nullptr) {
+    *message = rc == kErrNoRuntime ? g_no_runtime_in_image : message_for(rc);
+  }
+  return rc;
+}
+
+MPIDBG_EXPORT int mqs_destroy_image_info(mqs_image_info* info) {
+  debugger_delete(info);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mqs_setup_process(mqs_process* process, const mqs_process_callbacks* cb) {
+  const mqs_basic_callbacks* basic = basic_callbacks();
+  if (basic == nullptr || basic->mqs_put_process_info_fp == nullptr ||
+      basic->mqs_get_image_info_fp == nullptr || cb == nullptr || cb->mqs_get_image_fp == nullptr ||
+      cb->mqs_fetch_data_fp == nullptr) {
+    return kErrNoCallbacks;
+  }
+  mqs_image* image = cb->mqs_get_image_fp(process);
+  _mqs_image_info* image_info = basic->mqs_get_image_info_fp(image);
+  if (image_info == nullptr) return kErrOutOfOrder;  // mqs_setup_image first
+
+  _mqs_process_info* info = debugger_new<_mqs_process_info>();
+  if (info == nullptr) return kErrNoMemory;
+  ProcessState& ps = info->state;
+  ps.process = process;
+  ps.cb = *cb;
+  ps.image = image;
+  ps.image_cb = image_info->cb;
+  // Byte order as the debugger says; the root's magic confirms or corrects it later.
+  TargetFormat format;
+  bool swap = false;
+  format.swap = byte_order_from_debugger(process, &ps.cb, &swap) && swap;
+  format.pointer_size = pointer_size_from_debugger(process, &ps.image_cb, 8);
+  ps.reader = TargetReader(process, &ps.cb, format);
+  basic->mqs_put_process_info_fp(process, info);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mqs_process_has_queues(mqs_process* process, char** message) {
+  if (message != nullptr) *message = nullptr;
+  ProcessState* ps = mpidbg::mqs::process_state(process);
+  if (ps == nullptr) return kErrOutOfOrder;
+  const int rc = mpidbg::mqs::ensure_root(ps);
+  if (rc != mqs_ok && message != nullptr) *message = message_for(rc);
+  return rc;
+}
+
+MPIDBG_EXPORT int mqs_destroy_process_info(mqs_process_info* info) {
+  mpidbg::mqs::destroy_process_state(info);
+  return mqs_ok;
+}
+
+// The debugger calls this at every stop. Records change in place between stops
+// (an operation gets matched, a thread enters another call) without the generation
+// moving, so the snapshot is decoded afresh here rather than reused.
+MPIDBG_EXPORT int mqs_update_communicator_list(mqs_process* process) {
+  ProcessState* ps = mpidbg::mqs::process_state(process);
+  if (ps == nullptr) return kErrOutOfOrder;
+  return mpidbg::mqs::refresh_snapshot(ps);
+}

@@ -1,0 +1,143 @@
+#include "record_decode.h"
+
+#include <cstddef>
+#include <cstring>
+
+namespace mpidbg::plugin {
+namespace {
+
+// One overload per field type of records.h; the field's own type picks the width.
+void field(const Decoder& d, size_t off, uint64_t* out) { *out = d.u64(off); }
+void field(const Decoder& d, size_t off, int64_t* out) { *out = d.i64(off); }
+void field(const Decoder& d, size_t off, uint32_t* out) { *out = d.u32(off); }
+void field(const Decoder& d, size_t off, int32_t* out) { *out = d.i32(off); }
+void field(const Decoder& d, size_t off, uint16_t* out) { *out = d.u16(off); }
+template <size_t N>
+void field(const Decoder& d, size_t off, char (*out)[N]) {
+  d.str(off, N, *out);
+}
+
+#define MPIDBG_FIELD(type, name) field(d, offsetof(type, name), &out->name)
+
+}  // namespace
+
+void decode_table(const Decoder& d, mpidbg_table* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_table, first_slab);
+  MPIDBG_FIELD(mpidbg_table, kind);
+  MPIDBG_FIELD(mpidbg_table, record_size);
+  MPIDBG_FIELD(mpidbg_table, slab_count);
+  MPIDBG_FIELD(mpidbg_table, live_count);
+}
+
+void decode_root(const Decoder& d, mpidbg_root* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_root, magic);
+  MPIDBG_FIELD(mpidbg_root, size);
+  MPIDBG_FIELD(mpidbg_root, layout_version);
+  MPIDBG_FIELD(mpidbg_root, generation);
+  MPIDBG_FIELD(mpidbg_root, flavour);
+  MPIDBG_FIELD(mpidbg_root, handle_size);
+  MPIDBG_FIELD(mpidbg_root, process_state);
+  MPIDBG_FIELD(mpidbg_root, world_rank);
+  MPIDBG_FIELD(mpidbg_root, world_size);
+  MPIDBG_FIELD(mpidbg_root, thread_level);
+  MPIDBG_FIELD(mpidbg_root, pid);
+  MPIDBG_FIELD(mpidbg_root, mpi_any_source);
+  MPIDBG_FIELD(mpidbg_root, mpi_any_tag);
+  MPIDBG_FIELD(mpidbg_root, mpi_proc_null);
+  MPIDBG_FIELD(mpidbg_root, comm_world_handle);
+  MPIDBG_FIELD(mpidbg_root, comm_self_handle);
+  MPIDBG_FIELD(mpidbg_root, init_time_ns);
+  MPIDBG_FIELD(mpidbg_root, post_counter);
+  decode_table(d.sub(offsetof(mpidbg_root, comms), sizeof(mpidbg_table)), &out->comms);
+  decode_table(d.sub(offsetof(mpidbg_root, ops), sizeof(mpidbg_table)), &out->ops);
+  decode_table(d.sub(offsetof(mpidbg_root, threads), sizeof(mpidbg_table)), &out->threads);
+  MPIDBG_FIELD(mpidbg_root, mpi_library);
+  MPIDBG_FIELD(mpidbg_root, hostname);
+}
+
+void decode_slab(const Decoder& d, mpidbg_slab* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_slab, magic);
+  MPIDBG_FIELD(mpidbg_slab, next);
+  MPIDBG_FIELD(mpidbg_slab, header_size);
+  MPIDBG_FIELD(mpidbg_slab, record_size);
+  MPIDBG_FIELD(mpidbg_slab, capacity);
+  MPIDBG_FIELD(mpidbg_slab, kind);
+}
+
+void decode_record_header(const Decoder& d, mpidbg_record_header* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_record_header, seq);
+  MPIDBG_FIELD(mpidbg_record_header, kind);
+  MPIDBG_FIELD(mpidbg_record_header, size);
+  MPIDBG_FIELD(mpidbg_record_header, flags);
+  MPIDBG_FIELD(mpidbg_record_header, reserved);
+}
+
+void decode_comm(const Decoder& d, mpidbg_comm_record* out) {
+  std::memset(out, 0, sizeof *out);
+  decode_record_header(d.sub(0, sizeof(mpidbg_record_header)), &out->hdr);  // hdr is first
+  MPIDBG_FIELD(mpidbg_comm_record, handle);
+  MPIDBG_FIELD(mpidbg_comm_record, job_id);
+  MPIDBG_FIELD(mpidbg_comm_record, parent_job_id);
+  MPIDBG_FIELD(mpidbg_comm_record, world_ranks);
+  MPIDBG_FIELD(mpidbg_comm_record, remote_world_ranks);
+  MPIDBG_FIELD(mpidbg_comm_record, create_serial);
+  MPIDBG_FIELD(mpidbg_comm_record, rank);
+  MPIDBG_FIELD(mpidbg_comm_record, size);
+  MPIDBG_FIELD(mpidbg_comm_record, remote_size);
+  MPIDBG_FIELD(mpidbg_comm_record, creator);
+  MPIDBG_FIELD(mpidbg_comm_record, split_color);
+  MPIDBG_FIELD(mpidbg_comm_record, split_key);
+  MPIDBG_FIELD(mpidbg_comm_record, name);
+}
+
+void decode_op(const Decoder& d, mpidbg_op_record* out) {
+  std::memset(out, 0, sizeof *out);
+  decode_record_header(d.sub(0, sizeof(mpidbg_record_header)), &out->hdr);  // hdr is first
+  MPIDBG_FIELD(mpidbg_op_record, request);
+  MPIDBG_FIELD(mpidbg_op_record, comm_handle);
+  MPIDBG_FIELD(mpidbg_op_record, comm_job_id);
+  MPIDBG_FIELD(mpidbg_op_record, post_serial);
+  MPIDBG_FIELD(mpidbg_op_record, buffer);
+  MPIDBG_FIELD(mpidbg_op_record, datatype);
+  MPIDBG_FIELD(mpidbg_op_record, count);
+  MPIDBG_FIELD(mpidbg_op_record, bytes);
+  MPIDBG_FIELD(mpidbg_op_record, tid);
+  MPIDBG_FIELD(mpidbg_op_record, post_time_ns);
+  MPIDBG_FIELD(mpidbg_op_record, actual_bytes);
+  MPIDBG_FIELD(mpidbg_op_record, call);
+  MPIDBG_FIELD(mpidbg_op_record, direction);
+  MPIDBG_FIELD(mpidbg_op_record, mode);
+  MPIDBG_FIELD(mpidbg_op_record, status);
+  MPIDBG_FIELD(mpidbg_op_record, peer);
+  MPIDBG_FIELD(mpidbg_op_record, peer_world);
+  MPIDBG_FIELD(mpidbg_op_record, tag);
+  MPIDBG_FIELD(mpidbg_op_record, actual_source);
+  MPIDBG_FIELD(mpidbg_op_record, actual_tag);
+  MPIDBG_FIELD(mpidbg_op_record, reserved);
+  MPIDBG_FIELD(mpidbg_op_record, datatype_name);
+}
+
+void decode_thread(const Decoder& d, mpidbg_thread_record* out) {
+  std::memset(out, 0, sizeof *out);
+  decode_record_header(d.sub(0, sizeof(mpidbg_record_header)), &out->hdr);  // hdr is first
+  MPIDBG_FIELD(mpidbg_thread_record, tid);
+  MPIDBG_FIELD(mpidbg_thread_record, entry_time_ns);
+  MPIDBG_FIELD(mpidbg_thread_record, comm_handle);
+  MPIDBG_FIELD(mpidbg_thread_record, comm_job_id);
+  MPIDBG_FIELD(mpidbg_thread_record, op);
+  MPIDBG_FIELD(mpidbg_thread_record, requests);
+  MPIDBG_FIELD(mpidbg_thread_record, calls);
+  MPIDBG_FIELD(mpidbg_thread_record, count);
+  MPIDBG_FIELD(mpidbg_thread_record, datatype);
+  MPIDBG_FIELD(mpidbg_thread_record, state);
+  MPIDBG_FIELD(mpidbg_thread_record, call);
+  MPIDBG_FIELD(mpidbg_thread_record, request_count);
+  MPIDBG_FIELD(mpidbg_thread_record, root);
+  MPIDBG_FIELD(mpidbg_thread_record, datatype_name);
+}
+
+}  // namespace mpidbg::plugin

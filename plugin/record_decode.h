@@ -1,0 +1,23 @@
+// record_decode.h — turns target bytes into the host-order structures of records.h.
+//
+// Every field is taken at its offsetof() in records.h, converted from the target's byte
+// order. A buffer shorter than the structure leaves the missing fields zero.
+#ifndef MPIDBG_PLUGIN_RECORD_DECODE_H
+#define MPIDBG_PLUGIN_RECORD_DECODE_H
+
+#include "mpidbg/records.h"
+#include "target_reader.h"
+
+namespace mpidbg::plugin {
+
+void decode_root(const Decoder& d, mpidbg_root* out);
+void decode_table(const Decoder& d, mpidbg_table* out);
+void decode_slab(const Decoder& d, mpidbg_slab* out);
+void decode_record_header(const Decoder& d, mpidbg_record_header* out);
+void decode_comm(const Decoder& d, mpidbg_comm_record* out);
+void decode_op(const Decoder& d, mpidbg_op_record* out);
+void decode_thread(const Decoder& d, mpidbg_thread_record* out);
+
+}  // namespace mpidbg::plugin
+
+#endif  // MPIDBG_PLUGIN_RECORD_DECODE_H

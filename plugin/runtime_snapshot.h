@@ -1,0 +1,111 @@
+// runtime_snapshot.h — everything the in-target runtime exposes, decoded once.
+//
+// The runtime's root points at three tables (communicators, operations, threads), each a
+// chain of slabs of fixed-size record slots. decode_snapshot walks them with every walk
+// bounded (visited set against cycles, a slab cap, size sanity limits, a byte budget),
+// skips torn or foreign records and counts what it skipped. A damaged table ends its
+// walk early; the records read so far stay usable. The result is sorted the way the
+// front ends present it: communicators by creation, operations by posting (MPI's
+// matching order), threads by thread id.
+#ifndef MPIDBG_PLUGIN_RUNTIME_SNAPSHOT_H
+#define MPIDBG_PLUGIN_RUNTIME_SNAPSHOT_H
+
+#include <cstdint>
+
+#include "debugger_memory.h"
+#include "mpidbg/mqs_interface.h"
+#include "mpidbg/records.h"
+#include "target_addr.h"
+#include "target_reader.h"
+
+namespace mpidbg::plugin {
+
+// Sanity limits for values read from the target. A count read from the target never
+// sizes an allocation without passing one of these first.
+struct SnapshotLimits {
+  uint32_t max_root_size = 1u << 16;
+  uint32_t max_slabs = 65536;            // per table
+  uint32_t max_capacity = 1u << 20;      // slots per slab
+  uint32_t max_record_size = 1u << 16;   // bytes per slot
+  uint32_t max_header_size = 1u << 12;   // slab header bytes before the first slot
+  uint64_t max_slab_bytes = TargetReader::kMaxReadBytes;
+  uint64_t max_total_bytes = uint64_t{256} << 20;  // all slabs of one snapshot
+  int32_t max_group_size = 1 << 22;      // ranks in one communicator group
+  int32_t max_request_count = 1 << 22;   // requests a thread may wait for
+  int torn_retries = 3;                  // re-reads of a record seen mid-update
+};
+
+struct CommEntry {
+  mpidbg_comm_record rec;
+  TargetAddr addr;        // the record slot
+  uint32_t pending_ops;   // operations referring to it that are not inactive
+  uint32_t reserved;
+};
+
+struct OpEntry {
+  mpidbg_op_record rec;
+  TargetAddr addr;
+};
+
+struct ThreadEntry {
+  mpidbg_thread_record rec;
+  TargetAddr addr;
+};
+
+// What the walk had to leave out; zero everywhere for a healthy runtime.
+struct SnapshotStats {
+  uint32_t slabs_read = 0;
+  uint32_t records_torn = 0;    // still being written after the retries: skipped
+  uint32_t records_bad = 0;     // wrong kind or impossible size: skipped
+  uint32_t tables_damaged = 0;  // walk ended early (cycle, bad slab, read failure, limit)
+  int first_table_error = 0;    // plugin error code of the first damaged table
+};
+
+class RuntimeSnapshot {
+ public:
+  mpidbg_root root{};
+  TargetAddr root_addr;
+  Vec<CommEntry> comms;      // by create_serial
+  Vec<OpEntry> ops;          // by post_serial
+  Vec<ThreadEntry> threads;  // by tid
+  SnapshotStats stats;
+
+  const CommEntry* find_comm(uint64_t job_id, uint64_t handle) const;
+  const OpEntry* find_op_at(TargetAddr addr) const;
+  // Compares as many low bytes as the MPI's handles have (root.handle_size), so a
+  // 4-byte handle matches whether it was widened with or without sign extension.
+  const OpEntry* find_op_by_request(uint64_t request) const;
+};
+
+// Where the runtime's root lives: mqs_find_symbol(image, MPIDBG_ROOT_SYMBOL).
+// kErrNoRuntime when the symbol is absent.
+int find_runtime_root(mqs_image* image, const mqs_image_callbacks* cb, TargetAddr* out);
+
+// Reads and checks the root (magic, size, layout version); reads min(size, sizeof) and
+// zero-fills the rest. The magic also settles the byte order: when it reads correctly
+// only byte-swapped, the reader's order is corrected.
+int read_runtime_root(TargetReader& reader, TargetAddr addr, const SnapshotLimits& limits,
+                      mpidbg_root* out);
+
+// root.generation alone (one small read), to decide whether a snapshot is current.
+int read_root_generation(TargetReader& reader, TargetAddr root, uint64_t* out);
+
+// The whole decode. `out` is filled from scratch.
+int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLimits& limits,
+                    RuntimeSnapshot* out);
+
+// `count` int32 world ranks at `array` into out[0..count-1]; kErrGroupUnavailable when
+// the count is out of range or the array is missing.
+int read_rank_array(TargetReader& reader, TargetAddr array, int32_t count,
+                    const SnapshotLimits& limits, int* out);
+// One element of such an array.
+int read_rank_at(TargetReader& reader, TargetAddr array, int32_t count, int32_t index,
+                 int32_t* out);
+// Element `index` of an array of `count` MPI handles of `handle_size` (4 or 8) bytes,
+// widened to 64 bits without sign extension.
+int read_handle_at(TargetReader& reader, TargetAddr array, int32_t count, int32_t index,
+                   uint32_t handle_size, uint64_t* out);
+
+}  // namespace mpidbg::plugin
+
+#endif  // MPIDBG_PLUGIN_RUNTIME_SNAPSHOT_H

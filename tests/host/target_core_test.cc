@@ -1,0 +1,132 @@
+// target_core_test.cc — reading a gcore dump of a forked child, and refusing cores that
+// are truncated or not cores at all.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "core_fixture.h"
+#include "host/target/target_core.h"
+#include "test_child.h"
+
+namespace mpidbg::host {
+namespace {
+
+TargetAddr AddrOf(const volatile void* p) {
+  return TargetAddr(reinterpret_cast<uintptr_t>(p));
+}
+
+std::string SelfExe() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
+}
+
+#define REQUIRE_CORE(path, pid)                                   \
+  int pid = 0;                                                    \
+  const std::string& path = test::SharedCore(&pid);               \
+  if (path.empty()) GTEST_SKIP() << "gcore could not make a core"
+
+TEST(TargetCore, ReadsAKnownVariable) {
+  REQUIRE_CORE(core, pid);
+  auto t = CoreTarget::Open(core, "");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  uint64_t v = 0;
+  Status st = t.value()->Read(AddrOf(&mpidbg_test_known_value), sizeof v, &v);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(v, test::kChildValue);
+  std::string s;
+  ASSERT_TRUE(t.value()->ReadCString(AddrOf(mpidbg_test_string), 64, &s).ok());
+  EXPECT_EQ(s, "mpidbg test string");
+}
+
+TEST(TargetCore, KnowsPidThreadsAndExecutable) {
+  REQUIRE_CORE(core, pid);
+  auto t = CoreTarget::Open(core, "");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t.value()->pid(), pid);
+  EXPECT_EQ(t.value()->tids().size(), 3u);
+  EXPECT_EQ(t.value()->executable(), SelfExe());
+  EXPECT_FALSE(t.value()->mapped_files().empty());
+  EXPECT_GT(t.value()->mtime_ns(), 0);
+}
+
+TEST(TargetCore, ExeOverrideWins) {
+  REQUIRE_CORE(core, pid);
+  auto t = CoreTarget::Open(core, "/bin/true");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t.value()->executable(), "/bin/true");
+}
+
+TEST(TargetCore, ReadsCodeBytesLikeTheFile) {
+  // Text may be omitted from a core; then the mapped file supplies it.
+  REQUIRE_CORE(core, pid);
+  auto t = CoreTarget::Open(core, "");
+  ASSERT_TRUE(t.ok());
+  unsigned char from_core[16];
+  auto fn = reinterpret_cast<uintptr_t>(&mpidbg_test_function);
+  ASSERT_TRUE(t.value()->Read(TargetAddr(fn), sizeof from_core, from_core).ok());
+  EXPECT_EQ(std::memcmp(from_core, reinterpret_cast<const void*>(fn), sizeof from_core), 0);
+}
+
+TEST(TargetCore, AddressOutsideTheCoreIsAnError) {
+  REQUIRE_CORE(core, pid);
+  auto t = CoreTarget::Open(core, "");
+  ASSERT_TRUE(t.ok());
+  uint64_t v = 0;
+  Status st = t.value()->Read(TargetAddr(16), sizeof v, &v);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("not in the memory of core file"), std::string::npos) << st.message();
+}
+
+TEST(TargetCore, TruncatedCoreIsRefusedClearly) {
+  REQUIRE_CORE(core, pid);
+  std::string dir = test::MakeTempDir();
+  std::string cut = dir + "/truncated.core";
+  {
+    std::ifstream in(core, std::ios::binary);
+    std::ofstream out(cut, std::ios::binary);
+    out << in.rdbuf();
+  }
+  struct stat sb;
+  ASSERT_EQ(stat(cut.c_str(), &sb), 0);
+  ASSERT_EQ(truncate(cut.c_str(), sb.st_size / 2), 0);
+  auto t = CoreTarget::Open(cut, "");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().kind(), ErrorKind::kUnreadable);
+  EXPECT_NE(t.status().message().find("truncated"), std::string::npos) << t.status().message();
+  unlink(cut.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(TargetCore, ExecutableIsNotACore) {
+  auto t = CoreTarget::Open(SelfExe(), "");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().kind(), ErrorKind::kUnreadable);
+  EXPECT_NE(t.status().message().find("is not a core file"), std::string::npos)
+      << t.status().message();
+}
+
+TEST(TargetCore, TextFileIsNotACore) {
+  std::string dir = test::MakeTempDir();
+  std::string path = dir + "/notes.txt";
+  std::ofstream(path) << "not an ELF file at all\n";
+  auto t = CoreTarget::Open(path, "");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("not an ELF file"), std::string::npos)
+      << t.status().message();
+  unlink(path.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(TargetCore, MissingFileIsAnError) {
+  auto t = CoreTarget::Open("/nonexistent/core.1", "");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.status().message().find("cannot open core file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mpidbg::host

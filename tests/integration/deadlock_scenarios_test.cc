@@ -1,0 +1,307 @@
+// End-to-end: test applications run under `mpidbg run` on each MPI flavour, analysed
+// by `mpidbg job` and `mpidbg snapshot`, first live, then from gcore core files of the
+// same ranks. Each scenario's checks run on both views.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <thread>
+
+#include "mpi_job.h"
+
+namespace mpidbg::itest {
+namespace {
+
+using nlohmann::json;
+
+// What mpidbg says about one job from one view (live or core).
+struct JobView {
+  std::string source;          // "live" | "core"
+  json job;                    // `mpidbg job --json`
+  std::map<int, json> by_rank; // `mpidbg snapshot --json` per world rank
+};
+
+using Check = std::function<void(const JobView&)>;
+using Settled = std::function<bool(const json& job)>;
+
+json JobJson(const std::vector<std::string>& target_args) {
+  std::vector<std::string> args = {"job"};
+  args.insert(args.end(), target_args.begin(), target_args.end());
+  args.push_back("--json");
+  MpidbgResult r = Mpidbg(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.json;
+}
+
+std::map<int, json> Snapshots(const std::string& flag, const std::vector<std::string>& targets) {
+  std::map<int, json> out;
+  for (const std::string& t : targets) {
+    MpidbgResult r = Mpidbg({"snapshot", flag, t, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << flag << " " << t << ": " << r.err;
+    if (r.json.is_object()) out[r.json["process"]["rank"].get<int>()] = r.json;
+  }
+  return out;
+}
+
+std::string Describe(const JobView& v) { return v.source + " view:\n" + v.job.dump(1); }
+
+// Runs `app` on `ranks` ranks, waits until the live job view satisfies `settled`, checks
+// it, dumps cores, kills the job and checks the view from the cores.
+void RunScenario(const std::string& flavour, const std::string& app, int ranks,
+                 const Settled& settled, const Check& check) {
+  MpiJob job(flavour, app, ranks);
+  std::string why;
+  ASSERT_TRUE(job.Start(&why)) << why;
+
+  JobView live{"live", nullptr, {}};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    live.job = JobJson({"--pids", job.PidList()});
+    if ((live.job.is_object() && settled(live.job)) || std::chrono::steady_clock::now() > deadline)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  ASSERT_TRUE(live.job.is_object()) << "no JSON from mpidbg job";
+  std::vector<std::string> pid_args;
+  for (pid_t p : job.pids()) pid_args.push_back(std::to_string(p));
+  live.by_rank = Snapshots("--pid", pid_args);
+  {
+    SCOPED_TRACE(Describe(live));
+    check(live);
+  }
+
+  const std::vector<std::string> cores = job.DumpCores(&why);
+  job.Kill();
+  ASSERT_EQ(cores.size(), static_cast<size_t>(ranks)) << why;
+  JobView core{"core", nullptr, {}};
+  std::vector<std::string> core_args = {"--cores"};
+  core_args.insert(core_args.end(), cores.begin(), cores.end());
+  core.job = JobJson(core_args);
+  ASSERT_TRUE(core.job.is_object()) << "no JSON from mpidbg job --cores";
+  core.by_rank = Snapshots("--core", cores);
+  SCOPED_TRACE(Describe(core));
+  check(core);
+}
+
+// --- helpers over the JSON contract of OUTPUT.md -------------------------------------
+
+std::vector<int> Ints(const json& a) {
+  std::vector<int> out;
+  for (const json& v : a) out.push_back(v.get<int>());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool DeadlockOf(const json& job, const std::vector<int>& ranks) {
+  return job["deadlock"]["detected"] == true && Ints(job["deadlock"]["ranks"]) == ranks;
+}
+
+const json& RankEntry(const json& job, int rank) {
+  for (const json& r : job["ranks"])
+    if (r["rank"] == rank) return r;
+  static const json none;
+  ADD_FAILURE() << "rank " << rank << " missing from job view";
+  return none;
+}
+
+// The first thread of a snapshot that is in an MPI call.
+json CallingThread(const json& snapshot) {
+  for (const json& t : snapshot["threads"])
+    if (t["call"].is_string()) return t;
+  return json();
+}
+
+const json* FindComm(const json& snapshot, const std::string& name) {
+  for (const json& c : snapshot["communicators"])
+    if (c["name"] == name) return &c;
+  return nullptr;
+}
+
+void ExpectCycleWithin(const json& job, const std::vector<int>& ranks) {
+  const std::vector<int> cycle = Ints(job["deadlock"]["cycle"]);
+  ASSERT_FALSE(cycle.empty()) << "a witness cycle";
+  for (int r : cycle) EXPECT_TRUE(std::count(ranks.begin(), ranks.end(), r)) << r;
+}
+
+class Scenario : public ::testing::TestWithParam<std::string> {};
+
+// --- scenarios --------------------------------------------------------------------
+
+TEST_P(Scenario, CycleOfSynchronousSends) {
+  RunScenario(GetParam(), "ssend_cycle", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                ExpectCycleWithin(v.job, {0, 1, 2, 3});
+                for (const json& e : v.job["deadlock"]["edges"]) {
+                  EXPECT_EQ(e["kind"], "and");
+                  EXPECT_EQ(e["to"].get<int>(), (e["from"].get<int>() + 1) % 4);
+                }
+                for (int r = 0; r < 4; ++r) {
+                  const json& entry = RankEntry(v.job, r);
+                  EXPECT_EQ(entry["state"], "blocked");
+                  EXPECT_EQ(entry["call"], "MPI_Ssend");
+                  EXPECT_EQ(entry["peer"], (r + 1) % 4);
+                  EXPECT_EQ(entry["tag"], 42);
+                  EXPECT_EQ(entry["comm_name"], "MPI_COMM_WORLD");
+                  ASSERT_TRUE(v.by_rank.count(r));
+                  const json t = CallingThread(v.by_rank.at(r));
+                  ASSERT_TRUE(t.is_object());
+                  EXPECT_EQ(t["call"], "MPI_Ssend");
+                  const json& op = t["operation"];
+                  EXPECT_EQ(op["peer"], (r + 1) % 4);
+                  EXPECT_EQ(op["peer_world"], (r + 1) % 4);
+                  EXPECT_EQ(op["tag"], 42);
+                  EXPECT_EQ(op["bytes"], 64);
+                  EXPECT_EQ(op["count"], 16);
+                  EXPECT_EQ(op["datatype"], "MPI_INT");
+                  EXPECT_EQ(op["mode"], "synchronous");
+                  EXPECT_EQ(op["blocking"], true);
+                  const json* world = FindComm(v.by_rank.at(r), "MPI_COMM_WORLD");
+                  ASSERT_NE(world, nullptr);
+                  EXPECT_EQ((*world)["size"], 4);
+                  EXPECT_EQ((*world)["rank"], r);
+                  ASSERT_EQ((*world)["pending_sends"].size(), 1u);
+                  EXPECT_EQ((*world)["pending_sends"][0]["call"], "MPI_Ssend");
+                }
+              });
+}
+
+TEST_P(Scenario, ReceiveForATagNeverSentWhileSenderIsInBarrier) {
+  RunScenario(GetParam(), "tag_never_sent", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                const json& r0 = RankEntry(v.job, 0);
+                EXPECT_EQ(r0["call"], "MPI_Recv");
+                EXPECT_EQ(r0["peer"], 1);
+                EXPECT_EQ(r0["tag"], 7);
+                for (int r = 1; r < 4; ++r) EXPECT_EQ(RankEntry(v.job, r)["call"], "MPI_Barrier");
+                bool zero_waits_for_one = false;
+                for (const json& e : v.job["deadlock"]["edges"])
+                  if (e["from"] == 0 && e["to"] == 1) zero_waits_for_one = true;
+                EXPECT_TRUE(zero_waits_for_one);
+                const json t = CallingThread(v.by_rank.at(0));
+                EXPECT_EQ(t["operation"]["bytes"], 8);
+                EXPECT_EQ(t["operation"]["datatype"], "MPI_DOUBLE");
+              });
+}
+
+TEST_P(Scenario, AnySourceReceiveNobodySatisfies) {
+  RunScenario(GetParam(), "any_source_unsatisfied", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                const json& r0 = RankEntry(v.job, 0);
+                EXPECT_EQ(r0["call"], "MPI_Recv");
+                EXPECT_EQ(r0["peer"], "ANY_SOURCE");
+                EXPECT_EQ(r0["tag"], 5);
+                std::vector<int> or_targets;
+                for (const json& e : v.job["deadlock"]["edges"])
+                  if (e["from"] == 0) {
+                    EXPECT_EQ(e["kind"], "or");
+                    or_targets.push_back(e["to"].get<int>());
+                  }
+                std::sort(or_targets.begin(), or_targets.end());
+                EXPECT_EQ(or_targets, (std::vector<int>{1, 2, 3}));
+                for (int r = 1; r < 4; ++r)
+                  EXPECT_EQ(RankEntry(v.job, r)["call"], "MPI_Allreduce");
+                const json op = CallingThread(v.by_rank.at(0))["operation"];
+                EXPECT_EQ(op["peer"], "ANY_SOURCE");
+                EXPECT_EQ(op["bytes"], 64);
+                const json* world = FindComm(v.by_rank.at(0), "MPI_COMM_WORLD");
+                ASSERT_NE(world, nullptr);
+                ASSERT_EQ((*world)["pending_receives"].size(), 1u);
+                EXPECT_EQ((*world)["pending_receives"][0]["peer"], "ANY_SOURCE");
+              });
+}
+
+TEST_P(Scenario, CycleInsideSplitCommunicator) {
+  RunScenario(
+      GetParam(), "split_cycle", 4, [](const json& j) { return DeadlockOf(j, {1, 3}); },
+      [](const JobView& v) {
+        EXPECT_TRUE(DeadlockOf(v.job, {1, 3}));
+        ExpectCycleWithin(v.job, {1, 3});
+        const json& r1 = RankEntry(v.job, 1);
+        const json& r3 = RankEntry(v.job, 3);
+        EXPECT_EQ(r1["call"], "MPI_Ssend");
+        EXPECT_EQ(r1["comm_name"], "odds");
+        EXPECT_EQ(r3["comm_name"], "odds");
+        EXPECT_EQ(r1["comm"], r3["comm"]) << "one job-wide id for the communicator";
+        EXPECT_EQ(r1["peer"], 1) << "peer as a rank in odds";
+        EXPECT_EQ(r3["peer"], 0);
+        EXPECT_EQ(RankEntry(v.job, 0)["state"], "not_in_mpi");
+        EXPECT_EQ(RankEntry(v.job, 2)["state"], "not_in_mpi");
+        const json* odds1 = FindComm(v.by_rank.at(1), "odds");
+        const json* odds3 = FindComm(v.by_rank.at(3), "odds");
+        const json* evens0 = FindComm(v.by_rank.at(0), "evens");
+        ASSERT_TRUE(odds1 && odds3 && evens0);
+        EXPECT_EQ((*odds1)["id"], (*odds3)["id"]);
+        EXPECT_NE((*odds1)["id"], (*evens0)["id"]);
+        EXPECT_EQ((*odds1)["world_ranks"], json::array({1, 3}));
+        EXPECT_EQ((*odds1)["size"], 2);
+        EXPECT_EQ((*odds3)["rank"], 1);
+        const json op = CallingThread(v.by_rank.at(1))["operation"];
+        EXPECT_EQ(op["peer"], 1);
+        EXPECT_EQ(op["peer_world"], 3);
+        EXPECT_EQ(op["bytes"], 400);
+        EXPECT_EQ(op["tag"], 11);
+      });
+}
+
+TEST_P(Scenario, PendingOperationsWhileComputingIsNoDeadlock) {
+  RunScenario(
+      GetParam(), "pending_spin", 4,
+      [](const json& j) {
+        for (const json& r : j["ranks"])
+          if (r["state"] != "not_in_mpi") return false;
+        return true;
+      },
+      [](const JobView& v) {
+        EXPECT_EQ(v.job["deadlock"]["detected"], false);
+        EXPECT_TRUE(v.job["deadlock"]["ranks"].empty());
+        for (int r = 0; r < 4; ++r) {
+          EXPECT_EQ(RankEntry(v.job, r)["state"], "not_in_mpi");
+          const json* world = FindComm(v.by_rank.at(r), "MPI_COMM_WORLD");
+          ASSERT_NE(world, nullptr);
+          ASSERT_EQ((*world)["pending_receives"].size(), 1u);
+          const json& recv = (*world)["pending_receives"][0];
+          EXPECT_EQ(recv["call"], "MPI_Irecv");
+          EXPECT_EQ(recv["peer"], (r + 3) % 4);
+          EXPECT_EQ(recv["tag"], 100);
+          EXPECT_EQ(recv["bytes"], 1024);
+          EXPECT_EQ(recv["blocking"], false);
+          EXPECT_TRUE(recv["request"].is_string());
+          ASSERT_EQ((*world)["pending_sends"].size(), 1u);
+          const json& send = (*world)["pending_sends"][0];
+          EXPECT_EQ(send["call"], "MPI_Issend");
+          EXPECT_EQ(send["peer"], (r + 1) % 4);
+          EXPECT_EQ(send["tag"], 200);
+          EXPECT_EQ(send["bytes"], 1 << 20);
+          EXPECT_EQ(send["mode"], "synchronous");
+        }
+      });
+}
+
+TEST_P(Scenario, WaitallOnRequestsNobodyMatches) {
+  RunScenario(GetParam(), "waitall_cycle", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                ExpectCycleWithin(v.job, {0, 1, 2, 3});
+                for (int r = 0; r < 4; ++r) {
+                  EXPECT_EQ(RankEntry(v.job, r)["call"], "MPI_Waitall");
+                  const json t = CallingThread(v.by_rank.at(r));
+                  ASSERT_TRUE(t["waited"].is_array());
+                  EXPECT_EQ(t["waited"].size(), 2u);
+                }
+              });
+}
+
+INSTANTIATE_TEST_SUITE_P(Flavours, Scenario, ::testing::ValuesIn(BuiltFlavours()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace mpidbg::itest

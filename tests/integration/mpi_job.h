@@ -1,0 +1,52 @@
+// mpi_job.h — one MPI test application run under `mpidbg run`, as a user would,
+// with its ranks found, dumped to core files and killed.
+#pragma once
+
+#include <sys/types.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace mpidbg::itest {
+
+// Paths fixed at build time (see CMakeLists.txt).
+std::string MpidbgExe();
+std::string TestAppPath(const std::string& flavour, const std::string& app);
+std::vector<std::string> BuiltFlavours();
+
+class MpiJob {
+ public:
+  MpiJob(std::string flavour, std::string app, int ranks);
+  ~MpiJob();
+  MpiJob(const MpiJob&) = delete;
+  MpiJob& operator=(const MpiJob&) = delete;
+
+  // Launches the job and waits until every rank printed "ready" and all rank
+  // processes are found. False (with the reason and the job's log) on failure.
+  bool Start(std::string* why);
+  const std::vector<pid_t>& pids() const { return pids_; }
+  // "--pids" argument: the rank pids joined by commas.
+  std::string PidList() const;
+  // Writes one core per rank with gcore; returns their paths (empty on failure).
+  std::vector<std::string> DumpCores(std::string* why);
+  void Kill();
+  std::string Log() const;
+
+ private:
+  std::string flavour_, app_, marker_, dir_;
+  int ranks_;
+  pid_t leader_ = -1;
+  std::vector<pid_t> pids_;
+};
+
+struct MpidbgResult {
+  int exit_code = -1;
+  nlohmann::json json;  // null when stdout was not JSON
+  std::string out, err;
+};
+
+// Runs the mpidbg command with `args` and parses its stdout as JSON when it is JSON.
+MpidbgResult Mpidbg(const std::vector<std::string>& args);
+
+}  // namespace mpidbg::itest

@@ -1,0 +1,216 @@
+// Rank ranges, groups and the three renderings (JSON contract, text, DOT).
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "job/job_analysis.h"
+#include "job_builder.h"
+
+namespace mpidbg::job {
+namespace {
+
+using nlohmann::json;
+using testing::AnyTag;
+using testing::JobBuilder;
+using testing::Op;
+using testing::R;
+using testing::Tag;
+
+std::set<std::string> Keys(const json& object) {
+  std::set<std::string> keys;
+  for (auto it = object.begin(); it != object.end(); ++it) keys.insert(it.key());
+  return keys;
+}
+
+void ExpectHasKeys(const json& object, const std::set<std::string>& required) {
+  ASSERT_TRUE(object.is_object()) << object.dump();
+  const std::set<std::string> keys = Keys(object);
+  for (const std::string& key : required) EXPECT_EQ(keys.count(key), 1u) << "missing " << key;
+}
+
+TEST(RankRanges, Format) {
+  EXPECT_EQ(FormatRankRanges({5, 0, 1, 2, 3}), "0-3,5");
+  EXPECT_EQ(FormatRankRanges({}), "");
+  EXPECT_EQ(FormatRankRanges({7}), "7");
+  EXPECT_EQ(FormatRankRanges({1, 3, 5}), "1,3,5");
+  EXPECT_EQ(FormatRankRanges({3, 2, 2, 1, 9, 10}), "1-3,9-10");
+  EXPECT_EQ(FormatRankRanges({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 4095}), "0-11,4095");
+}
+
+TEST(Groups, RanksWithTheSameSummaryShareAGroup) {
+  JobBuilder job(7);
+  for (int r : {0, 1, 2, 3, 5}) job.Recv(r, model::Rank::AnySource(), Tag(5));
+  const JobReport report = Analyze(job.snapshots());
+  ASSERT_EQ(report.groups.size(), 2u);
+  EXPECT_EQ(report.groups[0].ranks, std::vector<int>({0, 1, 2, 3, 5}));
+  EXPECT_EQ(report.groups[0].summary, "MPI_Recv(source=ANY_SOURCE, tag=5, comm=MPI_COMM_WORLD)");
+  EXPECT_EQ(report.groups[1].ranks, std::vector<int>({4, 6}));
+  EXPECT_EQ(report.groups[1].summary, "not in MPI");
+  const json doc = ToJson(report);
+  EXPECT_EQ(doc["groups"][0]["ranks"], "0-3,5");
+  EXPECT_EQ(doc["groups"][1]["ranks"], "4,6");
+}
+
+TEST(Json, KeysFollowTheContract) {
+  JobBuilder job(3);
+  job.Recv(0, model::Rank::AnySource(), AnyTag());
+  job.Send(1, 0, 9, testing::kWorld, "MPI_Ssend");  // matches rank 0's receive
+  job.Recv(2, R(1), Tag(4)).Finalized(1);
+  job.PendingSend(2, Op("MPI_Isend", true, R(1), Tag(2)));
+  const json doc = ToJson(Analyze(job.snapshots()));
+
+  ExpectHasKeys(doc, {"schema", "ranks", "groups", "deadlock", "unmatched", "hints"});
+  EXPECT_EQ(doc["schema"], "mpidbg.job/1");
+  ASSERT_EQ(doc["ranks"].size(), 3u);
+  for (const json& rank : doc["ranks"]) {
+    ExpectHasKeys(rank, {"rank", "pid", "source", "state", "call", "comm", "comm_name", "peer", "tag"});
+  }
+  const json& r0 = doc["ranks"][0];
+  EXPECT_EQ(r0["rank"], 0);
+  EXPECT_EQ(r0["pid"], 1000);
+  EXPECT_EQ(r0["source"], "live");
+  EXPECT_EQ(r0["state"], "blocked");
+  EXPECT_EQ(r0["call"], "MPI_Recv");
+  EXPECT_EQ(r0["comm"], "w");
+  EXPECT_EQ(r0["comm_name"], "MPI_COMM_WORLD");
+  EXPECT_EQ(r0["peer"], "ANY_SOURCE");
+  EXPECT_EQ(r0["tag"], "ANY_TAG");
+  const json& r1 = doc["ranks"][1];
+  EXPECT_EQ(r1["state"], "finalized");
+  EXPECT_TRUE(r1["call"].is_null());
+  EXPECT_TRUE(r1["peer"].is_null());
+  EXPECT_TRUE(r1["tag"].is_null());
+  EXPECT_EQ(doc["ranks"][2]["peer"], 1);
+  EXPECT_EQ(doc["ranks"][2]["tag"], 4);
+
+  for (const json& group : doc["groups"]) ExpectHasKeys(group, {"ranks", "summary"});
+  const json& deadlock = doc["deadlock"];
+  ExpectHasKeys(deadlock, {"detected", "ranks", "cycle", "edges"});
+  EXPECT_EQ(deadlock["detected"], true);
+  EXPECT_EQ(deadlock["ranks"], json::array({2}));
+  EXPECT_EQ(deadlock["cycle"], json::array());
+  ASSERT_EQ(deadlock["edges"].size(), 1u);
+  const json& edge = deadlock["edges"][0];
+  ExpectHasKeys(edge, {"from", "to", "kind", "reason"});
+  EXPECT_EQ(edge["from"], 2);
+  EXPECT_EQ(edge["to"], 1);
+  EXPECT_EQ(edge["kind"], "and");
+  EXPECT_EQ(edge["reason"], "MPI_Recv(source=1, tag=4, comm=MPI_COMM_WORLD)");
+
+  ASSERT_EQ(doc["unmatched"].size(), 1u);
+  const json& m = doc["unmatched"][0];
+  ExpectHasKeys(m, {"from", "to", "comm", "tag", "bytes", "call"});
+  EXPECT_EQ(m["from"], 2);
+  EXPECT_EQ(m["to"], 1);
+  EXPECT_EQ(m["comm"], "w");
+  EXPECT_EQ(m["tag"], 2);
+  EXPECT_EQ(m["bytes"], 4);
+  EXPECT_EQ(m["call"], "MPI_Isend");
+  ASSERT_TRUE(doc["hints"].is_array());
+  EXPECT_EQ(doc["hints"][0],
+            "rank 2 waits for tag 4 from rank 1 on MPI_COMM_WORLD; rank 1 has finalized");
+}
+
+TEST(Json, OrEdgesAndNoDeadlock) {
+  JobBuilder job(3);
+  job.Recv(0, model::Rank::AnySource(), Tag(1));
+  const json doc = ToJson(Analyze(job.snapshots()));
+  EXPECT_EQ(doc["deadlock"]["detected"], false);
+  EXPECT_EQ(doc["deadlock"]["ranks"], json::array());
+  ASSERT_EQ(doc["deadlock"]["edges"].size(), 2u);
+  EXPECT_EQ(doc["deadlock"]["edges"][0]["kind"], "or");
+  EXPECT_EQ(doc["deadlock"]["edges"][0]["to"], 1);
+  EXPECT_EQ(doc["deadlock"]["edges"][1]["to"], 2);
+  EXPECT_EQ(doc["unmatched"], json::array());
+  EXPECT_EQ(doc["hints"], json::array());
+}
+
+TEST(Text, VerdictFirst) {
+  JobBuilder job(4);
+  for (int r = 0; r < 4; ++r) job.Send(r, (r + 1) % 4, 0, testing::kWorld, "MPI_Ssend");
+  const std::string text = ToText(Analyze(job.snapshots()));
+  EXPECT_EQ(text.rfind("DEADLOCK: ranks 0-3 can never proceed\ncycle: 0 -> 1 -> 2 -> 3 -> 0\n", 0), 0u)
+      << text;
+  EXPECT_NE(text.find("  rank 0: MPI_Ssend(dest=1, tag=0, comm=MPI_COMM_WORLD)\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("waits:\n  0 -> 1: MPI_Ssend(dest=1, tag=0, comm=MPI_COMM_WORLD)\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Text, NoDeadlockGroupsUnmatchedHints) {
+  JobBuilder job(6);
+  for (int r : {0, 1, 2, 3, 5}) job.InMpi(r, "MPI_Test");
+  job.PendingSend(4, Op("MPI_Isend", true, R(0), Tag(9)));
+  const std::string text = ToText(Analyze(job.snapshots()));
+  EXPECT_EQ(text.rfind("no deadlock detected\n", 0), 0u) << text;
+  EXPECT_NE(text.find("  ranks 0-3,5: in MPI_Test\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  rank 4: not in MPI\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("unmatched messages:\n  4 -> 0: MPI_Isend tag 9, 4 bytes on MPI_COMM_WORLD\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Text, CollectiveWaitsMergeIntoOneLine) {
+  JobBuilder job(6);
+  job.Recv(0, R(1), Tag(7));
+  for (int r = 1; r < 5; ++r) job.Collective(r, "MPI_Barrier");
+  job.Finalized(5);
+  const std::string text = ToText(Analyze(job.snapshots()));
+  EXPECT_NE(text.find("waits:\n"
+                      "  0 -> 1: MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)\n"
+                      "  1-4 -> all of 0,5: MPI_Barrier(comm=MPI_COMM_WORLD)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  - ranks 1-4 wait in MPI_Barrier on MPI_COMM_WORLD for rank 5, which has "
+                      "finalized\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Text, MetRequirementsAreMarked) {
+  JobBuilder job(3);
+  job.Recv(0, model::Rank::AnySource(), Tag(1));
+  const std::string text = ToText(Analyze(job.snapshots()));
+  EXPECT_NE(text.find("  0 -> any of 1-2: MPI_Recv(source=ANY_SOURCE, tag=1, comm=MPI_COMM_WORLD) "
+                      "[can be met]\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(Dot, NodesEdgesLegend) {
+  JobBuilder job(3);
+  job.Recv(0, R(1), Tag(7)).Send(1, 0, 9);
+  job.Recv(2, model::Rank::AnySource(), Tag(1));
+  const std::string dot = ToDot(Analyze(job.snapshots()));
+  EXPECT_EQ(dot.rfind("digraph mpidbg_job {\n", 0), 0u) << dot;
+  EXPECT_NE(dot.find("  r0 [label=\"rank 0\\nMPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)\", "
+                     "color=red, fontcolor=red, penwidth=2];\n"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("  r0 -> r1 [style=solid, label=\"and\", "
+                     "tooltip=\"MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)\", color=red];\n"),
+            std::string::npos)
+      << dot;
+  // rank 2 waits for any of 0 and 1: dotted edges.
+  EXPECT_NE(dot.find("  r2 -> r0 [style=dotted, label=\"or\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("  r2 -> r1 [style=dotted, label=\"or\""), std::string::npos) << dot;
+  // rank 1's message with the wrong tag: a dashed gray edge to its receiver.
+  EXPECT_NE(dot.find("  r1 -> r0 [style=dashed, color=gray50, fontcolor=gray50, "
+                     "label=\"MPI_Send tag 9\""),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("subgraph cluster_legend {"), std::string::npos) << dot;
+  EXPECT_EQ(dot.substr(dot.size() - 2), "}\n");
+}
+
+TEST(Dot, QuotesAreEscaped) {
+  JobBuilder job(2);
+  job.AddComm("q", "my \"comm\"", {0, 1});
+  job.Send(0, 1, 0, "q", "MPI_Ssend").Send(1, 0, 0, "q", "MPI_Ssend");
+  const std::string dot = ToDot(Analyze(job.snapshots()));
+  EXPECT_NE(dot.find("comm=my \\\"comm\\\")"), std::string::npos) << dot;
+}
+
+}  // namespace
+}  // namespace mpidbg::job

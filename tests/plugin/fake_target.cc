@@ -1,0 +1,537 @@
+#include "fake_target.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace mpidbg::test {
+
+// ---- FakeTarget ----------------------------------------------------------------------
+
+bool FakeTarget::swapped() const {
+  const uint16_t probe = 1;
+  uint8_t first;
+  std::memcpy(&first, &probe, 1);
+  const bool host_big = first == 0;
+  return host_big != big_endian_;
+}
+
+void FakeTarget::map(uint64_t addr, size_t size) {
+  Region r{addr, std::vector<uint8_t>(size, 0)};
+  regions_[addr] = std::move(r);
+}
+
+FakeTarget::Region* FakeTarget::region_for(uint64_t addr, size_t len) {
+  auto it = regions_.upper_bound(addr);
+  if (it == regions_.begin()) return nullptr;
+  --it;
+  Region& r = it->second;
+  if (addr < r.addr) return nullptr;
+  const uint64_t off = addr - r.addr;
+  if (off > r.bytes.size() || len > r.bytes.size() - off) return nullptr;
+  return &r;
+}
+
+bool FakeTarget::write(uint64_t addr, const void* data, size_t len) {
+  Region* r = region_for(addr, len);
+  if (r == nullptr) return false;
+  std::memcpy(r->bytes.data() + (addr - r->addr), data, len);
+  return true;
+}
+
+bool FakeTarget::read(uint64_t addr, size_t len, void* out) {
+  if (on_read) on_read(addr, len);
+  ++reads;
+  Region* r = region_for(addr, len);
+  if (r == nullptr) {
+    ++failed_reads;
+    return false;
+  }
+  std::memcpy(out, r->bytes.data() + (addr - r->addr), len);
+  bytes_read += len;
+  return true;
+}
+
+namespace {
+template <typename T>
+T to_target(T v, bool swap) {
+  if (!swap) return v;
+  T out;
+  const auto* in = reinterpret_cast<const uint8_t*>(&v);
+  auto* o = reinterpret_cast<uint8_t*>(&out);
+  for (size_t i = 0; i < sizeof(T); ++i) o[i] = in[sizeof(T) - 1 - i];
+  return out;
+}
+}  // namespace
+
+void FakeTarget::put16(uint64_t addr, uint16_t v) {
+  v = to_target(v, swapped());
+  if (!write(addr, &v, sizeof v)) throw std::runtime_error("put16 outside the target");
+}
+void FakeTarget::put32(uint64_t addr, uint32_t v) {
+  v = to_target(v, swapped());
+  if (!write(addr, &v, sizeof v)) throw std::runtime_error("put32 outside the target");
+}
+void FakeTarget::put64(uint64_t addr, uint64_t v) {
+  v = to_target(v, swapped());
+  if (!write(addr, &v, sizeof v)) throw std::runtime_error("put64 outside the target");
+}
+uint32_t FakeTarget::get32(uint64_t addr) {
+  uint32_t v = 0;
+  Region* r = region_for(addr, 4);
+  if (r == nullptr) throw std::runtime_error("get32 outside the target");
+  std::memcpy(&v, r->bytes.data() + (addr - r->addr), 4);
+  return to_target(v, swapped());
+}
+uint64_t FakeTarget::get64(uint64_t addr) {
+  uint64_t v = 0;
+  Region* r = region_for(addr, 8);
+  if (r == nullptr) throw std::runtime_error("get64 outside the target");
+  std::memcpy(&v, r->bytes.data() + (addr - r->addr), 8);
+  return to_target(v, swapped());
+}
+
+std::vector<std::pair<uint64_t, size_t>> FakeTarget::regions() const {
+  std::vector<std::pair<uint64_t, size_t>> out;
+  for (const auto& [addr, region] : regions_) out.emplace_back(addr, region.bytes.size());
+  return out;
+}
+
+bool FakeTarget::find_symbol(const std::string& name, uint64_t* addr) const {
+  auto it = symbols_.find(name);
+  if (it == symbols_.end()) return false;
+  *addr = it->second;
+  return true;
+}
+
+// ---- FakeDebugger --------------------------------------------------------------------
+
+namespace {
+
+long g_live_allocations = 0;
+
+void* cb_malloc(size_t size) {
+  ++g_live_allocations;
+  return std::malloc(size);
+}
+void cb_free(void* p) {
+  if (p != nullptr) --g_live_allocations;
+  std::free(p);
+}
+void cb_dprints(const char* text) { FakeDebugger::log().emplace_back(text); }
+char* cb_errorstring(int) { return const_cast<char*>("fake debugger error"); }
+
+}  // namespace
+
+FakeDebugger* from_image(mqs_image* image) {
+  return reinterpret_cast<FakeDebugger::Handle*>(image)->owner;
+}
+FakeDebugger* from_process(mqs_process* process) {
+  return reinterpret_cast<FakeDebugger::Handle*>(process)->owner;
+}
+
+namespace {
+
+void cb_put_image_info(mqs_image* image, mqs_image_info* info) { from_image(image)->image_info = info; }
+mqs_image_info* cb_get_image_info(mqs_image* image) { return from_image(image)->image_info; }
+void cb_put_process_info(mqs_process* process, mqs_process_info* info) {
+  from_process(process)->process_info = info;
+}
+mqs_process_info* cb_get_process_info(mqs_process* process) {
+  return from_process(process)->process_info;
+}
+
+void cb_get_type_sizes(mqs_process* process, mqs_target_type_sizes* sizes) {
+  const int ptr = from_process(process)->target()->pointer_size();
+  sizes->short_size = 2;
+  sizes->int_size = 4;
+  sizes->long_size = ptr;
+  sizes->long_long_size = 8;
+  sizes->pointer_size = ptr;
+  sizes->bool_size = 1;
+  sizes->size_t_size = ptr;
+}
+int cb_find_function(mqs_image*, char*, mqs_lang_code, mqs_taddr_t*) { return 1; }
+int cb_find_symbol(mqs_image* image, char* name, mqs_taddr_t* addr) {
+  uint64_t a = 0;
+  if (!from_image(image)->target()->find_symbol(name, &a)) return 1;
+  if (addr != nullptr) *addr = static_cast<mqs_taddr_t>(a);
+  return mqs_ok;
+}
+mqs_type* cb_find_type(mqs_image*, char*, mqs_lang_code) { return nullptr; }
+int cb_field_offset(mqs_type*, char*) { return -1; }
+int cb_sizeof(mqs_type*) { return -1; }
+
+int cb_get_global_rank(mqs_process* process) { return from_process(process)->global_rank; }
+mqs_image* cb_get_image(mqs_process* process) { return from_process(process)->image(); }
+int cb_fetch_data(mqs_process* process, mqs_taddr_t addr, int size, void* buf) {
+  if (size < 0) return 1;
+  return from_process(process)->target()->read(addr, static_cast<size_t>(size), buf) ? mqs_ok : 1;
+}
+void cb_target_to_host(mqs_process* process, const void* in, void* out, int size) {
+  FakeDebugger* d = from_process(process);
+  const bool swap = d->target()->swapped() != d->lie_about_byte_order;
+  const auto* i = static_cast<const uint8_t*>(in);
+  auto* o = static_cast<uint8_t*>(out);
+  for (int k = 0; k < size; ++k) o[k] = swap ? i[size - 1 - k] : i[k];
+}
+
+const mqs_basic_callbacks kBasic = {cb_malloc,         cb_free,           cb_dprints,
+                                    cb_errorstring,    cb_put_image_info, cb_get_image_info,
+                                    cb_put_process_info, cb_get_process_info};
+const mqs_image_callbacks kImage = {cb_get_type_sizes, cb_find_function, cb_find_symbol,
+                                    cb_find_type,      cb_field_offset,  cb_sizeof};
+const mqs_process_callbacks kProcess = {cb_get_global_rank, cb_get_image, cb_fetch_data,
+                                        cb_target_to_host};
+
+}  // namespace
+
+FakeDebugger::FakeDebugger(FakeTarget* target) : target_(target) {}
+FakeDebugger::~FakeDebugger() = default;
+
+const mqs_basic_callbacks* FakeDebugger::basic_callbacks() { return &kBasic; }
+const mqs_image_callbacks* FakeDebugger::image_callbacks() { return &kImage; }
+const mqs_process_callbacks* FakeDebugger::process_callbacks() { return &kProcess; }
+
+mqs_image* FakeDebugger::image() { return reinterpret_cast<mqs_image*>(&image_handle_); }
+mqs_process* FakeDebugger::process() { return reinterpret_cast<mqs_process*>(&process_handle_); }
+
+long FakeDebugger::live_allocations() { return g_live_allocations; }
+std::vector<std::string>& FakeDebugger::log() {
+  static std::vector<std::string> lines;
+  return lines;
+}
+
+// ---- record encoding -----------------------------------------------------------------
+
+namespace {
+
+void field(FakeTarget* t, uint64_t at, uint64_t v) { t->put64(at, v); }
+void field(FakeTarget* t, uint64_t at, int64_t v) { t->put64(at, static_cast<uint64_t>(v)); }
+void field(FakeTarget* t, uint64_t at, uint32_t v) { t->put32(at, v); }
+void field(FakeTarget* t, uint64_t at, int32_t v) { t->put32(at, static_cast<uint32_t>(v)); }
+void field(FakeTarget* t, uint64_t at, uint16_t v) { t->put16(at, v); }
+template <size_t N>
+void field(FakeTarget* t, uint64_t at, const char (&v)[N]) {
+  if (!t->write(at, v, N)) throw std::runtime_error("string outside the target");
+}
+
+#define PUT(type, name) field(t, addr + offsetof(type, name), r.name)
+
+void encode_table(FakeTarget* t, uint64_t addr, const mpidbg_table& r) {
+  PUT(mpidbg_table, first_slab);
+  PUT(mpidbg_table, kind);
+  PUT(mpidbg_table, record_size);
+  PUT(mpidbg_table, slab_count);
+  PUT(mpidbg_table, live_count);
+}
+
+void encode_header(FakeTarget* t, uint64_t addr, const mpidbg_record_header& r) {
+  PUT(mpidbg_record_header, seq);
+  PUT(mpidbg_record_header, kind);
+  PUT(mpidbg_record_header, size);
+  PUT(mpidbg_record_header, flags);
+  PUT(mpidbg_record_header, reserved);
+}
+
+void encode_slab(FakeTarget* t, uint64_t addr, const mpidbg_slab& r) {
+  PUT(mpidbg_slab, magic);
+  PUT(mpidbg_slab, next);
+  PUT(mpidbg_slab, header_size);
+  PUT(mpidbg_slab, record_size);
+  PUT(mpidbg_slab, capacity);
+  PUT(mpidbg_slab, kind);
+}
+
+}  // namespace
+
+void ImageBuilder::encode_root(FakeTarget* t, uint64_t addr, const mpidbg_root& r) {
+  PUT(mpidbg_root, magic);
+  PUT(mpidbg_root, size);
+  PUT(mpidbg_root, layout_version);
+  PUT(mpidbg_root, generation);
+  PUT(mpidbg_root, flavour);
+  PUT(mpidbg_root, handle_size);
+  PUT(mpidbg_root, process_state);
+  PUT(mpidbg_root, world_rank);
+  PUT(mpidbg_root, world_size);
+  PUT(mpidbg_root, thread_level);
+  PUT(mpidbg_root, pid);
+  PUT(mpidbg_root, mpi_any_source);
+  PUT(mpidbg_root, mpi_any_tag);
+  PUT(mpidbg_root, mpi_proc_null);
+  PUT(mpidbg_root, comm_world_handle);
+  PUT(mpidbg_root, comm_self_handle);
+  PUT(mpidbg_root, init_time_ns);
+  PUT(mpidbg_root, post_counter);
+  encode_table(t, addr + offsetof(mpidbg_root, comms), r.comms);
+  encode_table(t, addr + offsetof(mpidbg_root, ops), r.ops);
+  encode_table(t, addr + offsetof(mpidbg_root, threads), r.threads);
+  PUT(mpidbg_root, mpi_library);
+  PUT(mpidbg_root, hostname);
+}
+
+void ImageBuilder::encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_record& r) {
+  encode_header(t, addr, r.hdr);
+  PUT(mpidbg_comm_record, handle);
+  PUT(mpidbg_comm_record, job_id);
+  PUT(mpidbg_comm_record, parent_job_id);
+  PUT(mpidbg_comm_record, world_ranks);
+  PUT(mpidbg_comm_record, remote_world_ranks);
+  PUT(mpidbg_comm_record, create_serial);
+  PUT(mpidbg_comm_record, rank);
+  PUT(mpidbg_comm_record, size);
+  PUT(mpidbg_comm_record, remote_size);
+  PUT(mpidbg_comm_record, creator);
+  PUT(mpidbg_comm_record, split_color);
+  PUT(mpidbg_comm_record, split_key);
+  PUT(mpidbg_comm_record, name);
+}
+
+void ImageBuilder::encode_op(FakeTarget* t, uint64_t addr, const mpidbg_op_record& r) {
+  encode_header(t, addr, r.hdr);
+  PUT(mpidbg_op_record, request);
+  PUT(mpidbg_op_record, comm_handle);
+  PUT(mpidbg_op_record, comm_job_id);
+  PUT(mpidbg_op_record, post_serial);
+  PUT(mpidbg_op_record, buffer);
+  PUT(mpidbg_op_record, datatype);
+  PUT(mpidbg_op_record, count);
+  PUT(mpidbg_op_record, bytes);
+  PUT(mpidbg_op_record, tid);
+  PUT(mpidbg_op_record, post_time_ns);
+  PUT(mpidbg_op_record, actual_bytes);
+  PUT(mpidbg_op_record, call);
+  PUT(mpidbg_op_record, direction);
+  PUT(mpidbg_op_record, mode);
+  PUT(mpidbg_op_record, status);
+  PUT(mpidbg_op_record, peer);
+  PUT(mpidbg_op_record, peer_world);
+  PUT(mpidbg_op_record, tag);
+  PUT(mpidbg_op_record, actual_source);
+  PUT(mpidbg_op_record, actual_tag);
+  PUT(mpidbg_op_record, reserved);
+  PUT(mpidbg_op_record, datatype_name);
+}
+
+void ImageBuilder::encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r) {
+  encode_header(t, addr, r.hdr);
+  PUT(mpidbg_thread_record, tid);
+  PUT(mpidbg_thread_record, entry_time_ns);
+  PUT(mpidbg_thread_record, comm_handle);
+  PUT(mpidbg_thread_record, comm_job_id);
+  PUT(mpidbg_thread_record, op);
+  PUT(mpidbg_thread_record, requests);
+  PUT(mpidbg_thread_record, calls);
+  PUT(mpidbg_thread_record, count);
+  PUT(mpidbg_thread_record, datatype);
+  PUT(mpidbg_thread_record, state);
+  PUT(mpidbg_thread_record, call);
+  PUT(mpidbg_thread_record, request_count);
+  PUT(mpidbg_thread_record, root);
+  PUT(mpidbg_thread_record, datatype_name);
+}
+
+#undef PUT
+
+// ---- ImageBuilder --------------------------------------------------------------------
+
+ImageBuilder::ImageBuilder(FakeTarget* target, uint64_t base) : ImageBuilder(target, base, Options()) {}
+
+ImageBuilder::ImageBuilder(FakeTarget* target, uint64_t base, Options options)
+    : target_(target), options_(options), next_(base) {
+  comms_ = Table{MPIDBG_KIND_COMM,
+                 static_cast<uint32_t>(sizeof(mpidbg_comm_record) + options.extra_record_bytes), {}, {}};
+  ops_ = Table{MPIDBG_KIND_OP,
+               static_cast<uint32_t>(sizeof(mpidbg_op_record) + options.extra_record_bytes), {}, {}};
+  threads_ = Table{MPIDBG_KIND_THREAD,
+                   static_cast<uint32_t>(sizeof(mpidbg_thread_record) + options.extra_record_bytes), {}, {}};
+  root_addr_ = alloc(options.root_bytes);
+  target_->add_symbol(MPIDBG_ROOT_SYMBOL, root_addr_);
+  root.magic = MPIDBG_ROOT_MAGIC;
+  root.size = sizeof(mpidbg_root);
+  root.layout_version = MPIDBG_LAYOUT_VERSION;
+  root.generation = 1;
+  root.handle_size = 4;
+  root.world_rank = -1;
+}
+
+uint64_t ImageBuilder::alloc(size_t size) {
+  // Each allocation its own region, with a gap, so overruns fail instead of reading
+  // a neighbour.
+  const uint64_t addr = next_;
+  target_->map(addr, size);
+  next_ += (size + 0x100 + 0xff) & ~uint64_t{0xff};
+  return addr;
+}
+
+ImageBuilder::Table& ImageBuilder::table(uint32_t kind) {
+  return kind == MPIDBG_KIND_COMM ? comms_ : kind == MPIDBG_KIND_OP ? ops_ : threads_;
+}
+const ImageBuilder::Table& ImageBuilder::table(uint32_t kind) const {
+  return kind == MPIDBG_KIND_COMM ? comms_ : kind == MPIDBG_KIND_OP ? ops_ : threads_;
+}
+
+uint64_t ImageBuilder::slot_addr(const Table& t, size_t i) const {
+  const size_t slab = i / options_.slab_capacity;
+  const size_t within = i % options_.slab_capacity;
+  return t.slab_addrs.at(slab) + options_.slab_header_size + within * t.record_size;
+}
+
+size_t ImageBuilder::add_slot(Table& t) {
+  // Reuse a released slot first, as the runtime does.
+  for (size_t i = 0; i < t.slots.size(); ++i) {
+    if (t.slots[i].kind == MPIDBG_KIND_FREE) return i;
+  }
+  if (t.slots.size() % options_.slab_capacity == 0) {
+    t.slab_addrs.push_back(alloc(options_.slab_header_size +
+                                 size_t{options_.slab_capacity} * t.record_size));
+  }
+  t.slots.emplace_back();
+  return t.slots.size() - 1;
+}
+
+uint64_t ImageBuilder::add_comm(const mpidbg_comm_record& rec) {
+  const size_t i = add_slot(comms_);
+  comms_.slots[i].kind = MPIDBG_KIND_COMM;
+  comms_.slots[i].comm = rec;
+  return slot_addr(comms_, i);
+}
+uint64_t ImageBuilder::add_op(const mpidbg_op_record& rec) {
+  const size_t i = add_slot(ops_);
+  ops_.slots[i].kind = MPIDBG_KIND_OP;
+  ops_.slots[i].op = rec;
+  return slot_addr(ops_, i);
+}
+uint64_t ImageBuilder::add_thread(const mpidbg_thread_record& rec) {
+  const size_t i = add_slot(threads_);
+  threads_.slots[i].kind = MPIDBG_KIND_THREAD;
+  threads_.slots[i].thread = rec;
+  return slot_addr(threads_, i);
+}
+
+ImageBuilder::Slot* ImageBuilder::find_slot(uint64_t addr, Table** table_out) {
+  for (Table* t : {&comms_, &ops_, &threads_}) {
+    for (size_t i = 0; i < t->slots.size(); ++i) {
+      if (slot_addr(*t, i) == addr) {
+        if (table_out != nullptr) *table_out = t;
+        return &t->slots[i];
+      }
+    }
+  }
+  throw std::runtime_error("no such slot");
+}
+
+void ImageBuilder::release(uint64_t addr) { find_slot(addr)->kind = MPIDBG_KIND_FREE; }
+void ImageBuilder::update_comm(uint64_t addr, const mpidbg_comm_record& rec) { find_slot(addr)->comm = rec; }
+void ImageBuilder::update_op(uint64_t addr, const mpidbg_op_record& rec) { find_slot(addr)->op = rec; }
+
+uint64_t ImageBuilder::add_int32_array(const std::vector<int32_t>& values) {
+  const uint64_t addr = alloc(values.empty() ? 4 : values.size() * 4);
+  for (size_t i = 0; i < values.size(); ++i) target_->put32(addr + 4 * i, static_cast<uint32_t>(values[i]));
+  return addr;
+}
+
+uint64_t ImageBuilder::add_handle_array(const std::vector<uint64_t>& values, uint32_t handle_size) {
+  const uint64_t addr = alloc(values.empty() ? handle_size : values.size() * handle_size);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (handle_size == 4) {
+      target_->put32(addr + 4 * i, static_cast<uint32_t>(values[i]));
+    } else {
+      target_->put64(addr + 8 * i, values[i]);
+    }
+  }
+  return addr;
+}
+
+void ImageBuilder::commit() {
+  uint32_t seq = 2;
+  for (Table* t : {&comms_, &ops_, &threads_}) {
+    mpidbg_table& rt = t->kind == MPIDBG_KIND_COMM ? root.comms
+                       : t->kind == MPIDBG_KIND_OP ? root.ops
+                                                   : root.threads;
+    rt.kind = t->kind;
+    rt.record_size = t->record_size;
+    rt.slab_count = static_cast<uint32_t>(t->slab_addrs.size());
+    rt.first_slab = t->slab_addrs.empty() ? 0 : t->slab_addrs.front();
+    rt.live_count = 0;
+    for (size_t s = 0; s < t->slab_addrs.size(); ++s) {
+      mpidbg_slab slab{};
+      slab.magic = MPIDBG_SLAB_MAGIC;
+      slab.next = s + 1 < t->slab_addrs.size() ? t->slab_addrs[s + 1] : 0;
+      slab.header_size = options_.slab_header_size;
+      slab.record_size = t->record_size;
+      slab.capacity = options_.slab_capacity;
+      slab.kind = t->kind;
+      encode_slab(target_, t->slab_addrs[s], slab);
+    }
+    for (size_t i = 0; i < t->slots.size(); ++i) {
+      const uint64_t at = slot_addr(*t, i);
+      Slot& slot = t->slots[i];
+      if (slot.kind == MPIDBG_KIND_FREE) {
+        mpidbg_record_header free_hdr{};
+        free_hdr.seq = seq;
+        encode_header(target_, at, free_hdr);
+        continue;
+      }
+      ++rt.live_count;
+      mpidbg_record_header* hdr = slot.kind == MPIDBG_KIND_COMM ? &slot.comm.hdr
+                                  : slot.kind == MPIDBG_KIND_OP ? &slot.op.hdr
+                                                                : &slot.thread.hdr;
+      hdr->kind = static_cast<uint16_t>(slot.kind);
+      if (hdr->size == 0) {
+        hdr->size = static_cast<uint16_t>(slot.kind == MPIDBG_KIND_COMM ? sizeof(mpidbg_comm_record)
+                                          : slot.kind == MPIDBG_KIND_OP ? sizeof(mpidbg_op_record)
+                                                                        : sizeof(mpidbg_thread_record));
+      }
+      if (hdr->seq == 0) hdr->seq = seq;
+      if (slot.kind == MPIDBG_KIND_COMM) encode_comm(target_, at, slot.comm);
+      if (slot.kind == MPIDBG_KIND_OP) encode_op(target_, at, slot.op);
+      if (slot.kind == MPIDBG_KIND_THREAD) encode_thread(target_, at, slot.thread);
+    }
+  }
+  // Encoded in full, then only the bytes the root's mapping has.
+  FakeTarget scratch(target_->pointer_size(), target_->big_endian());
+  scratch.map(root_addr_, sizeof(mpidbg_root));
+  encode_root(&scratch, root_addr_, root);
+  std::vector<uint8_t> bytes(options_.root_bytes);
+  scratch.read(root_addr_, bytes.size(), bytes.data());
+  target_->write(root_addr_, bytes.data(), bytes.size());
+}
+
+std::vector<uint64_t> ImageBuilder::slabs(uint32_t kind) const { return table(kind).slab_addrs; }
+uint32_t ImageBuilder::record_size(uint32_t kind) const { return table(kind).record_size; }
+
+mpidbg_comm_record make_comm(uint64_t handle, uint64_t job_id, int32_t rank, int32_t size,
+                             uint64_t world_ranks, uint64_t create_serial, const char* name) {
+  mpidbg_comm_record c{};
+  c.handle = handle;
+  c.job_id = job_id;
+  c.rank = rank;
+  c.size = size;
+  c.world_ranks = world_ranks;
+  c.create_serial = create_serial;
+  std::strncpy(c.name, name, sizeof c.name - 1);
+  return c;
+}
+
+mpidbg_op_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
+                         uint64_t comm_job_id, uint64_t post_serial, int32_t peer,
+                         int32_t peer_world, int32_t tag) {
+  mpidbg_op_record o{};
+  o.call = call;
+  o.direction = direction;
+  o.comm_handle = comm_handle;
+  o.comm_job_id = comm_job_id;
+  o.post_serial = post_serial;
+  o.peer = peer;
+  o.peer_world = peer_world;
+  o.tag = tag;
+  o.status = MPIDBG_OP_PENDING;
+  o.mode = direction == MPIDBG_OP_SEND ? MPIDBG_MODE_STANDARD : MPIDBG_MODE_NONE;
+  o.actual_source = -1;
+  o.actual_tag = -1;
+  return o;
+}
+
+}  // namespace mpidbg::test

@@ -1,0 +1,198 @@
+// fake_target.h — a target process and a debugger, both living in the test process.
+//
+// FakeTarget is an address space of byte regions at chosen addresses with a symbol
+// table, a pointer size (4 or 8) and a byte order. FakeDebugger implements every mqs
+// callback over it, the way a real debugger does over a live process or a core, and
+// counts what the plugin reads and allocates. ImageBuilder lays out a runtime root,
+// slabs and records in the target, writing every field at its offsetof() in records.h
+// in the target's byte order.
+#ifndef MPIDBG_TESTS_PLUGIN_FAKE_TARGET_H
+#define MPIDBG_TESTS_PLUGIN_FAKE_TARGET_H
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mpidbg/mqs_interface.h"
+#include "mpidbg/records.h"
+
+namespace mpidbg::test {
+
+struct TargetKind {
+  int pointer_size;  // 4 or 8
+  bool big_endian;
+  const char* name;
+};
+
+class FakeTarget {
+ public:
+  FakeTarget(int pointer_size, bool big_endian) : pointer_size_(pointer_size), big_endian_(big_endian) {}
+
+  int pointer_size() const { return pointer_size_; }
+  bool big_endian() const { return big_endian_; }
+  // Whether target numbers must be byte-swapped on this host.
+  bool swapped() const;
+
+  // A zero-filled region [addr, addr+size). Regions must not overlap.
+  void map(uint64_t addr, size_t size);
+  // Raw bytes; false when the range is not wholly inside one region.
+  bool write(uint64_t addr, const void* data, size_t len);
+  bool read(uint64_t addr, size_t len, void* out);
+  // Numbers in the target's byte order.
+  void put16(uint64_t addr, uint16_t v);
+  void put32(uint64_t addr, uint32_t v);
+  void put64(uint64_t addr, uint64_t v);
+  uint32_t get32(uint64_t addr);
+  uint64_t get64(uint64_t addr);
+
+  // Every region as (start, size), in address order.
+  std::vector<std::pair<uint64_t, size_t>> regions() const;
+
+  void add_symbol(const std::string& name, uint64_t addr) { symbols_[name] = addr; }
+  void remove_symbol(const std::string& name) { symbols_.erase(name); }
+  bool find_symbol(const std::string& name, uint64_t* addr) const;
+
+  // Called before every read the debugger serves (to simulate a target that changes).
+  std::function<void(uint64_t addr, size_t len)> on_read;
+
+  uint64_t reads = 0;
+  uint64_t bytes_read = 0;
+  uint64_t failed_reads = 0;
+
+ private:
+  struct Region {
+    uint64_t addr;
+    std::vector<uint8_t> bytes;
+  };
+  Region* region_for(uint64_t addr, size_t len);
+
+  int pointer_size_;
+  bool big_endian_;
+  std::map<uint64_t, Region> regions_;  // by start address
+  std::map<std::string, uint64_t> symbols_;
+};
+
+// The debugger's side of the callbacks. One image and one process over one target.
+class FakeDebugger {
+ public:
+  explicit FakeDebugger(FakeTarget* target);
+  ~FakeDebugger();
+  FakeDebugger(const FakeDebugger&) = delete;
+  FakeDebugger& operator=(const FakeDebugger&) = delete;
+
+  static const mqs_basic_callbacks* basic_callbacks();
+  static const mqs_image_callbacks* image_callbacks();
+  static const mqs_process_callbacks* process_callbacks();
+
+  mqs_image* image();
+  mqs_process* process();
+
+  FakeTarget* target() const { return target_; }
+  mqs_image_info* image_info = nullptr;
+  mqs_process_info* process_info = nullptr;
+  int global_rank = 0;
+  // When true, target_to_host claims the wrong byte order (a confused debugger).
+  bool lie_about_byte_order = false;
+
+  // Allocation bookkeeping of mqs_malloc / mqs_free across all debuggers.
+  static long live_allocations();
+  static std::vector<std::string>& log();
+
+ private:
+  struct Handle {
+    FakeDebugger* owner;
+  };
+  FakeTarget* target_;
+  Handle image_handle_{this};
+  Handle process_handle_{this};
+  friend FakeDebugger* from_image(mqs_image*);
+  friend FakeDebugger* from_process(mqs_process*);
+};
+
+// The debugger behind an image or process handle it gave out.
+FakeDebugger* from_image(mqs_image* image);
+FakeDebugger* from_process(mqs_process* process);
+
+// Lays out a runtime in a FakeTarget. Records are kept as host structures until
+// commit() writes everything (root, slabs, records) in the target's format.
+class ImageBuilder {
+ public:
+  struct Options {
+    uint32_t slab_capacity = 4;
+    uint32_t slab_header_size = 64;  // more than sizeof(mpidbg_slab): readers must honour it
+    uint32_t extra_record_bytes = 0; // slots larger than the records (a newer runtime)
+    uint32_t root_bytes = sizeof(mpidbg_root);  // mapped bytes of the root (an older runtime: fewer)
+  };
+
+  ImageBuilder(FakeTarget* target, uint64_t base);
+  ImageBuilder(FakeTarget* target, uint64_t base, Options options);
+
+  mpidbg_root root{};
+  uint64_t root_addr() const { return root_addr_; }
+
+  // Returns the slot address the record will live at.
+  uint64_t add_comm(const mpidbg_comm_record& rec);
+  uint64_t add_op(const mpidbg_op_record& rec);
+  uint64_t add_thread(const mpidbg_thread_record& rec);
+  // Frees a slot (kind FREE) as the runtime does on release.
+  void release(uint64_t slot_addr);
+  // Replaces the record at a slot.
+  void update_comm(uint64_t slot_addr, const mpidbg_comm_record& rec);
+  void update_op(uint64_t slot_addr, const mpidbg_op_record& rec);
+
+  uint64_t add_int32_array(const std::vector<int32_t>& values);
+  uint64_t add_handle_array(const std::vector<uint64_t>& values, uint32_t handle_size);
+
+  // Writes root and tables; bumps nothing by itself (set root.generation as wanted).
+  void commit();
+
+  // Slab addresses of a table, in chain order (for corruption tests).
+  std::vector<uint64_t> slabs(uint32_t kind) const;
+  uint32_t record_size(uint32_t kind) const;
+
+  static void encode_root(FakeTarget* t, uint64_t addr, const mpidbg_root& r);
+  static void encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_record& r);
+  static void encode_op(FakeTarget* t, uint64_t addr, const mpidbg_op_record& r);
+  static void encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r);
+
+ private:
+  struct Slot {
+    uint32_t kind = MPIDBG_KIND_FREE;
+    mpidbg_comm_record comm{};
+    mpidbg_op_record op{};
+    mpidbg_thread_record thread{};
+  };
+  struct Table {
+    uint32_t kind;
+    uint32_t record_size;
+    std::vector<uint64_t> slab_addrs;
+    std::vector<Slot> slots;  // slot i lives in slab i / capacity
+  };
+  uint64_t alloc(size_t size);
+  Table& table(uint32_t kind);
+  const Table& table(uint32_t kind) const;
+  uint64_t slot_addr(const Table& t, size_t i) const;
+  size_t add_slot(Table& t);
+  Slot* find_slot(uint64_t slot_addr, Table** table_out = nullptr);
+
+  FakeTarget* target_;
+  Options options_;
+  uint64_t next_;
+  uint64_t root_addr_;
+  Table comms_, ops_, threads_;
+};
+
+// Records with the fields a test usually sets; the rest zero.
+mpidbg_comm_record make_comm(uint64_t handle, uint64_t job_id, int32_t rank, int32_t size,
+                             uint64_t world_ranks, uint64_t create_serial, const char* name);
+mpidbg_op_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
+                         uint64_t comm_job_id, uint64_t post_serial, int32_t peer,
+                         int32_t peer_world, int32_t tag);
+
+}  // namespace mpidbg::test
+
+#endif  // MPIDBG_TESTS_PLUGIN_FAKE_TARGET_H

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Checks of mpidbg/gen/gen_wrappers.py: the real table generates, and bad tables fail
+the build with a message naming the problem.
+
+usage: gen_wrappers_test.py <gen_wrappers.py> <mpi_calls.def> <call_ids.h>
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+GEN, DEF, IDS = sys.argv[1:4]
+failures = []
+
+
+def run(def_text=None, def_path=None):
+    with tempfile.TemporaryDirectory() as d:
+        if def_text is not None:
+            def_path = os.path.join(d, "calls.def")
+            with open(def_path, "w") as f:
+                f.write(def_text)
+        out = os.path.join(d, "out.cc")
+        p = subprocess.run([sys.executable, GEN, "--def", def_path, "--call-ids", IDS, "--out", out],
+                           capture_output=True, text=True)
+        text = open(out).read() if os.path.exists(out) else ""
+        return p.returncode, p.stderr, text
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+rc, err, text = run(def_path=DEF)
+expect(rc == 0, f"real table fails: {err}")
+expect('extern "C" MPIDBG_EXPORT int MPI_Send(const void *buf' in text, "MPI_Send wrapper missing")
+expect("PMPI_Waitall(count, array_of_requests, array_of_statuses)" in text, "Waitall forwarding")
+expect(text.count("scope_.Publish();") == text.count('extern "C"'), "every wrapper publishes")
+
+GOOD = "int | MPI_Barrier | MPI_Comm comm | coll_blocking | BLOCKED | comm=comm\n"
+rc, err, _ = run(GOOD)
+expect(rc == 0, f"minimal table fails: {err}")
+
+cases = {
+    "int | MPI_Not_a_call | MPI_Comm comm | plain | IN_MPI | comm=comm\n": "no id in call_ids.h",
+    "int | MPI_Barrier | MPI_Comm comm | no_such_category | BLOCKED |\n": "unknown category",
+    "int | MPI_Barrier | MPI_Comm comm | coll_blocking | ASLEEP |\n": "unknown state",
+    "int | MPI_Barrier | MPI_Comm comm | coll_blocking | BLOCKED | peer=comm\n": "has no field 'peer'",
+    "int | MPI_Barrier | MPI_Comm comm | coll_blocking\n": "expected 6",
+    GOOD + GOOD: "listed twice",
+}
+for text_in, message in cases.items():
+    rc, err, _ = run(text_in)
+    expect(rc != 0, f"accepted a bad table ({message})")
+    expect(message in err, f"message '{message}' not in: {err.strip()}")
+
+for f in failures:
+    print("FAIL:", f)
+print("gen_wrappers_test:", "FAIL" if failures else "PASS")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,77 @@
+// Job-wide communicator ids: deterministic, never 0, sensitive to what distinguishes
+// communicators, symmetric where both sides of an intercommunicator compute them.
+#include "core/job_id.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace {
+
+using namespace mpidbg::core;
+
+TEST(JobId, Mix64IsABijectionOnSamples) {
+  std::set<uint64_t> seen;
+  for (uint64_t i = 0; i < 10000; ++i) seen.insert(Mix64(i));
+  EXPECT_EQ(seen.size(), 10000u);
+  EXPECT_NE(Mix64(1), Mix64(2));
+}
+
+TEST(JobId, NeverZero) {
+  EXPECT_NE(NonZero(0), 0u);
+  EXPECT_EQ(NonZero(17), 17u);
+  EXPECT_NE(kWorldJobId, 0u);
+  for (int r = 0; r < 1000; ++r) EXPECT_NE(SelfJobId(r), 0u);
+}
+
+TEST(JobId, SelfDiffersPerRankAndFromWorld) {
+  std::set<uint64_t> ids{kWorldJobId};
+  for (int r = 0; r < 1000; ++r) ids.insert(SelfJobId(r));
+  EXPECT_EQ(ids.size(), 1001u);
+}
+
+TEST(JobId, RankHashDependsOnOrderAndMembers) {
+  const int32_t a[] = {0, 1, 2};
+  const int32_t b[] = {2, 1, 0};
+  const int32_t c[] = {0, 1};
+  EXPECT_EQ(HashRanks(a, 3), HashRanks(a, 3));
+  EXPECT_NE(HashRanks(a, 3), HashRanks(b, 3));
+  EXPECT_NE(HashRanks(a, 3), HashRanks(c, 2));
+  EXPECT_NE(HashRanks(a, 0), HashRanks(a, 1));
+}
+
+TEST(JobId, DerivedDependsOnParentCounterAndMembers) {
+  const uint64_t m = HashRanks(std::initializer_list<int32_t>{0, 1}.begin(), 2);
+  const uint64_t base = DerivedJobId(kWorldJobId, 0, m);
+  EXPECT_EQ(base, DerivedJobId(kWorldJobId, 0, m));
+  EXPECT_NE(base, DerivedJobId(kWorldJobId, 1, m));
+  EXPECT_NE(base, DerivedJobId(SelfJobId(0), 0, m));
+  EXPECT_NE(base, DerivedJobId(kWorldJobId, 0, m + 1));
+  EXPECT_NE(base, 0u);
+}
+
+TEST(JobId, IntercommMemberHashIsSymmetric) {
+  const int32_t left[] = {0, 2};
+  const int32_t right[] = {1, 3};
+  EXPECT_EQ(MemberHash(left, 2, right, 2, true), MemberHash(right, 2, left, 2, true));
+  EXPECT_NE(MemberHash(left, 2, right, 2, true), MemberHash(left, 2, right, 2, false));
+  EXPECT_EQ(MemberHash(left, 2, nullptr, 0, false), HashRanks(left, 2));
+}
+
+TEST(JobId, IntercommCreateKeyIsSymmetricAndTagged) {
+  const uint64_t a = 0x1234, b = 0x9876;
+  EXPECT_EQ(IntercommCounterKey(5, a, b), IntercommCounterKey(5, b, a));
+  EXPECT_NE(IntercommCounterKey(5, a, b), IntercommCounterKey(6, a, b));
+  const uint64_t key = IntercommCounterKey(5, a, b);
+  EXPECT_NE(IntercommJobId(key, 0), IntercommJobId(key, 1));
+}
+
+TEST(JobId, CreateGroupDependsOnTagAndCounter) {
+  const uint64_t m = 77;
+  EXPECT_NE(CreateGroupJobId(kWorldJobId, 1, m, 0), CreateGroupJobId(kWorldJobId, 2, m, 0));
+  EXPECT_NE(CreateGroupJobId(kWorldJobId, 1, m, 0), CreateGroupJobId(kWorldJobId, 1, m, 1));
+  EXPECT_NE(CreateGroupCounterKey(kWorldJobId, m), DerivedCounterKey(kWorldJobId))
+      << "recipes keep separate counters";
+}
+
+}  // namespace
