@@ -180,6 +180,30 @@ void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
   }
 }
 
+// Ranks the analysis could not see are assumed able to proceed; say which, since a
+// deadlock through them goes unreported.
+void CoverageHints(const JobIndex& job, const std::vector<RankReport>& ranks, HintList* hints) {
+  std::vector<int> unreadable;
+  int size = 0;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    size = std::max(size, job.snapshot(i).process.size);
+    if (job.participates(i) && ranks[i].state == RankState::kUnreadable) {
+      unreadable.push_back(job.world_rank(i));
+    }
+  }
+  if (!unreadable.empty()) {
+    hints->Add(RanksPhrase(unreadable) + " could not be read; assumed able to proceed");
+  }
+  std::vector<int> missing;
+  for (int r = 0; r < size; ++r) {
+    if (job.IndexOf(r) < 0) missing.push_back(r);
+  }
+  if (!missing.empty()) {
+    hints->Add(RanksPhrase(missing) + " of " + std::to_string(size) +
+               " were not given; assumed able to proceed");
+  }
+}
+
 }  // namespace
 
 std::vector<UnmatchedMessage> FindUnmatched(const JobIndex& job, const MessageIndex& messages) {
@@ -258,6 +282,7 @@ std::vector<std::string> MakeHints(const JobIndex& job, const MessageIndex& mess
                                    const std::vector<CollectiveMismatch>& mismatches) {
   HintList hints;
   for (const std::string& problem : job.problems()) hints.Add(problem);
+  CoverageHints(job, ranks, &hints);
   MismatchHints(mismatches, &hints);
   ReceiveHints(job, messages, ranks, &hints);
   AbsentMemberHints(job, collectives, ranks, &hints);

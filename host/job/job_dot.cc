@@ -25,12 +25,25 @@ std::string Quote(const std::string& text) {
 
 std::string Node(int rank) { return "r" + std::to_string(rank); }
 
+// A Wait-class summary lists its requests; one per line keeps nodes narrow.
+std::string Wrap(std::string summary) {
+  auto break_after = [&summary](const std::string& mark) {
+    for (std::size_t at = summary.find(mark); at != std::string::npos;
+         at = summary.find(mark, at + mark.size())) {
+      summary[at + mark.size() - 1] = '\n';  // the mark ends with a space
+    }
+  };
+  break_after("requests: ");
+  break_after("), ");
+  return summary;
+}
+
 void Nodes(const JobReport& report, const std::unordered_set<int>& deadlocked,
            std::ostringstream& out) {
   for (const RankReport& r : report.ranks) {
     if (r.rank < 0) continue;
     out << "  " << Node(r.rank) << " [label="
-        << Quote("rank " + std::to_string(r.rank) + "\n" + r.summary);
+        << Quote("rank " + std::to_string(r.rank) + "\n" + Wrap(r.summary));
     if (deadlocked.count(r.rank) != 0) {
       out << ", color=red, fontcolor=red, penwidth=2";
     } else if (r.state == RankState::kFinalized || r.state == RankState::kUnreadable) {

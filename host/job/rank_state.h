@@ -5,7 +5,6 @@
 // Under MPI_THREAD_SINGLE and MPI_THREAD_FUNNELED only the main thread may call MPI, so
 // other threads outside MPI (an MPI library's own progress or network threads, say)
 // cannot change anything and do not count.
-
 #pragma once
 
 #include <cstddef>

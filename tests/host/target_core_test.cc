@@ -130,3 +130,46 @@ TEST(TargetCore, MissingFileIsAnError) {
 
 }  // namespace
 }  // namespace mpidbg::host
+
+namespace mpidbg::host {
+namespace {
+
+// A kernel core omits file-backed read-only mappings (coredump_filter's default): the
+// mapped files per NT_FILE must supply them.
+class KernelCore : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { path_ = new std::string(test::KernelCore()); }
+  static void TearDownTestSuite() {
+    if (!path_->empty()) {
+      std::string dir = path_->substr(0, path_->rfind('/'));
+      unlink(path_->c_str());
+      rmdir(dir.c_str());
+    }
+    delete path_;
+  }
+  static std::string* path_;
+};
+std::string* KernelCore::path_ = nullptr;
+
+TEST_F(KernelCore, ReadsDataAndOmittedText) {
+  if (path_->empty()) GTEST_SKIP() << "the kernel wrote no core here";
+  auto t = CoreTarget::Open(*path_, "");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  uint64_t v = 0;
+  ASSERT_TRUE(t.value()->Read(TargetAddr(reinterpret_cast<uintptr_t>(&mpidbg_test_known_value)),
+                              sizeof v, &v).ok());
+  EXPECT_EQ(v, test::kChildValue);
+  unsigned char code[32];
+  auto fn = reinterpret_cast<uintptr_t>(&mpidbg_test_function);
+  Status st = t.value()->Read(TargetAddr(fn), sizeof code, code);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(std::memcmp(code, reinterpret_cast<const void*>(fn), sizeof code), 0);
+  // Text of a shared library, too.
+  auto lib_fn = reinterpret_cast<uintptr_t>(&getpid);
+  ASSERT_TRUE(t.value()->Read(TargetAddr(lib_fn), sizeof code, code).ok());
+  EXPECT_EQ(std::memcmp(code, reinterpret_cast<const void*>(lib_fn), sizeof code), 0);
+  EXPECT_EQ(t.value()->executable(), SelfExe());
+}
+
+}  // namespace
+}  // namespace mpidbg::host

@@ -1,7 +1,10 @@
 // test_child.cc — the forked target process used by the host tests.
 #include "test_child.h"
 
+#include <dirent.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +33,11 @@ pid_t StartChild(const ChildOptions& options) {
   if (pid == 0) {
     close(fds[0]);
     mpidbg_test_known_value = kChildValue;
+    if (options.dump_dir != nullptr) {
+      rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
+      setrlimit(RLIMIT_CORE, &unlimited);
+      if (chdir(options.dump_dir) != 0) _exit(1);
+    }
     std::vector<std::thread> threads;
     for (int i = 0; i < options.extra_threads; ++i) {
       threads.emplace_back([] {
@@ -49,6 +57,28 @@ pid_t StartChild(const ChildOptions& options) {
   if (read(fds[0], &ready, 1) != 1) std::abort();
   close(fds[0]);
   return pid;
+}
+
+std::string KernelCore() {
+  char tmpl[] = "/tmp/mpidbg-kernel-core-XXXXXX";
+  const char* dir = mkdtemp(tmpl);
+  if (dir == nullptr) return "";
+  ChildOptions options;
+  options.dump_dir = dir;
+  pid_t child = StartChild(options);
+  kill(child, SIGSEGV);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (!WIFSIGNALED(status) || !WCOREDUMP(status)) return "";
+  DIR* d = opendir(dir);
+  std::string found;
+  while (d != nullptr) {
+    dirent* e = readdir(d);
+    if (e == nullptr) break;
+    if (std::string(e->d_name).rfind("core", 0) == 0) found = std::string(dir) + "/" + e->d_name;
+  }
+  if (d != nullptr) closedir(d);
+  return found;
 }
 
 void StopChild(pid_t pid) {

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <string>
 
 extern "C" {
 // Set to kChildValue by the child after the fork, so a read that returns it came from
@@ -35,11 +36,17 @@ struct TestRecord {
 
 struct ChildOptions {
   int extra_threads = 0;
+  // When set: the child allows core dumps and works in this directory, so a fatal
+  // signal leaves a kernel core there.
+  const char* dump_dir = nullptr;
 };
 
 // Forks a child that sets mpidbg_test_known_value, starts its threads, signals the
 // parent and loops. Returns its pid once it is ready.
 pid_t StartChild(const ChildOptions& options = {});
+// A kernel core of a child (SIGSEGV with core dumps allowed) in a new directory under
+// /tmp; "" when the kernel wrote none (core dumps piped elsewhere or disabled).
+std::string KernelCore();
 // SIGKILL and reap.
 void StopChild(pid_t pid);
 // The state letter of the child's main thread ('R', 'S', 'T', ...).

@@ -300,6 +300,68 @@ TEST_P(Scenario, WaitallOnRequestsNobodyMatches) {
               });
 }
 
+TEST_P(Scenario, CycleOfLargeStandardSends) {
+  RunScenario(GetParam(), "send_cycle_large", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                ExpectCycleWithin(v.job, {0, 1, 2, 3});
+                for (int r = 0; r < 4; ++r) {
+                  EXPECT_EQ(RankEntry(v.job, r)["call"], "MPI_Send");
+                  const json op = CallingThread(v.by_rank.at(r))["operation"];
+                  EXPECT_EQ(op["mode"], "standard");
+                  EXPECT_EQ(op["bytes"], 4 << 20);
+                  EXPECT_EQ(op["peer"], (r + 1) % 4);
+                }
+                EXPECT_EQ(v.job["unmatched"].size(), 4u);
+              });
+}
+
+TEST_P(Scenario, WaitOnDupCommunicatorAndWildcardProbes) {
+  RunScenario(GetParam(), "dup_wait_cycle", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                for (int r = 0; r < 2; ++r) {
+                  const json& entry = RankEntry(v.job, r);
+                  EXPECT_EQ(entry["call"], "MPI_Wait");
+                  EXPECT_EQ(entry["comm_name"], "solver");
+                  const json t = CallingThread(v.by_rank.at(r));
+                  ASSERT_EQ(t["waited"].size(), 1u);
+                  EXPECT_EQ(t["waited"][0]["call"], "MPI_Irecv");
+                  EXPECT_EQ(t["waited"][0]["peer"], 1 - r);
+                  EXPECT_EQ(t["waited"][0]["tag"], 21);
+                  EXPECT_EQ(t["waited"][0]["bytes"], 20);
+                  EXPECT_EQ(t["waited"][0]["datatype"], "MPI_SHORT");
+                }
+                for (int r = 2; r < 4; ++r) {
+                  const json& entry = RankEntry(v.job, r);
+                  EXPECT_EQ(entry["call"], "MPI_Probe");
+                  EXPECT_EQ(entry["peer"], "ANY_SOURCE");
+                  EXPECT_EQ(entry["tag"], "ANY_TAG");
+                  EXPECT_EQ(entry["comm_name"], "solver");
+                }
+                EXPECT_EQ(RankEntry(v.job, 0)["comm"], RankEntry(v.job, 3)["comm"]);
+              });
+}
+
+TEST_P(Scenario, EveryThreadOfEveryRankBlocked) {
+  RunScenario(GetParam(), "threaded_recv", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                for (int r = 0; r < 4; ++r) {
+                  const json& snap = v.by_rank.at(r);
+                  EXPECT_EQ(snap["process"]["thread_level"], "MPI_THREAD_MULTIPLE");
+                  std::vector<int> tags;
+                  for (const json& t : snap["threads"])
+                    if (t["call"] == "MPI_Recv") tags.push_back(t["operation"]["tag"].get<int>());
+                  std::sort(tags.begin(), tags.end());
+                  EXPECT_EQ(tags, (std::vector<int>{77, 99}));
+                }
+              });
+}
+
 INSTANTIATE_TEST_SUITE_P(Flavours, Scenario, ::testing::ValuesIn(BuiltFlavours()),
                          [](const auto& info) { return info.param; });
 

@@ -283,6 +283,28 @@ TEST(Deadlock, ThreadOutsideMpiKeepsRankAlive) {
   EXPECT_EQ(report.ranks[1].state, RankState::kInMpi);
 }
 
+TEST(Deadlock, LibraryThreadsOutsideMpiDoNotCountUnderThreadSingle) {
+  JobBuilder job(2);
+  job.Recv(0, R(1), Tag(5)).Recv(1, R(0), Tag(5));
+  for (int r = 0; r < 2; ++r) {
+    model::ProcessSnapshot& rank = job.Rank(r);
+    rank.process.thread_level = "MPI_THREAD_SINGLE";
+    rank.process.pid = rank.threads[0].tid;  // the blocked thread is the main thread
+    model::Thread progress;
+    progress.tid = rank.process.pid + 5;
+    rank.threads.push_back(progress);
+  }
+  const JobReport single = Analyze(job.snapshots());
+  EXPECT_EQ(single.deadlock.ranks, Ranks({0, 1}));
+  EXPECT_EQ(single.ranks[0].state, RankState::kBlocked);
+
+  // Under MPI_THREAD_MULTIPLE that thread might still send.
+  for (int r = 0; r < 2; ++r) job.Rank(r).process.thread_level = "MPI_THREAD_MULTIPLE";
+  const JobReport multiple = Analyze(job.snapshots());
+  EXPECT_FALSE(multiple.deadlock.detected);
+  EXPECT_EQ(multiple.ranks[0].state, RankState::kInMpi);
+}
+
 TEST(Deadlock, WaitallRingOfReceives) {
   JobBuilder job(3);
   for (int r = 0; r < 3; ++r) {

@@ -149,6 +149,16 @@ TEST(Hints, UnmatchedPendingSendsAndMatchedOnesNot) {
   EXPECT_FALSE(report.deadlock.detected);
 }
 
+TEST(Hints, RanksNotSeenAreNamed) {
+  JobBuilder job(8);
+  job.Unreadable(2);
+  std::vector<model::ProcessSnapshot> some(job.snapshots().begin(), job.snapshots().begin() + 4);
+  const JobReport report = Analyze(some);
+  EXPECT_TRUE(HasHint(report, "rank 2 could not be read; assumed able to proceed")) << AllHints(report);
+  EXPECT_TRUE(HasHint(report, "ranks 4-7 of 8 were not given; assumed able to proceed"))
+      << AllHints(report);
+}
+
 TEST(Hints, DuplicateRankIsReported) {
   JobBuilder job(2);
   std::vector<model::ProcessSnapshot> snapshots = job.snapshots();

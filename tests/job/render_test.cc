@@ -204,6 +204,17 @@ TEST(Dot, NodesEdgesLegend) {
   EXPECT_EQ(dot.substr(dot.size() - 2), "}\n");
 }
 
+TEST(Dot, WaitedRequestsGoOnTheirOwnLines) {
+  JobBuilder job(2);
+  job.Wait(0, "MPI_Waitall", {Op("MPI_Irecv", false, R(1), Tag(1)), Op("MPI_Isend", true, R(1), Tag(2))});
+  const std::string dot = ToDot(Analyze(job.snapshots()));
+  EXPECT_NE(dot.find("  r0 [label=\"rank 0\\nMPI_Waitall(2 requests:\\n"
+                     "MPI_Irecv(source=1, tag=1, comm=MPI_COMM_WORLD),\\n"
+                     "MPI_Isend(dest=1, tag=2, comm=MPI_COMM_WORLD))\"];\n"),
+            std::string::npos)
+      << dot;
+}
+
 TEST(Dot, QuotesAreEscaped) {
   JobBuilder job(2);
   job.AddComm("q", "my \"comm\"", {0, 1});
