@@ -15,6 +15,8 @@ namespace {
 
 // Beyond this the list stops helping; the last hint says how many were left out.
 constexpr std::size_t kMaxHints = 100;
+// A world size read from a target is not trusted to size a loop beyond this.
+constexpr int kMaxWorldSize = 1 << 20;
 
 std::string RanksPhrase(const std::vector<int>& ranks) {
   return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankRanges(ranks);
@@ -173,7 +175,7 @@ void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
         " on " + labels[key] + " for ";
     for (const auto& [summary, absent] : by_summary) {
       const bool gone = summary == "finalized";
-      hints->Add(prefix + RanksPhrase(absent) + (absent.size() == 1 ? ", which " : ", which ") +
+      hints->Add(prefix + RanksPhrase(absent) + ", which " +
                  (gone ? (absent.size() == 1 ? "has finalized" : "have finalized")
                        : (absent.size() == 1 ? "is in " : "are in ") + summary));
     }
@@ -186,7 +188,7 @@ void CoverageHints(const JobIndex& job, const std::vector<RankReport>& ranks, Hi
   std::vector<int> unreadable;
   int size = 0;
   for (std::size_t i = 0; i < job.size(); ++i) {
-    size = std::max(size, job.snapshot(i).process.size);
+    size = std::max(size, std::min(job.snapshot(i).process.size, kMaxWorldSize));
     if (job.participates(i) && ranks[i].state == RankState::kUnreadable) {
       unreadable.push_back(job.world_rank(i));
     }

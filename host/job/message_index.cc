@@ -21,6 +21,10 @@ bool SameBlockingCall(const model::Operation& a, const model::Operation& b) {
          a.is_send == b.is_send;
 }
 
+bool IsSendrecv(const std::string& call) {
+  return call == "MPI_Sendrecv" || call == "MPI_Sendrecv_replace";
+}
+
 int WorldOrUnknown(std::optional<int> world) { return world ? *world : kUnknownRank; }
 
 }  // namespace
@@ -81,6 +85,11 @@ void MessageIndex::Collect(const JobIndex& job, std::size_t i) {
         if (SameBlockingCall(*other, *thread.operation)) listed = true;
       }
       if (!listed) add_operation(*thread.operation, thread.operation->comm_id);
+      if (thread.call && IsSendrecv(*thread.call) && !thread.operation->comm_id.empty()) {
+        PostedSend send{self, kUnknownRank, thread.operation->comm_id, i, &*thread.operation};
+        send.envelope_unknown = true;
+        AddSend(std::move(send));
+      }
     }
     for (const model::Operation& op : thread.waited) {
       if (op.request && listed_requests.count(*op.request) != 0) continue;
@@ -120,7 +129,7 @@ bool MessageIndex::HasSendFor(const std::string& comm_id, int from, int to,
     for (std::size_t id : SendsTo(comm_id, dest)) {
       const PostedSend& send = sends_[id];
       const bool sender_fits = from == kAnyRank || send.from == from || send.from == kUnknownRank;
-      if (sender_fits && TagsMatch(tag, send.op->tag)) return true;
+      if (sender_fits && (send.envelope_unknown || TagsMatch(tag, send.op->tag))) return true;
     }
   }
   return false;

@@ -3,8 +3,9 @@
 // one hash lookup plus the few messages between that pair.
 //
 // Sources: each rank's pending sends and receives, the blocking operation of every
-// thread in MPI, the requests Wait-class calls wait for (when not already listed), and
-// the receiver's unexpected queue (messages that arrived before any receive).
+// thread in MPI, the requests Wait-class calls wait for (when not already listed), the
+// receiver's unexpected queue (messages that arrived before any receive), and the
+// unrecorded send half of every MPI_Sendrecv in progress.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +28,9 @@ struct PostedSend {
   std::size_t owner = 0;    // snapshot index of the rank holding the record
   const model::Operation* op = nullptr;
   bool arrived = false;     // found in the receiver's unexpected queue
+  // The send half of an MPI_Sendrecv in progress: the runtime records only the
+  // receive half, so this send may go to anyone with any tag.
+  bool envelope_unknown = false;
 };
 
 struct PostedReceive {

@@ -230,6 +230,17 @@ TEST(Deadlock, PostedIrecvSatisfiesBlockingSend) {
   EXPECT_FALSE(report.deadlock.detected);
 }
 
+TEST(Deadlock, SendrecvRingCaughtMidExchangeIsNoDeadlock) {
+  // Only the receive half of MPI_Sendrecv is recorded; its send half may be the match.
+  JobBuilder job(4);
+  for (int r = 0; r < 4; ++r) {
+    job.Blocked(r, Op("MPI_Sendrecv", false, R((r + 3) % 4), Tag(1)));
+  }
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_FALSE(report.deadlock.detected);
+  EXPECT_TRUE(report.unmatched.empty());
+}
+
 TEST(Deadlock, ArrivedMessageSatisfiesReceive) {
   JobBuilder job(2);
   job.Recv(0, R(1), Tag(5));
