@@ -75,9 +75,13 @@ Status CoreTarget::Load(const std::string& exe_override) {
   mtime_ns_ = static_cast<int64_t>(sb.st_mtim.tv_sec) * 1000000000 + sb.st_mtim.tv_nsec;
 
   elf_version(EV_CURRENT);
+  char magic[SELFMAG] = {};
+  if (pread(fd_, magic, SELFMAG, 0) != SELFMAG || std::memcmp(magic, ELFMAG, SELFMAG) != 0) {
+    return Status::Unreadable(path_ + " is not a core file (not an ELF file)");
+  }
   elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
   if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
-    return Status::Unreadable(path_ + " is not a core file (not an ELF file)");
+    return Status::Unreadable("cannot read core file " + path_ + ": " + elf_errmsg(-1));
   }
   GElf_Ehdr ehdr;
   if (gelf_getehdr(elf_, &ehdr) == nullptr) {

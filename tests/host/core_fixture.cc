@@ -17,17 +17,32 @@ std::string MakeTempDir() {
   return dir != nullptr ? dir : "";
 }
 
+bool SanitizedBuild() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
 const std::string& SharedCore(int* child_pid) {
   static std::string path;
   static int pid = 0;
   static bool tried = false;
-  if (!tried) {
+  if (!tried && !SanitizedBuild()) {
     tried = true;
     std::string dir = MakeTempDir();
     pid_t child = StartChild(ChildOptions{2});
     std::string prefix = dir + "/core";
-    std::string cmd = "timeout 120 gcore -o " + prefix + " " + std::to_string(child) +
-                      " >/dev/null 2>&1";
+    // The file size limit keeps a runaway dump from filling the disk.
+    std::string cmd = "ulimit -f 1048576; timeout 120 gcore -o " + prefix + " " +
+                      std::to_string(child) + " >/dev/null 2>&1";
     int rc = std::system(cmd.c_str());
     std::string core = prefix + "." + std::to_string(child);
     StopChild(child);

@@ -6,8 +6,11 @@
 namespace mpidbg::test {
 
 // Path of a core of a child made by StartChild (with 2 extra threads), created on first
-// use with gdb's gcore; "" if gcore is not available. `child_pid` receives its pid.
+// use with gdb's gcore; "" if gcore is not available or SanitizedBuild(). `child_pid` receives its pid.
 const std::string& SharedCore(int* child_pid = nullptr);
+// True under AddressSanitizer: a dump of a sanitized process includes terabytes of
+// shadow memory (gcore ignores MADV_DONTDUMP), so the core tests skip themselves.
+bool SanitizedBuild();
 // A fresh temporary directory.
 std::string MakeTempDir();
 

@@ -138,7 +138,9 @@ namespace {
 // mapped files per NT_FILE must supply them.
 class KernelCore : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { path_ = new std::string(test::KernelCore()); }
+  static void SetUpTestSuite() {
+    path_ = new std::string(test::SanitizedBuild() ? "" : test::KernelCore());
+  }
   static void TearDownTestSuite() {
     if (!path_->empty()) {
       std::string dir = path_->substr(0, path_->rfind('/'));

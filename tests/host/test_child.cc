@@ -34,8 +34,8 @@ pid_t StartChild(const ChildOptions& options) {
     close(fds[0]);
     mpidbg_test_known_value = kChildValue;
     if (options.dump_dir != nullptr) {
-      rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
-      setrlimit(RLIMIT_CORE, &unlimited);
+      rlimit one_gib{1ul << 30, 1ul << 30};  // the kernel cuts a larger dump short
+      setrlimit(RLIMIT_CORE, &one_gib);
       if (chdir(options.dump_dir) != 0) _exit(1);
     }
     std::vector<std::thread> threads;
@@ -69,7 +69,10 @@ std::string KernelCore() {
   kill(child, SIGSEGV);
   int status = 0;
   waitpid(child, &status, 0);
-  if (!WIFSIGNALED(status) || !WCOREDUMP(status)) return "";
+  if (!WIFSIGNALED(status) || !WCOREDUMP(status)) {
+    rmdir(dir);
+    return "";
+  }
   DIR* d = opendir(dir);
   std::string found;
   while (d != nullptr) {
@@ -78,6 +81,7 @@ std::string KernelCore() {
     if (std::string(e->d_name).rfind("core", 0) == 0) found = std::string(dir) + "/" + e->d_name;
   }
   if (d != nullptr) closedir(d);
+  if (found.empty()) rmdir(dir);
   return found;
 }
 
