@@ -27,6 +27,16 @@ bool IsSendrecv(const std::string& call) {
 
 int WorldOrUnknown(std::optional<int> world) { return world ? *world : kUnknownRank; }
 
+// Whether the send half of a thread's MPI_Sendrecv is among the listed blocking
+// operations (the runtime records it beside the receive half, with the same thread).
+bool HasBlockingSendOf(const std::vector<const model::Operation*>& listed_blocking,
+                       const model::Thread& thread) {
+  for (const model::Operation* op : listed_blocking) {
+    if (op->is_send && op->tid && *op->tid == thread.tid) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool TagsMatch(const model::Tag& receive, const model::Tag& send) {
@@ -85,7 +95,8 @@ void MessageIndex::Collect(const JobIndex& job, std::size_t i) {
         if (SameBlockingCall(*other, *thread.operation)) listed = true;
       }
       if (!listed) add_operation(*thread.operation, thread.operation->comm_id);
-      if (thread.call && IsSendrecv(*thread.call) && !thread.operation->comm_id.empty()) {
+      if (thread.call && IsSendrecv(*thread.call) && !thread.operation->comm_id.empty() &&
+          !HasBlockingSendOf(listed_blocking, thread)) {
         PostedSend send{self, kUnknownRank, thread.operation->comm_id, i, &*thread.operation};
         send.envelope_unknown = true;
         AddSend(std::move(send));

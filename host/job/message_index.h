@@ -4,8 +4,8 @@
 //
 // Sources: each rank's pending sends and receives, the blocking operation of every
 // thread in MPI, the requests Wait-class calls wait for (when not already listed), the
-// receiver's unexpected queue (messages that arrived before any receive), and the
-// unrecorded send half of every MPI_Sendrecv in progress.
+// receiver's unexpected queue (messages that arrived before any receive), and, when a
+// snapshot lacks it, the send half of an MPI_Sendrecv in progress as a wildcard.
 #pragma once
 
 #include <cstddef>
@@ -28,8 +28,8 @@ struct PostedSend {
   std::size_t owner = 0;    // snapshot index of the rank holding the record
   const model::Operation* op = nullptr;
   bool arrived = false;     // found in the receiver's unexpected queue
-  // The send half of an MPI_Sendrecv in progress: the runtime records only the
-  // receive half, so this send may go to anyone with any tag.
+  // The send half of an MPI_Sendrecv in progress whose record is missing (an older
+  // runtime, or a foreign DLL): it may go to anyone with any tag.
   bool envelope_unknown = false;
 };
 

@@ -13,8 +13,9 @@
  *    a reader takes min(written size, its own size) and zero-fills the rest.
  *  - A record being written has an odd `seq`; a reader that sees an odd value, or a
  *    different value before and after reading, knows the record is torn.
- *  - `mpidbg_root.generation` changes whenever a record is created or released, so a
- *    reader may cache a decoded snapshot until it changes.
+ *  - `mpidbg_root.generation` changes whenever a record is created, updated or
+ *    released (thread records change on every MPI call), so a reader may cache a
+ *    decoded snapshot until it changes.
  *  - Records live in slabs that never move or get freed; a slot is reused after release.
  *
  * Ranks and tags are normalised by the runtime to the constants below, whatever the
@@ -95,7 +96,7 @@ typedef struct mpidbg_root {
   uint64_t magic;          /* MPIDBG_ROOT_MAGIC */
   uint32_t size;           /* sizeof(mpidbg_root) as the runtime was built */
   uint32_t layout_version; /* MPIDBG_LAYOUT_VERSION */
-  uint64_t generation;     /* changes on every record create/release */
+  uint64_t generation;     /* changes on every record create/update/release */
   uint32_t flavour;        /* enum mpidbg_flavour */
   uint32_t handle_size;    /* bytes of an MPI handle in this MPI's C ABI (4 or 8) */
   int32_t process_state;   /* enum mpidbg_process_state */

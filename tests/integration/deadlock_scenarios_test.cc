@@ -362,6 +362,28 @@ TEST_P(Scenario, EveryThreadOfEveryRankBlocked) {
               });
 }
 
+TEST_P(Scenario, SendrecvRingWithMismatchedTags) {
+  RunScenario(GetParam(), "sendrecv_tag_mismatch", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                ExpectCycleWithin(v.job, {0, 1, 2, 3});
+                for (int r = 0; r < 4; ++r) {
+                  const json& entry = RankEntry(v.job, r);
+                  EXPECT_EQ(entry["call"], "MPI_Sendrecv");
+                  EXPECT_EQ(entry["peer"], (r + 3) % 4);
+                  EXPECT_EQ(entry["tag"], 2);
+                }
+                const std::string hint =
+                    "rank 0 waits for tag 2 from rank 3 on MPI_COMM_WORLD; rank 3 sent tag 1 to "
+                    "rank 0 instead";
+                bool found = false;
+                for (const json& h : v.job["hints"]) found = found || h == hint;
+                EXPECT_TRUE(found) << "hint: " << hint;
+                EXPECT_EQ(v.job["unmatched"].size(), 4u);
+              });
+}
+
 INSTANTIATE_TEST_SUITE_P(Flavours, Scenario, ::testing::ValuesIn(BuiltFlavours()),
                          [](const auto& info) { return info.param; });
 

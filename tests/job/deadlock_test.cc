@@ -241,6 +241,33 @@ TEST(Deadlock, SendrecvRingCaughtMidExchangeIsNoDeadlock) {
   EXPECT_TRUE(report.unmatched.empty());
 }
 
+// The runtime records MPI_Sendrecv's send half as a blocking send of the same thread.
+JobBuilder SendrecvRing(int send_tag, int receive_tag) {
+  JobBuilder job(4);
+  for (int r = 0; r < 4; ++r) {
+    job.Blocked(r, Op("MPI_Sendrecv", false, R((r + 3) % 4), Tag(receive_tag)));
+    model::Operation send = Op("MPI_Sendrecv", true, R((r + 1) % 4), Tag(send_tag));
+    send.blocking = true;
+    send.tid = job.Thread(r).tid;
+    send.request.reset();
+    job.Comm(r, testing::kWorld).pending_sends.push_back(send);
+  }
+  return job;
+}
+
+TEST(Deadlock, SendrecvRingWithRecordedSendHalvesThatMatchIsNoDeadlock) {
+  JobBuilder job = SendrecvRing(1, 1);
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_FALSE(report.deadlock.detected);
+}
+
+TEST(Deadlock, SendrecvRingWithMismatchedTagsIsDeadlock) {
+  JobBuilder job = SendrecvRing(1, 2);
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_TRUE(report.deadlock.detected);
+  EXPECT_EQ(report.deadlock.ranks, (std::vector<int>{0, 1, 2, 3}));
+}
+
 TEST(Deadlock, ArrivedMessageSatisfiesReceive) {
   JobBuilder job(2);
   job.Recv(0, R(1), Tag(5));
