@@ -202,7 +202,7 @@ void CoverageHints(const JobIndex& job, const std::vector<RankReport>& ranks, Hi
   }
   if (!missing.empty()) {
     hints->Add(RanksPhrase(missing) + " of " + std::to_string(size) +
-               " were not given; assumed able to proceed");
+               " were not given or could not be read; assumed able to proceed");
   }
 }
 

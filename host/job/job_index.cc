@@ -24,8 +24,11 @@ JobIndex::JobIndex(const std::vector<model::ProcessSnapshot>& snapshots)
   for (std::size_t i = 0; i < snapshots.size(); ++i) {
     const int rank = snapshots[i].process.rank;
     if (rank < 0) {
-      problems_.push_back("process " + std::to_string(snapshots[i].process.pid) +
-                          " has no MPI rank and takes no part in the analysis");
+      const model::ProcessInfo& p = snapshots[i].process;
+      const std::string who = p.pid > 0 ? "process " + std::to_string(p.pid) : "a target";
+      problems_.push_back(who + (p.state == "unreadable" ? " could not be read"
+                                                         : " has no MPI rank") +
+                          " and takes no part in the analysis");
       continue;
     }
     if (!index_of_rank_.emplace(rank, static_cast<int>(i)).second) {

@@ -28,6 +28,11 @@ void RecordLibraryVersion(mpidbg_root* root) {
   version[sizeof version - 1] = '\0';
   char* newline = strchr(version, '\n');
   if (newline != nullptr) *newline = '\0';
+  // MPICH separates "MPICH Version:" from the number with a tab; one line of text reads
+  // better with spaces in every host.
+  for (char* c = version; *c != '\0'; ++c) {
+    if (*c == '\t') *c = ' ';
+  }
   core::CopyName(root->mpi_library, sizeof root->mpi_library, version);
 }
 
