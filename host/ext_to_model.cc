@@ -181,6 +181,7 @@ model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time
   model::Thread t;
   t.tid = static_cast<int64_t>(info.tid);
   t.state = ThreadStateName(info.state);
+  t.mpi_calls = info.calls;
   bool in_call = info.state != MPIDBG_THREAD_NOT_IN_MPI && info.call != MPIDBG_CALL_NONE;
   if (in_call) {
     std::string name = FixedString(info.call_name);

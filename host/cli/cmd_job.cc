@@ -14,6 +14,7 @@
 #include "host/job_inputs.h"
 #ifdef MPIDBG_HAVE_JOB_ANALYSIS
 #include "host/job/job_analysis.h"
+#include "host/job/progress.h"
 #endif
 
 namespace mpidbg::cli {
@@ -21,9 +22,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: mpidbg job (--pids P,P,... | --cores CORE [CORE ...] [--exe FILE] | --snapshots DIR)\n"
-    "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE]\n"
+    "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE] [--confirm SECONDS]\n"
     "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
-    "wait-for graph, deadlocks and hints.\n";
+    "wait-for graph, deadlocks and hints. When live ranks look deadlocked they are read\n"
+    "again after --confirm seconds (default 1, 0 to skip); a rank that made MPI calls\n"
+    "in between is progressing, not stuck.\n";
 
 struct JobOptions {
   std::vector<host::TargetSpec> targets;
@@ -32,6 +35,7 @@ struct JobOptions {
   bool help = false;
   std::string dot_file;
   std::string svg_file;
+  double confirm_seconds = 1.0;
 };
 
 host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
@@ -74,6 +78,12 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
       if (!value(&o.dot_file)) return host::Status::Usage("--dot needs a file");
     } else if (a == "--svg") {
       if (!value(&o.svg_file)) return host::Status::Usage("--svg needs a file");
+    } else if (a == "--confirm") {
+      char* end = nullptr;
+      if (!value(&v) || (o.confirm_seconds = std::strtod(v.c_str(), &end), *end != '\0') ||
+          o.confirm_seconds < 0 || o.confirm_seconds > 600) {
+        return host::Status::Usage("--confirm needs a number of seconds between 0 and 600");
+      }
     } else if (a == "--launcher") {
       return host::Status::Usage("--launcher is not supported yet; use --pids");
     } else {
@@ -102,6 +112,13 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
 }
 
 #ifdef MPIDBG_HAVE_JOB_ANALYSIS
+bool HasLiveTargets(const JobOptions& o) {
+  for (const host::TargetSpec& t : o.targets) {
+    if (t.core.empty() && t.pid > 0) return true;
+  }
+  return false;
+}
+
 host::Status WriteFile(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
@@ -172,6 +189,13 @@ int JobCommand(const std::vector<std::string>& args) {
   }
 #ifdef MPIDBG_HAVE_JOB_ANALYSIS
   job::JobReport report = job::Analyze(snaps);
+  if (report.deadlock.detected && HasLiveTargets(*options) && options->confirm_seconds > 0) {
+    // A second read tells stuck ranks from ranks caught in the middle of an exchange.
+    usleep(static_cast<useconds_t>(options->confirm_seconds * 1e6));
+    std::vector<model::ProcessSnapshot> again = host::ReadJobTargets(options->targets, nullptr);
+    job::MarkProgressingRanks(snaps, &again);
+    report = job::Analyze(again);
+  }
   if (!options->dot_file.empty()) {
     host::Status st = WriteFile(options->dot_file, job::ToDot(report));
     if (!st.ok()) return ReportFailure(st, options->json);

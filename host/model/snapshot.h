@@ -59,6 +59,8 @@ struct Thread {
   std::string state = "not_in_mpi";  // "not_in_mpi" | "in_mpi" | "blocked"
   std::optional<std::string> call;   // current MPI call
   std::optional<double> seconds_in_call;
+  uint64_t mpi_calls = 0;            // MPI calls the thread has made (0: not known); a
+                                     // thread whose count moves between two reads progresses
   std::string call_class;            // "p2p" | "wait" | "coll" | "other" | ""
   std::optional<Operation> operation;       // blocking point-to-point envelope
   std::vector<Operation> waited;            // requests a Wait/Test-family call waits for

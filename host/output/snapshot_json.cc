@@ -55,6 +55,7 @@ json ThreadToJson(const model::Thread& t) {
   j["blocked"] = t.state == "blocked";
   j["call"] = OptionalToJson(t.call);
   j["seconds_in_call"] = OptionalToJson(t.seconds_in_call);
+  j["mpi_calls"] = t.mpi_calls;
   j["operation"] = t.operation ? OperationToJson(*t.operation) : json(nullptr);
   j["call_class"] = StringOrNull(t.call_class);
   j["waited"] = OperationsToJson(t.waited);
@@ -175,6 +176,7 @@ model::Thread ThreadFromJson(const json& j) {
   if (Has(j, "blocked") && j.at("blocked").get<bool>()) t.state = "blocked";
   GetOptional(j, "call", &t.call);
   GetOptional(j, "seconds_in_call", &t.seconds_in_call);
+  Get(j, "mpi_calls", &t.mpi_calls);
   if (Has(j, "operation")) t.operation = OperationFromJson(j.at("operation"));
   Get(j, "call_class", &t.call_class);
   if (Has(j, "waited")) t.waited = OperationsFromJson(j.at("waited"));
