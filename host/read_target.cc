@@ -165,7 +165,14 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
   int64_t pid = target.pid();
   target.Close();
   opened.value().reset();
-  return ReadIsolated(spec, choice.value(), pid);
+  auto snap = ReadIsolated(spec, choice.value(), pid);
+  if (!snap.ok() && snap.status().kind() == ErrorKind::kNoSupport && spec.plugin.empty()) {
+    // The MPI library's own DLL failed (Debian's Open MPI DLL needs debug information
+    // that is not installed); say what works instead.
+    return Status::NoSupport(snap.status().message() +
+                             "; run the job under `mpidbg run` to read it with mpidbg's runtime");
+  }
+  return snap;
 }
 
 }  // namespace mpidbg::host
