@@ -12,6 +12,7 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/job_inputs.h"
+#include "host/launcher/launcher_proctable.h"
 #ifdef MPIDBG_HAVE_JOB_ANALYSIS
 #include "host/job/job_analysis.h"
 #include "host/job/progress.h"
@@ -21,12 +22,14 @@ namespace mpidbg::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: mpidbg job (--pids P,P,... | --cores CORE [CORE ...] [--exe FILE] | --snapshots DIR)\n"
+    "usage: mpidbg job (--pids P,P,... | --launcher PID | --cores CORE [CORE ...] [--exe FILE] |\n"
+    "                   --snapshots DIR)\n"
     "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE] [--confirm SECONDS]\n"
     "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
     "wait-for graph, deadlocks and hints. When live ranks look deadlocked they are read\n"
     "again after --confirm seconds (default 1, 0 to skip); a rank that made MPI calls\n"
-    "in between is progressing, not stuck.\n";
+    "in between is progressing, not stuck. --launcher takes the ranks from the MPIR\n"
+    "process table of a running mpiexec (Open MPI's does; MPICH's Hydra does not).\n";
 
 struct JobOptions {
   std::vector<host::TargetSpec> targets;
@@ -44,6 +47,7 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
   std::string plugin;
   std::vector<std::string> cores;
   std::vector<int64_t> pids;
+  int64_t launcher = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](std::string* out) -> bool {
@@ -85,15 +89,30 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
         return host::Status::Usage("--confirm needs a number of seconds between 0 and 600");
       }
     } else if (a == "--launcher") {
-      return host::Status::Usage("--launcher is not supported yet; use --pids");
+      if (!value(&v) || !ParsePid(v, &launcher)) {
+        return host::Status::Usage("--launcher needs the process id of a running mpiexec");
+      }
     } else {
       return host::Status::Usage("unknown argument '" + a + "'");
     }
   }
   if (o.help) return o;
-  int sources = (pids.empty() ? 0 : 1) + (cores.empty() ? 0 : 1) + (o.snapshots_dir.empty() ? 0 : 1);
+  int sources = (pids.empty() ? 0 : 1) + (cores.empty() ? 0 : 1) +
+                (o.snapshots_dir.empty() ? 0 : 1) + (launcher == 0 ? 0 : 1);
   if (sources != 1) {
-    return host::Status::Usage("give exactly one of --pids, --cores or --snapshots");
+    return host::Status::Usage("give exactly one of --pids, --launcher, --cores or --snapshots");
+  }
+  if (launcher != 0) {
+    // The launcher's process table names the ranks; from then on it is --pids.
+    auto table = host::ReadLauncherProctable(launcher);
+    if (!table.ok()) return table.status();
+    std::vector<std::string> remote;
+    auto local = host::LocalRankPids(table.value(), &remote);
+    if (!local.ok()) return local.status();
+    for (const std::string& r : remote) {
+      std::fprintf(stderr, "mpidbg: %s is on another host and is left out\n", r.c_str());
+    }
+    pids = std::move(local.value());
   }
   for (int64_t pid : pids) {
     host::TargetSpec spec;

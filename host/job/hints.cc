@@ -18,10 +18,6 @@ constexpr std::size_t kMaxHints = 100;
 // A world size read from a target is not trusted to size a loop beyond this.
 constexpr int kMaxWorldSize = 1 << 20;
 
-std::string RanksPhrase(const std::vector<int>& ranks) {
-  return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankRanges(ranks);
-}
-
 class HintList {
  public:
   void Add(std::string hint) {

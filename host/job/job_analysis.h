@@ -58,6 +58,11 @@ const char* WaitKindName(WaitKind kind);  // "and" | "or"
 // needs all of its requirements. kAnd: the requirement needs every rank of `to` (the
 // peer of a send or receive, the members missing from a collective); kOr: any one of
 // them (an ANY_SOURCE receive, MPI_Waitany).
+// A wait on more ranks than this (an ANY_SOURCE receive on a big communicator) is
+// rendered once, as a wait set with its ranks as ranges, rather than edge by edge:
+// 4096 ranks each waiting on any of 4095 others would be 16.7 million edges.
+inline constexpr std::size_t kMaxEdgesPerWait = 64;
+
 struct WaitRequirement {
   int from = -1;                          // world rank of the waiting thread
   int64_t tid = 0;
@@ -116,5 +121,7 @@ std::string ToDot(const JobReport& report);
 
 // "0-3,5" for {5, 0, 1, 2, 3}; duplicates are ignored.
 std::string FormatRankRanges(std::vector<int> ranks);
+// "rank 3" or "ranks 0-3,5".
+std::string RanksPhrase(const std::vector<int>& ranks);
 
 }  // namespace mpidbg::job

@@ -2,6 +2,7 @@
 // solid edges for requirements a rank needs all of, dotted ones for "any of" (an
 // ANY_SOURCE receive, MPI_Waitany), dashed gray ones for messages nobody receives.
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "job/call_info.h"
@@ -53,10 +54,32 @@ void Nodes(const JobReport& report, const std::unordered_set<int>& deadlocked,
   }
 }
 
+// A wait on many ranks points at one node standing for the set (see kMaxEdgesPerWait).
+void WaitSetEdge(const WaitRequirement& w, std::unordered_map<std::string, int>* set_nodes,
+                 std::ostringstream& out) {
+  const std::string ranks = FormatRankRanges(w.to);
+  auto [it, fresh] = set_nodes->try_emplace(ranks, static_cast<int>(set_nodes->size()));
+  const std::string node = "set" + std::to_string(it->second);
+  if (fresh) {
+    out << "  " << node << " [shape=ellipse, label="
+        << Quote((w.kind == WaitKind::kOr ? "any of " : "all of ") + RanksPhrase(w.to) + "\n(" +
+                 std::to_string(w.to.size()) + " ranks)")
+        << "];\n";
+  }
+  out << "  " << Node(w.from) << " -> " << node
+      << " [style=" << (w.kind == WaitKind::kOr ? "dotted" : "solid")
+      << ", label=" << Quote(WaitKindName(w.kind)) << ", tooltip=" << Quote(w.reason) << "];\n";
+}
+
 void WaitEdges(const JobReport& report, const std::unordered_set<int>& deadlocked,
                std::ostringstream& out) {
+  std::unordered_map<std::string, int> set_nodes;
   for (const WaitRequirement& w : report.deadlock.waits) {
     const bool any = w.kind == WaitKind::kOr;
+    if (w.to.size() > kMaxEdgesPerWait) {
+      WaitSetEdge(w, &set_nodes, out);
+      continue;
+    }
     for (int to : w.to) {
       out << "  " << Node(w.from) << " -> " << Node(to) << " [style=" << (any ? "dotted" : "solid")
           << ", label=" << Quote(WaitKindName(w.kind)) << ", tooltip=" << Quote(w.reason);

@@ -52,7 +52,18 @@ json RankEntry(const RankReport& r) {
 
 json DeadlockJson(const DeadlockReport& d) {
   json edges = json::array();
+  json wait_sets = json::array();
   for (const WaitRequirement& w : d.waits) {
+    if (w.to.size() > kMaxEdgesPerWait) {
+      wait_sets.push_back(json{{"from", w.from},
+                               {"ranks", FormatRankRanges(w.to)},
+                               {"count", w.to.size()},
+                               {"kind", WaitKindName(w.kind)},
+                               {"reason", w.reason},
+                               {"tid", w.tid},
+                               {"satisfied", w.satisfied}});
+      continue;
+    }
     for (int to : w.to) {
       edges.push_back(json{{"from", w.from},
                            {"to", to},
@@ -65,7 +76,8 @@ json DeadlockJson(const DeadlockReport& d) {
   return json{{"detected", d.detected},
               {"ranks", d.ranks},
               {"cycle", d.cycle},
-              {"edges", std::move(edges)}};
+              {"edges", std::move(edges)},
+              {"wait_sets", std::move(wait_sets)}};
 }
 
 json UnmatchedJson(const UnmatchedMessage& m) {

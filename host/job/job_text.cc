@@ -11,16 +11,12 @@
 namespace mpidbg::job {
 namespace {
 
-std::string RanksWord(const std::vector<int>& ranks) {
-  return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankRanges(ranks);
-}
-
 void Verdict(const JobReport& report, std::ostringstream& out) {
   const DeadlockReport& d = report.deadlock;
   if (!d.detected) {
     out << "no deadlock detected\n";
   } else {
-    out << "DEADLOCK: " << RanksWord(d.ranks) << " can never proceed\n";
+    out << "DEADLOCK: " << RanksPhrase(d.ranks) << " can never proceed\n";
     if (!d.cycle.empty()) {
       out << "cycle: ";
       for (int r : d.cycle) out << r << " -> ";
@@ -41,7 +37,7 @@ void Verdict(const JobReport& report, std::ostringstream& out) {
 void Groups(const JobReport& report, std::ostringstream& out) {
   out << "\nranks:\n";
   for (const RankGroup& g : report.groups) {
-    out << "  " << RanksWord(g.ranks) << ": " << g.summary << "\n";
+    out << "  " << RanksPhrase(g.ranks) << ": " << g.summary << "\n";
   }
 }
 

@@ -21,6 +21,10 @@ std::string FormatRankRanges(std::vector<int> ranks) {
   return text;
 }
 
+std::string RanksPhrase(const std::vector<int>& ranks) {
+  return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankRanges(ranks);
+}
+
 std::vector<RankGroup> GroupBySummary(const std::vector<RankReport>& ranks) {
   std::vector<RankGroup> groups;
   std::unordered_map<std::string, std::size_t> by_summary;

@@ -225,3 +225,43 @@ TEST(Dot, QuotesAreEscaped) {
 
 }  // namespace
 }  // namespace mpidbg::job
+
+namespace mpidbg::job {
+namespace {
+
+// ANY_SOURCE on a big communicator: one wait set per rank instead of 99 edges each.
+TEST(Render, WideOrWaitsBecomeWaitSets) {
+  const int n = 100;
+  testing::JobBuilder job(n);
+  for (int r = 0; r < n; ++r) job.Recv(r, model::Rank::AnySource(), testing::Tag(1));
+  const JobReport report = Analyze(job.snapshots());
+  ASSERT_TRUE(report.deadlock.detected);
+  const nlohmann::json j = ToJson(report);
+  EXPECT_TRUE(j["deadlock"]["edges"].empty());
+  ASSERT_EQ(j["deadlock"]["wait_sets"].size(), static_cast<size_t>(n));
+  const nlohmann::json& first = j["deadlock"]["wait_sets"][0];
+  EXPECT_EQ(first["from"], 0);
+  EXPECT_EQ(first["ranks"], "1-99");
+  EXPECT_EQ(first["count"], 99);
+  EXPECT_EQ(first["kind"], "or");
+  EXPECT_EQ(j["deadlock"]["wait_sets"][5]["ranks"], "0-4,6-99");
+
+  const std::string dot = ToDot(report);
+  EXPECT_NE(dot.find("  set0 [shape=ellipse, label=\"any of ranks 1-99\\n(99 ranks)\"];\n"),
+            std::string::npos)
+      << dot.substr(0, 2000);
+  EXPECT_NE(dot.find("  r0 -> set0 [style=dotted"), std::string::npos);
+  EXPECT_EQ(dot.find("r0 -> r1 "), std::string::npos);
+}
+
+TEST(Render, NarrowOrWaitsStayEdges) {
+  testing::JobBuilder job(3);
+  job.Recv(0, model::Rank::AnySource(), testing::Tag(1));
+  job.Recv(1, testing::R(0), testing::Tag(2)).Recv(2, testing::R(0), testing::Tag(2));
+  const nlohmann::json j = ToJson(Analyze(job.snapshots()));
+  EXPECT_TRUE(j["deadlock"]["wait_sets"].empty());
+  EXPECT_EQ(j["deadlock"]["edges"].size(), 4u);
+}
+
+}  // namespace
+}  // namespace mpidbg::job

@@ -1,0 +1,533 @@
+// plugin_fuzzer.cc — libFuzzer harness: the plugin over a damaged runtime image.
+//
+// Each input builds the main test scenario (tests/plugin/scenario.h) in a fresh fake
+// target, damages it, and drives the whole debugger call sequence over it. The plugin
+// must answer every call with a code and never crash, read out of bounds, loop, leak
+// debugger memory or write past a caller's buffer (AddressSanitizer sees all of it: the
+// plugin is linked in statically and every caller buffer is its own heap block of the
+// exact size the call may fill).
+//
+// Input format:
+//   byte 0  target kind: bit 0 pointer size (0: 8, 1: 4), bit 1 big endian,
+//           bit 2 8-byte MPI handles (Open MPI-like) instead of 4-byte ones
+//   byte 1  session options, see kOpt* below
+//   byte 2  caller structure size variant: 0 full size, else a truncated size
+//   then    mutation commands until the input ends (see apply_command):
+//     cmd   bits 0-2 operation, bits 3-4 width for kOpInteresting,
+//           bit 7 deferred: applied only when the target has served `trigger` reads
+//           (a live target changing under the debugger)
+//     [trigger]  one byte (a read count), only when deferred
+//     region     one byte, index into the target's regions (root first)
+//     offset     two bytes, modulo the region's size
+//     operands   depend on the operation
+//
+// Set MPIDBG_FUZZ_WRITE_SEEDS=<dir> to write a small seed corpus and exit.
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+
+#include "fake_target.h"
+#include "mpidbg/mpidbg_ext.h"
+#include "mpidbg/mqs_interface.h"
+#include "scenario.h"
+
+namespace {
+
+using mpidbg::test::FakeDebugger;
+using mpidbg::test::FakeTarget;
+using mpidbg::test::ImageBuilder;
+using mpidbg::test::Scenario;
+using mpidbg::test::TargetKind;
+
+// Budgets of one iteration. A healthy scenario takes a few hundred reads.
+constexpr uint64_t kReadBudget = 100000;
+constexpr uint64_t kLiveBytesBudget = uint64_t{320} << 20;  // above the plugin's 256 MiB walk cap
+constexpr int kIterationCap = 100000;  // iterator steps before we call it a loop
+constexpr int64_t kMaxGroupBuffer = int64_t{1} << 20;  // ints we hand to mqs_get_comm_group
+
+// Session options (byte 1).
+constexpr uint8_t kOptLieAboutByteOrder = 1 << 0;
+constexpr uint8_t kOptDropRootSymbol = 1 << 1;
+constexpr uint8_t kOptMoveRootSymbol = 1 << 2;   // to another region's offset
+constexpr uint8_t kOptExtBeforeUpdate = 1 << 3;  // extension calls before any update
+constexpr uint8_t kOptSecondStop = 1 << 4;       // update and walk again
+constexpr uint8_t kOptGlobalRankOdd = 1 << 5;
+
+enum Op : uint8_t {
+  kOpByte = 0,        // operand: 1 byte
+  kOpWord16 = 1,      // operand: 2 bytes, stored in target byte order
+  kOpWord32 = 2,      // operand: 4 bytes
+  kOpWord64 = 3,      // operand: 8 bytes
+  kOpAddress = 4,     // operands: region byte, 2 offset bytes -> that address, 8 bytes
+  kOpInteresting = 5, // operand: index into kInteresting, width from cmd bits 3-4
+  kOpFlip = 6,        // operand: xor mask byte
+  kOpRaw = 7,         // operands: length byte, then that many raw bytes
+};
+
+constexpr uint64_t kInteresting[] = {
+    0,          1,          2,          3,          4,          7,          8,
+    63,         64,         0x7f,       0x80,       0xff,       0x100,      0x7fff,
+    0x8000,     0xffff,     0x10000,    0x7fffffff, 0x80000000, 0xffffffff, 0x100000000,
+    ~uint64_t{0}, ~uint64_t{0} - 1, uint64_t{1} << 63, (uint64_t{1} << 63) - 1,
+    MPIDBG_ROOT_MAGIC, MPIDBG_SLAB_MAGIC, 0xfffffffe, 0xfffffffd,
+    static_cast<uint64_t>(-2), static_cast<uint64_t>(-3),
+};
+
+// ---- debugger memory, counted per iteration -------------------------------------------
+
+struct Counters {
+  long comms = 0;       // walked, for MPIDBG_FUZZ_VERBOSE
+  long operations = 0;
+  long threads = 0;
+  long live_blocks = 0;
+  uint64_t live_bytes = 0;
+  uint64_t dprints = 0;
+};
+Counters g_mem;
+
+constexpr size_t kAllocHeader = 16;  // keeps the caller's block 16-byte aligned
+
+void* fz_malloc(size_t size) {
+  if (size > kLiveBytesBudget || g_mem.live_bytes + size > kLiveBytesBudget) {
+    std::fprintf(stderr, "plugin_fuzzer: debugger memory budget exceeded (%zu bytes asked, %llu live)\n",
+                 size, static_cast<unsigned long long>(g_mem.live_bytes));
+    std::abort();
+  }
+  auto* block = static_cast<uint8_t*>(std::malloc(size + kAllocHeader));
+  if (block == nullptr) return nullptr;
+  std::memcpy(block, &size, sizeof size);
+  ++g_mem.live_blocks;
+  g_mem.live_bytes += size;
+  return block + kAllocHeader;
+}
+
+void fz_free(void* p) {
+  if (p == nullptr) return;
+  uint8_t* block = static_cast<uint8_t*>(p) - kAllocHeader;
+  size_t size;
+  std::memcpy(&size, block, sizeof size);
+  --g_mem.live_blocks;
+  g_mem.live_bytes -= size;
+  std::free(block);
+}
+
+// The fake debugger's log keeps every line; here we only count them.
+void fz_dprints(const char* text) {
+  if (text == nullptr) std::abort();
+  ++g_mem.dprints;
+  (void)std::strlen(text);  // must be a valid string
+}
+
+mqs_basic_callbacks make_basic_callbacks() {
+  mqs_basic_callbacks cb = *FakeDebugger::basic_callbacks();
+  cb.mqs_malloc_fp = fz_malloc;
+  cb.mqs_free_fp = fz_free;
+  cb.mqs_dprints_fp = fz_dprints;
+  return cb;
+}
+
+// ---- input ------------------------------------------------------------------------------
+
+class Input {
+ public:
+  Input(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+  bool empty() const { return pos_ >= size_; }
+  uint8_t u8() { return pos_ < size_ ? data_[pos_++] : 0; }
+  uint16_t u16() { return static_cast<uint16_t>(u8() | (u8() << 8)); }
+  uint64_t bytes(int n) {
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i) v |= uint64_t{u8()} << (8 * i);
+    return v;
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+};
+
+// ---- mutations --------------------------------------------------------------------------
+
+struct Write {
+  uint64_t addr;
+  std::vector<uint8_t> bytes;
+};
+
+// `v` as `width` bytes in the target's byte order.
+std::vector<uint8_t> encode(uint64_t v, int width, bool big_endian) {
+  std::vector<uint8_t> out(static_cast<size_t>(width));
+  for (int i = 0; i < width; ++i) {
+    const uint8_t b = static_cast<uint8_t>(v >> (8 * i));
+    out[static_cast<size_t>(big_endian ? width - 1 - i : i)] = b;
+  }
+  return out;
+}
+
+uint64_t pick_address(const std::vector<std::pair<uint64_t, size_t>>& regions, uint8_t r, uint16_t off) {
+  const auto& [start, size] = regions[r % regions.size()];
+  return start + (size == 0 ? 0 : off % size);
+}
+
+// One command into a write; false when the input ran out.
+bool read_command(Input& in, FakeTarget& t, const std::vector<std::pair<uint64_t, size_t>>& regions,
+                  Write* w, bool* deferred, uint64_t* trigger) {
+  if (in.empty()) return false;
+  const uint8_t cmd = in.u8();
+  *deferred = (cmd & 0x80) != 0;
+  *trigger = *deferred ? uint64_t{in.u8()} : 0;
+  const uint8_t region = in.u8();
+  const uint16_t offset = in.u16();
+  w->addr = pick_address(regions, region, offset);
+  const bool be = t.big_endian();
+  switch (static_cast<Op>(cmd & 7)) {
+    case kOpByte: w->bytes = {in.u8()}; break;
+    case kOpWord16: w->bytes = encode(in.bytes(2), 2, be); break;
+    case kOpWord32: w->bytes = encode(in.bytes(4), 4, be); break;
+    case kOpWord64: w->bytes = encode(in.bytes(8), 8, be); break;
+    case kOpAddress: {
+      const uint8_t r2 = in.u8();
+      const uint16_t o2 = in.u16();
+      w->bytes = encode(pick_address(regions, r2, o2), 8, be);
+      break;
+    }
+    case kOpInteresting: {
+      constexpr size_t n = sizeof kInteresting / sizeof kInteresting[0];
+      const int width = 1 << ((cmd >> 3) & 3);
+      w->bytes = encode(kInteresting[in.u8() % n], width, be);
+      break;
+    }
+    case kOpFlip: {
+      uint8_t cur = 0;
+      const uint8_t mask = in.u8();
+      const uint64_t saved_reads = t.reads;
+      const uint64_t saved_failed = t.failed_reads;
+      if (t.read(w->addr, 1, &cur)) cur ^= mask;
+      t.reads = saved_reads;  // not a plugin read
+      t.failed_reads = saved_failed;
+      w->bytes = {cur};
+      break;
+    }
+    case kOpRaw: {
+      const uint8_t len = in.u8();
+      for (uint8_t i = 0; i < len && !in.empty(); ++i) w->bytes.push_back(in.u8());
+      break;
+    }
+  }
+  return true;
+}
+
+// Writes that run past a region are cut to what fits.
+void apply(FakeTarget& t, const Write& w) {
+  for (size_t n = w.bytes.size(); n > 0; --n) {
+    if (t.write(w.addr, w.bytes.data(), n)) return;
+  }
+}
+
+// ---- caller-sized structures ------------------------------------------------------------
+
+// A structure in a heap block of exactly `size` bytes, so a write past the size the
+// caller declared is an ASan report.
+template <typename T>
+class Sized {
+ public:
+  explicit Sized(uint32_t size) : size_(size < 4 ? 4 : size), block_(new uint8_t[size_]) {
+    std::memset(block_.get(), 0xa5, size_);
+    std::memcpy(block_.get(), &size_, sizeof size_);
+  }
+  T* get() { return reinterpret_cast<T*>(block_.get()); }
+  // The leading fields the plugin filled, read without overrunning.
+  T value() const {
+    T v;
+    std::memset(&v, 0, sizeof v);
+    std::memcpy(&v, block_.get(), size_ < sizeof v ? size_ : sizeof v);
+    return v;
+  }
+
+ private:
+  uint32_t size_;
+  std::unique_ptr<uint8_t[]> block_;
+};
+
+// Full size, or a truncated one chosen by the input (older caller).
+template <typename T>
+uint32_t caller_size(uint8_t variant) {
+  if (variant == 0) return sizeof(T);
+  return 4 + variant % (sizeof(T) - 3);
+}
+
+// ---- the debugger's call sequence -------------------------------------------------------
+
+void group_call(mqs_process* p, int64_t n, bool remote) {
+  if (n < 0 || n > kMaxGroupBuffer) n = 0;  // a debugger bounds its buffer too
+  std::unique_ptr<int[]> ranks(new int[static_cast<size_t>(n)]);
+  if (remote) {
+    (void)mpidbg_comm_get_remote_group(p, ranks.get());
+  } else {
+    (void)mqs_get_comm_group(p, ranks.get());
+  }
+}
+
+void drain_operations(mqs_process* p, int op_class, uint8_t variant) {
+  if (mqs_setup_operation_iterator(p, op_class) != mqs_ok) return;
+  for (int i = 0;; ++i) {
+    if (i >= kIterationCap) {
+      std::fprintf(stderr, "plugin_fuzzer: operation iterator (class %d) does not end\n", op_class);
+      std::abort();
+    }
+    mqs_pending_operation op;
+    const int rc = mqs_next_operation(p, &op);
+    if (rc != mqs_ok) break;
+    ++g_mem.operations;
+    Sized<mpidbg_operation_info> info(caller_size<mpidbg_operation_info>(variant));
+    (void)mpidbg_operation_get_detail(p, info.get());
+  }
+  // Past the end.
+  mqs_pending_operation op;
+  (void)mqs_next_operation(p, &op);
+  Sized<mpidbg_operation_info> info(caller_size<mpidbg_operation_info>(variant));
+  (void)mpidbg_operation_get_detail(p, info.get());
+}
+
+void walk_communicators(mqs_process* p, uint8_t variant) {
+  if (mqs_update_communicator_list(p) != mqs_ok) {
+    // A debugger still calls on; each must answer with a code.
+    (void)mqs_setup_communicator_iterator(p);
+    mqs_communicator c;
+    (void)mqs_get_communicator(p, &c);
+    return;
+  }
+  if (mqs_setup_communicator_iterator(p) != mqs_ok) return;
+  for (int i = 0;; ++i) {
+    if (i >= kIterationCap) {
+      std::fprintf(stderr, "plugin_fuzzer: communicator iterator does not end\n");
+      std::abort();
+    }
+    mqs_communicator comm;
+    if (mqs_get_communicator(p, &comm) != mqs_ok) break;
+    ++g_mem.comms;
+    group_call(p, comm.size, false);
+    Sized<mpidbg_comm_detail> detail(caller_size<mpidbg_comm_detail>(variant));
+    if (mpidbg_comm_get_detail(p, detail.get()) == mqs_ok) {
+      const mpidbg_comm_detail d = detail.value();
+      if (variant == 0 && d.inter) group_call(p, d.remote_size, true);
+    }
+    drain_operations(p, mqs_pending_sends, variant);
+    drain_operations(p, mqs_pending_receives, variant);
+    drain_operations(p, mqs_unexpected_messages, variant);
+    (void)mqs_setup_operation_iterator(p, 3);   // not a class
+    (void)mqs_setup_operation_iterator(p, -1);
+    if (mqs_next_communicator(p) != mqs_ok) break;
+  }
+  // Past the end of the communicator list.
+  mqs_communicator comm;
+  (void)mqs_get_communicator(p, &comm);
+  group_call(p, 0, false);  // no communicator: nothing may be written
+  (void)mqs_next_communicator(p);
+  (void)mqs_setup_operation_iterator(p, mqs_pending_sends);
+  mqs_pending_operation op;
+  (void)mqs_next_operation(p, &op);
+  Sized<mpidbg_comm_detail> detail(caller_size<mpidbg_comm_detail>(variant));
+  (void)mpidbg_comm_get_detail(p, detail.get());
+}
+
+void extension_calls(mqs_process* p, uint8_t variant) {
+  (void)mpidbg_ext_version();
+  Sized<mpidbg_process_summary> summary(caller_size<mpidbg_process_summary>(variant));
+  (void)mpidbg_process_get_summary(p, summary.get());
+  int count = -1;
+  if (mpidbg_thread_count(p, &count) != mqs_ok) count = 0;
+  if (count < 0 || count > kIterationCap) {
+    std::fprintf(stderr, "plugin_fuzzer: thread count %d out of bounds\n", count);
+    std::abort();
+  }
+  for (int i = -1; i <= count; ++i) {  // one before and one past the end
+    Sized<mpidbg_thread_info> info(caller_size<mpidbg_thread_info>(variant));
+    int waited = 0;
+    if (mpidbg_thread_get(p, i, info.get()) == mqs_ok) {
+      ++g_mem.threads;
+      waited = info.value().waited_count;
+    }
+    if (waited < 0 || waited > (1 << 22)) waited = 0;
+    if (waited > 4096) waited = 4096;  // a debugger would page; the plugin bounds itself
+    for (int k = -1; k <= waited; ++k) {
+      Sized<mpidbg_operation_info> op(caller_size<mpidbg_operation_info>(variant));
+      (void)mpidbg_thread_waited_operation(p, i, k, op.get());
+    }
+  }
+  // Struct sizes a caller should never pass.
+  mpidbg_process_summary zero;
+  std::memset(&zero, 0, sizeof zero);
+  (void)mpidbg_process_get_summary(p, &zero);
+  (void)mpidbg_process_get_summary(p, nullptr);
+}
+
+struct Iteration {
+  std::unique_ptr<Scenario> scenario;
+  std::vector<std::pair<uint64_t, Write>> deferred;  // (trigger read count, write)
+  uint64_t plugin_reads = 0;
+};
+Iteration* g_it = nullptr;
+
+void on_read(uint64_t, size_t) {
+  Iteration& it = *g_it;
+  ++it.plugin_reads;
+  if (it.plugin_reads > kReadBudget) {
+    std::fprintf(stderr, "plugin_fuzzer: more than %llu target reads in one iteration\n",
+                 static_cast<unsigned long long>(kReadBudget));
+    std::abort();
+  }
+  for (auto& [trigger, w] : it.deferred) {
+    if (trigger == it.plugin_reads) apply(*it.scenario->target, w);
+  }
+}
+
+void run_session(FakeTarget& target, uint8_t options, uint8_t variant) {
+  static const mqs_basic_callbacks basic = make_basic_callbacks();
+  FakeDebugger dbg(&target);
+  dbg.lie_about_byte_order = (options & kOptLieAboutByteOrder) != 0;
+  dbg.global_rank = (options & kOptGlobalRankOdd) != 0 ? 3 : 1;
+
+  mqs_setup_basic_callbacks(&basic);
+  (void)mqs_version_string();
+  (void)mqs_version_compatibility();
+  (void)mqs_dll_taddr_width();
+  if (mqs_setup_image(dbg.image(), FakeDebugger::image_callbacks()) != mqs_ok) return;
+  char* message = nullptr;
+  if (mqs_image_has_queues(dbg.image(), &message) != mqs_ok && message != nullptr) {
+    (void)std::strlen(message);
+  }
+  if (mqs_setup_process(dbg.process(), FakeDebugger::process_callbacks()) == mqs_ok) {
+    mqs_process* p = dbg.process();
+    message = nullptr;
+    const int rc = mqs_process_has_queues(p, &message);
+    if (message != nullptr) (void)std::strlen(message);
+    (void)std::strlen(mqs_dll_error_string(rc));
+    if ((options & kOptExtBeforeUpdate) != 0) extension_calls(p, variant);
+    walk_communicators(p, variant);
+    extension_calls(p, variant);
+    if ((options & kOptSecondStop) != 0) {
+      walk_communicators(p, variant);
+      extension_calls(p, variant);
+    }
+    mqs_destroy_process_info(dbg.process_info);
+  }
+  mqs_destroy_image_info(dbg.image_info);
+}
+
+const TargetKind kKinds[] = {
+    {8, false, "ptr8_little"},
+    {4, false, "ptr4_little"},
+    {8, true, "ptr8_big"},
+    {4, true, "ptr4_big"},
+};
+
+void write_seeds(const char* dir) {
+  mkdir(dir, 0755);
+  // Every kind and handle size unharmed, plus a few with one typical mutation each.
+  std::vector<std::vector<uint8_t>> seeds;
+  for (uint8_t kind = 0; kind < 8; ++kind) seeds.push_back({kind, 0, 0});
+  seeds.push_back({0, kOptSecondStop, 0});
+  seeds.push_back({3, kOptExtBeforeUpdate, 17});
+  seeds.push_back({0, 0, 0, kOpInteresting | (2 << 3), 1, 0x40, 0, 19});      // a slab count
+  seeds.push_back({1, 0, 0, kOpAddress, 7, 8, 0, 7, 0, 0});                   // a slab's next
+  seeds.push_back({2, 0, 0, 0x80 | kOpWord64, 10, 8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});  // a seq, late
+  // Records caught mid-update (odd seq) that the writer finishes a few reads later: the
+  // plugin's re-read path.
+  for (uint32_t kind : {MPIDBG_KIND_COMM, MPIDBG_KIND_OP, MPIDBG_KIND_THREAD}) {
+    Scenario sc = mpidbg::test::build_main_scenario(kKinds[0], 4);
+    const uint64_t slot = sc.builder->slabs(kind).front() + ImageBuilder::Options().slab_header_size;
+    const auto regions = sc.target->regions();
+    for (size_t r = 0; r < regions.size(); ++r) {
+      if (slot < regions[r].first || slot >= regions[r].first + regions[r].second) continue;
+      const auto off = static_cast<uint16_t>(slot - regions[r].first);
+      const auto reg = static_cast<uint8_t>(r);
+      const auto lo = static_cast<uint8_t>(off & 0xff);
+      const auto hi = static_cast<uint8_t>(off >> 8);
+      for (uint8_t trigger = 2; trigger <= 7; ++trigger) {
+        seeds.push_back({0, 0, 0, kOpWord32, reg, lo, hi, 0x41, 0, 0, 0,
+                         static_cast<uint8_t>(0x80 | kOpWord32), trigger, reg, lo, hi, 0x42, 0, 0, 0});
+      }
+    }
+  }
+  int n = 0;
+  for (const auto& s : seeds) {
+    const std::string path = std::string(dir) + "/seed-" + std::to_string(n++);
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) {
+      std::fprintf(stderr, "cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+      std::exit(1);
+    }
+    std::fwrite(s.data(), 1, s.size(), f);
+    std::fclose(f);
+  }
+  std::printf("wrote %d seeds to %s\n", n, dir);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  if (const char* dir = std::getenv("MPIDBG_FUZZ_WRITE_SEEDS")) {
+    write_seeds(dir);
+    std::exit(0);
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Input in(data, size);
+  const uint8_t kind_byte = in.u8();
+  const uint8_t options = in.u8();
+  const uint8_t variant = in.u8();
+  const TargetKind& kind = kKinds[kind_byte & 3];
+  const uint32_t handle_size = (kind_byte & 4) != 0 ? 8 : 4;
+
+  Iteration it;
+  it.scenario = std::make_unique<Scenario>(mpidbg::test::build_main_scenario(kind, handle_size));
+  FakeTarget& target = *it.scenario->target;
+  const auto regions = target.regions();
+
+  if ((options & kOptMoveRootSymbol) != 0) {
+    const uint8_t r = in.u8();
+    const uint16_t off = in.u16();
+    target.add_symbol(MPIDBG_ROOT_SYMBOL, pick_address(regions, r, off));
+  }
+  if ((options & kOptDropRootSymbol) != 0) target.remove_symbol(MPIDBG_ROOT_SYMBOL);
+
+  for (int n = 0; n < 4096; ++n) {
+    Write w;
+    bool deferred = false;
+    uint64_t trigger = 0;
+    if (!read_command(in, target, regions, &w, &deferred, &trigger)) break;
+    if (deferred) {
+      it.deferred.emplace_back(trigger, std::move(w));
+    } else {
+      apply(target, w);
+    }
+  }
+
+  g_it = &it;
+  target.on_read = on_read;
+  const long blocks_before = g_mem.live_blocks;
+  run_session(target, options, variant);
+  g_it = nullptr;
+  if (g_mem.live_blocks != blocks_before) {
+    std::fprintf(stderr, "plugin_fuzzer: %ld debugger memory blocks leaked\n",
+                 g_mem.live_blocks - blocks_before);
+    std::abort();
+  }
+  if (std::getenv("MPIDBG_FUZZ_VERBOSE") != nullptr) {
+    std::fprintf(stderr, "plugin_fuzzer: %llu reads, %ld communicators, %ld operations, %ld threads\n",
+                 static_cast<unsigned long long>(it.plugin_reads), g_mem.comms, g_mem.operations,
+                 g_mem.threads);
+  }
+  g_mem.comms = g_mem.operations = g_mem.threads = 0;
+  return 0;
+}
