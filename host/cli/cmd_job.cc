@@ -48,18 +48,12 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
   std::vector<std::string> cores;
   std::vector<int64_t> pids;
   int64_t launcher = 0;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string* out) -> bool {
-      if (i + 1 >= args.size()) return false;
-      *out = args[++i];
-      return true;
-    };
+  for (ArgCursor c(args); c.Next();) {
+    const std::string& a = c.arg();
+    auto value = [&c](std::string* out) { return c.Value(out); };
     std::string v;
-    if (a == "--json") {
-      o.json = true;
-    } else if (a == "-h" || a == "--help") {
-      o.help = true;
+    if (c.Common(&o.json, &o.help)) {
+      continue;
     } else if (a == "--pids") {
       if (!value(&v)) return host::Status::Usage("--pids needs a comma-separated list");
       std::stringstream list(v);
@@ -70,7 +64,7 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
         pids.push_back(pid);
       }
     } else if (a == "--cores") {
-      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) cores.push_back(args[++i]);
+      while (c.HasValue() && c.Value(&v)) cores.push_back(v);
       if (cores.empty()) return host::Status::Usage("--cores needs at least one core file");
     } else if (a == "--snapshots") {
       if (!value(&o.snapshots_dir)) return host::Status::Usage("--snapshots needs a directory");

@@ -35,18 +35,12 @@ bool ParsePid(const std::string& text, int64_t* pid) {
 
 host::Result<ProcessOptions> ParseProcessOptions(const std::vector<std::string>& args) {
   ProcessOptions o;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](std::string* out) -> bool {
-      if (i + 1 >= args.size()) return false;
-      *out = args[++i];
-      return true;
-    };
+  for (ArgCursor c(args); c.Next();) {
+    const std::string& a = c.arg();
+    auto value = [&c](std::string* out) { return c.Value(out); };
     std::string v;
-    if (a == "--json") {
-      o.json = true;
-    } else if (a == "-h" || a == "--help") {
-      o.help = true;
+    if (c.Common(&o.json, &o.help)) {
+      continue;
     } else if (a == "--pid") {
       if (!value(&v) || !ParsePid(v, &o.target.pid)) {
         return host::Status::Usage("--pid needs a process id");

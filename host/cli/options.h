@@ -12,6 +12,32 @@ namespace mpidbg::cli {
 // The arguments after the command name, with "--opt=value" split into two.
 std::vector<std::string> SplitArgs(int argc, char** argv, int first);
 
+// Walks one command's arguments: `for (ArgCursor c(args); c.Next();)`, then `c.arg()`
+// is the current one and Value() takes the one after it as the option's value.
+class ArgCursor {
+ public:
+  explicit ArgCursor(const std::vector<std::string>& args) : args_(args) {}
+  bool Next() { return ++next_ <= args_.size(); }
+  const std::string& arg() const { return args_[next_ - 1]; }
+  bool Value(std::string* out) {
+    if (next_ >= args_.size()) return false;
+    *out = args_[next_++];
+    return true;
+  }
+  // Whether a value follows that is not itself an option (for lists of values).
+  bool HasValue() const { return next_ < args_.size() && args_[next_].rfind("--", 0) != 0; }
+  // The options every command takes; true when the current argument was one of them.
+  bool Common(bool* json, bool* help) const {
+    if (arg() == "--json") return *json = true;
+    if (arg() == "-h" || arg() == "--help") return *help = true;
+    return false;
+  }
+
+ private:
+  const std::vector<std::string>& args_;
+  size_t next_ = 0;  // index of the argument after the current one
+};
+
 struct ProcessOptions {
   host::TargetSpec target;
   bool json = false;
