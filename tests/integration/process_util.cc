@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -83,6 +84,9 @@ CommandResult RunCommand(const std::vector<std::string>& argv, int seconds) {
 
 pid_t SpawnSession(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                    const std::string& log_path) {
+  // Orphans of the job (a launcher whose `timeout` parent died first) come back to this
+  // process, which reaps them in KillMarkedJob instead of leaving zombies behind.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   const pid_t pid = fork();
   if (pid != 0) return pid;
   setsid();
@@ -139,6 +143,15 @@ void KillMarkedJob(const std::string& marker, pid_t leader) {
     usleep(100 * 1000);
   }
   if (leader > 0) waitpid(leader, nullptr, 0);
+  // Reap the job's orphans; give the last ones a moment to die.
+  for (int wait_ms = 0; wait_ms < 1000; wait_ms += 50) {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    if (FindMarkedProcesses(marker, "").empty()) break;
+    usleep(50 * 1000);
+  }
+  while (waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
 }
 
 std::string ReadFile(const std::string& path) {
