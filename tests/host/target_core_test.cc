@@ -10,14 +10,13 @@
 
 #include "core_fixture.h"
 #include "host/target/target_core.h"
+#include "target_checks.h"
 #include "test_child.h"
 
 namespace mpidbg::host {
 namespace {
 
-TargetAddr AddrOf(const volatile void* p) {
-  return TargetAddr(reinterpret_cast<uintptr_t>(p));
-}
+using test_checks::AddrOf;
 
 std::string SelfExe() {
   char buf[4096];
@@ -34,13 +33,7 @@ TEST(TargetCore, ReadsAKnownVariable) {
   REQUIRE_CORE(core, pid);
   auto t = CoreTarget::Open(core, "");
   ASSERT_TRUE(t.ok()) << t.status().message();
-  uint64_t v = 0;
-  Status st = t.value()->Read(AddrOf(&mpidbg_test_known_value), sizeof v, &v);
-  ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(v, test::kChildValue);
-  std::string s;
-  ASSERT_TRUE(t.value()->ReadCString(AddrOf(mpidbg_test_string), 64, &s).ok());
-  EXPECT_EQ(s, "mpidbg test string");
+  test_checks::ExpectReadsChildData(*t.value());
 }
 
 TEST(TargetCore, KnowsPidThreadsAndExecutable) {
@@ -157,10 +150,7 @@ TEST_F(KernelCore, ReadsDataAndOmittedText) {
   if (path_->empty()) GTEST_SKIP() << "the kernel wrote no core here";
   auto t = CoreTarget::Open(*path_, "");
   ASSERT_TRUE(t.ok()) << t.status().message();
-  uint64_t v = 0;
-  ASSERT_TRUE(t.value()->Read(TargetAddr(reinterpret_cast<uintptr_t>(&mpidbg_test_known_value)),
-                              sizeof v, &v).ok());
-  EXPECT_EQ(v, test::kChildValue);
+  test_checks::ExpectReadsChildData(*t.value());
   unsigned char code[32];
   auto fn = reinterpret_cast<uintptr_t>(&mpidbg_test_function);
   Status st = t.value()->Read(TargetAddr(fn), sizeof code, code);

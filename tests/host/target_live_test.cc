@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "host/target/target_live.h"
+#include "target_checks.h"
 #include "test_child.h"
 
 namespace mpidbg::host {
@@ -17,9 +18,7 @@ namespace {
 using test::StartChild;
 using test::StopChild;
 
-TargetAddr AddrOf(const volatile void* p) {
-  return TargetAddr(reinterpret_cast<uintptr_t>(p));
-}
+using test_checks::AddrOf;
 
 bool IsStoppedLetter(char c) { return c == 'T' || c == 't'; }
 
@@ -27,13 +26,7 @@ TEST(TargetLive, ReadsTheChildsValueNotOurs) {
   pid_t child = StartChild();
   auto t = LiveTarget::Attach(child);
   ASSERT_TRUE(t.ok()) << t.status().message();
-  uint64_t v = 0;
-  Status st = t.value()->Read(AddrOf(&mpidbg_test_known_value), sizeof v, &v);
-  ASSERT_TRUE(st.ok()) << st.message();
-  EXPECT_EQ(v, test::kChildValue);
-  std::string s;
-  ASSERT_TRUE(t.value()->ReadCString(AddrOf(mpidbg_test_string), 256, &s).ok());
-  EXPECT_EQ(s, "mpidbg test string");
+  test_checks::ExpectReadsChildData(*t.value());
   t.value().reset();
   StopChild(child);
 }
