@@ -70,8 +70,25 @@ enum mpidbg_record_kind {
   MPIDBG_KIND_FREE = 0, /* slot not in use */
   MPIDBG_KIND_COMM = 1,
   MPIDBG_KIND_OP = 2,
-  MPIDBG_KIND_THREAD = 3
+  MPIDBG_KIND_THREAD = 3,
+  MPIDBG_KIND_GROUP = 4,
+  MPIDBG_KIND_DATATYPE = 5,
+  MPIDBG_KIND_REDUCE_OP = 6, /* MPI_Op (named so to keep "op" for pending operations) */
+  MPIDBG_KIND_ERRHANDLER = 7,
+  MPIDBG_KIND_INFO = 8,
+  MPIDBG_KIND_WINDOW = 9,
+  MPIDBG_KIND_FILE = 10,
+  MPIDBG_KIND_MESSAGE = 11,
+  MPIDBG_KIND_SESSION = 12
 };
+
+/* A variable-length array the runtime keeps beside a record (malloc'd, replaced as a
+ * whole, freed only after the record stops pointing at it). */
+typedef struct mpidbg_array {
+  uint64_t address;   /* target address of the first element, 0 when empty */
+  uint32_t count;     /* elements */
+  uint32_t elem_size; /* bytes per element (1 for byte strings) */
+} mpidbg_array;
 
 /* One table of records of one kind: a singly linked chain of slabs. */
 typedef struct mpidbg_table {
@@ -117,6 +134,33 @@ typedef struct mpidbg_root {
   mpidbg_table threads;
   char mpi_library[256];   /* MPI_Get_library_version, first line */
   char hostname[64];
+
+  /* ---- appended: every handle kind, orphans, metadata ---- */
+  uint64_t create_counter; /* source of every object's create_serial (all kinds) */
+  uint64_t free_counter;   /* source of free_serial: the order handles were freed in */
+  /* Orphans: records of freed handles kept so stale handle copies still decode. */
+  uint32_t orphan_budget;   /* most orphans kept (MPIDBG_ORPHAN_BUDGET, default 4096) */
+  uint32_t orphan_keep_all; /* a debugger writes 1: keep every orphan, ignore the budget */
+  uint64_t orphan_count;    /* orphans kept now */
+  uint64_t orphan_evictions; /* orphans dropped, oldest first, to stay within the budget */
+  uint64_t orphan_releases;  /* orphans dropped by mpidbg_release_orphans() */
+  mpidbg_table groups;
+  mpidbg_table datatypes;
+  mpidbg_table reduce_ops;
+  mpidbg_table errhandlers;
+  mpidbg_table infos;
+  mpidbg_table windows;
+  mpidbg_table files;
+  mpidbg_table messages;
+  mpidbg_table sessions;
+  uint64_t launch;  /* target address of the mpidbg_launch_info, 0 before MPI_Init */
+  uint64_t mpit;    /* target address of the mpidbg_mpit_catalogue, 0 if none */
+  uint64_t traffic; /* target address of the mpidbg_traffic counters and send log */
+  int32_t mpi_version;            /* MPI_Get_version */
+  int32_t mpi_subversion;
+  int32_t thread_level_requested; /* MPI_Init_thread's `required`, MPI_Init: SINGLE */
+  int32_t debug_gate_hold;        /* 1 while MPI_Init holds for a debugger (MPIR_debug_gate) */
+  uint64_t request_bytes;         /* bytes of runtime memory per live request */
 } mpidbg_root;
 
 /* Common head of every record slot. */
@@ -131,10 +175,39 @@ typedef struct mpidbg_record_header {
 /* Flags valid for every record. */
 #define MPIDBG_REC_PREDEFINED 0x1u /* a predefined object (MPI_COMM_WORLD, ...) */
 #define MPIDBG_REC_FREED 0x2u      /* freed by the application, kept as an orphan */
+#define MPIDBG_REC_RELEASED 0x4u   /* MPI no longer needs the object (it would be gone) */
+
+/* Common head of every handle record of the kinds added after comm/op/thread
+ * (group, datatype, reduce op, errhandler, info, window, file, message, session). */
+typedef struct mpidbg_object_head {
+  mpidbg_record_header hdr;
+  uint64_t handle;         /* the handle value widened to 64 bits */
+  uint64_t create_serial;  /* root.create_counter at creation */
+  uint64_t free_serial;    /* root.free_counter when the application freed it, else 0 */
+  int64_t create_time_ns;  /* CLOCK_REALTIME at creation, 0 for predefined objects */
+  int32_t creator;         /* enum mpidbg_call_id of the creating call */
+  int32_t fortran_index;   /* MPI_*_c2f of the handle, -1 when not known */
+  char name[64];           /* MPI_*_set_name or the predefined name */
+} mpidbg_object_head;
 
 /* Communicator flags. */
 #define MPIDBG_COMM_INTER 0x100u     /* an intercommunicator */
 #define MPIDBG_COMM_CART 0x200u      /* cartesian topology attached */
+#define MPIDBG_COMM_GRAPH 0x400u     /* graph topology attached */
+#define MPIDBG_COMM_DIST_GRAPH 0x800u /* distributed graph topology attached */
+
+/* Communicator topology (comm record `topology`); the integers in `topo_args`:
+ *  CART        ndims, dims[ndims], periods[ndims], coords[ndims], reorder
+ *  GRAPH       nnodes, nedges, index[nnodes], edges[nedges], reorder
+ *  DIST_GRAPH  indegree, outdegree, weighted, sources[indegree], sourceweights[indegree
+ *              if weighted], destinations[outdegree], destweights[outdegree if
+ *              weighted], reorder   (this process's neighbours, as MPI reports them) */
+enum mpidbg_topology {
+  MPIDBG_TOPO_NONE = 0,
+  MPIDBG_TOPO_CART = 1,
+  MPIDBG_TOPO_GRAPH = 2,
+  MPIDBG_TOPO_DIST_GRAPH = 3
+};
 
 typedef struct mpidbg_comm_record {
   mpidbg_record_header hdr;
@@ -151,13 +224,25 @@ typedef struct mpidbg_comm_record {
   int32_t split_color;         /* MPI_Comm_split colour (or split_type), else 0 */
   int32_t split_key;
   char name[64];               /* MPI_Comm_set_name, NUL-terminated */
+  /* ---- appended ---- */
+  uint64_t free_serial;        /* root.free_counter when freed, else 0 */
+  uint64_t errhandler;         /* attached MPI_Errhandler (widened), 0 if not known */
+  uint64_t info;               /* MPI_Info given at creation/set_info, 0 if none */
+  mpidbg_array topo_args;      /* int32_t, see enum mpidbg_topology */
+  mpidbg_array attributes;     /* int64_t pairs (keyval, attribute value) set by the user */
+  int32_t fortran_index;       /* MPI_Comm_c2f, -1 when not known */
+  int32_t topology;            /* enum mpidbg_topology */
+  int64_t create_time_ns;      /* CLOCK_REALTIME at creation, 0 for predefined */
 } mpidbg_comm_record;
 
 enum mpidbg_op_direction {
   MPIDBG_OP_SEND = 1,
   MPIDBG_OP_RECV = 2,
   MPIDBG_OP_PROBE = 3,     /* a blocking probe: waits for a message like a receive */
-  MPIDBG_OP_COLLECTIVE = 4 /* a nonblocking collective's request; peer = root or -1 */
+  MPIDBG_OP_COLLECTIVE = 4, /* a nonblocking collective's request; peer = root or -1 */
+  MPIDBG_OP_RMA = 5,        /* request-based RMA (Rput, Rget, ...); object = window */
+  MPIDBG_OP_FILE = 6,       /* nonblocking file I/O; object = file */
+  MPIDBG_OP_GENERALIZED = 7 /* MPI_Grequest_start */
 };
 
 enum mpidbg_send_mode {
@@ -205,6 +290,13 @@ typedef struct mpidbg_op_record {
   int32_t actual_tag;
   int32_t reserved;
   char datatype_name[32];
+  /* ---- appended ---- */
+  uint64_t object;       /* window (RMA) or file (file I/O) handle, else 0 */
+  uint64_t free_serial;  /* root.free_counter at MPI_Request_free, else 0 */
+  int64_t file_offset;   /* explicit offset of *_at file I/O, -1 otherwise */
+  int64_t target_disp;   /* RMA target displacement */
+  uint64_t extra_state;  /* generalized requests: the extra_state argument */
+  uint64_t query_fn;     /* generalized requests: query function address */
 } mpidbg_op_record;
 
 enum mpidbg_thread_state {
@@ -232,17 +324,371 @@ typedef struct mpidbg_thread_record {
   char datatype_name[32];
 } mpidbg_thread_record;
 
+/* ======================= Handle records of the other kinds ======================= */
+
+typedef struct mpidbg_group_record {
+  mpidbg_object_head obj;
+  uint64_t source_handle;    /* the communicator or window or file it came from, or
+                                the first input group of a group operation */
+  uint64_t source_handle2;   /* second input group (union, intersection, difference) */
+  uint64_t source_comm_job_id; /* job id of the communicator it came from, else 0 */
+  mpidbg_array world_ranks;  /* int32_t per group rank: its MPI_COMM_WORLD rank */
+  mpidbg_array args;         /* int32_t: incl/excl ranks, or range triplets */
+  int32_t size;
+  int32_t rank;              /* this process's rank in the group, -1 if not a member */
+} mpidbg_group_record;
+
+/* Datatype constructors; our numbering (the MPI libraries' MPI_COMBINER_* differ). */
+enum mpidbg_combiner {
+  MPIDBG_COMBINER_UNKNOWN = 0,
+  MPIDBG_COMBINER_NAMED = 1,
+  MPIDBG_COMBINER_DUP = 2,
+  MPIDBG_COMBINER_CONTIGUOUS = 3,
+  MPIDBG_COMBINER_VECTOR = 4,
+  MPIDBG_COMBINER_HVECTOR = 5,
+  MPIDBG_COMBINER_INDEXED = 6,
+  MPIDBG_COMBINER_HINDEXED = 7,
+  MPIDBG_COMBINER_INDEXED_BLOCK = 8,
+  MPIDBG_COMBINER_HINDEXED_BLOCK = 9,
+  MPIDBG_COMBINER_STRUCT = 10,
+  MPIDBG_COMBINER_SUBARRAY = 11,
+  MPIDBG_COMBINER_DARRAY = 12,
+  MPIDBG_COMBINER_F90_REAL = 13,
+  MPIDBG_COMBINER_F90_COMPLEX = 14,
+  MPIDBG_COMBINER_F90_INTEGER = 15,
+  MPIDBG_COMBINER_RESIZED = 16
+};
+
+/* Datatype flags. */
+#define MPIDBG_TYPE_COMMITTED 0x100u
+
+/* A datatype and how it was made: the constructor's inputs in the order and meaning of
+ * MPI_Type_get_contents (integers, addresses, datatypes), so a reader can rebuild the
+ * type map from the records of the input types. */
+typedef struct mpidbg_datatype_record {
+  mpidbg_object_head obj;
+  int64_t size;         /* MPI_Type_size_x */
+  int64_t lb;           /* MPI_Type_get_extent_x */
+  int64_t extent;
+  int64_t true_lb;      /* MPI_Type_get_true_extent_x */
+  int64_t true_extent;
+  mpidbg_array integers;  /* int32_t array_of_integers */
+  mpidbg_array addresses; /* int64_t array_of_addresses (MPI_Aint) */
+  mpidbg_array types;     /* uint64_t array_of_datatypes, handles widened */
+  int32_t combiner;       /* enum mpidbg_combiner */
+  int32_t reserved;
+} mpidbg_datatype_record;
+
+typedef struct mpidbg_reduce_op_record {
+  mpidbg_object_head obj;
+  uint64_t function;   /* user function address, 0 for predefined ops */
+  int32_t commute;     /* 1 commutative, 0 not */
+  int32_t reserved;
+} mpidbg_reduce_op_record;
+
+enum mpidbg_errhandler_target {
+  MPIDBG_ERRH_ANY = 0,  /* predefined: usable on every object kind */
+  MPIDBG_ERRH_COMM = 1,
+  MPIDBG_ERRH_WIN = 2,
+  MPIDBG_ERRH_FILE = 3,
+  MPIDBG_ERRH_SESSION = 4
+};
+
+typedef struct mpidbg_errhandler_record {
+  mpidbg_object_head obj;
+  uint64_t function;  /* user function address, 0 for predefined handlers */
+  int32_t target;     /* enum mpidbg_errhandler_target */
+  int32_t reserved;
+} mpidbg_errhandler_record;
+
+typedef struct mpidbg_info_record {
+  mpidbg_object_head obj;
+  mpidbg_array entries; /* bytes: key NUL value NUL, repeated nkeys times, in key order */
+  int32_t nkeys;
+  int32_t reserved;
+} mpidbg_info_record;
+
+enum mpidbg_win_flavor {
+  MPIDBG_WIN_CREATE = 1,
+  MPIDBG_WIN_ALLOCATE = 2,
+  MPIDBG_WIN_SHARED = 3,
+  MPIDBG_WIN_DYNAMIC = 4
+};
+
+/* The synchronisation a window is in, as seen from this process. */
+enum mpidbg_win_epoch {
+  MPIDBG_EPOCH_NONE = 0,
+  MPIDBG_EPOCH_FENCE = 1,     /* between two MPI_Win_fence (access and exposure) */
+  MPIDBG_EPOCH_LOCK = 2,      /* access: MPI_Win_lock on at least one target */
+  MPIDBG_EPOCH_LOCK_ALL = 3,  /* access: MPI_Win_lock_all */
+  MPIDBG_EPOCH_START = 4,     /* access: MPI_Win_start .. MPI_Win_complete */
+  MPIDBG_EPOCH_POST = 5       /* exposure: MPI_Win_post .. MPI_Win_wait/test */
+};
+
+enum mpidbg_win_lock {
+  MPIDBG_LOCK_NONE = 0,
+  MPIDBG_LOCK_SHARED = 1,
+  MPIDBG_LOCK_EXCLUSIVE = 2
+};
+
+typedef struct mpidbg_window_record {
+  mpidbg_object_head obj;
+  uint64_t comm_handle;     /* the communicator given at creation */
+  uint64_t comm_job_id;
+  uint64_t base;            /* local window base (0 for dynamic windows) */
+  int64_t size;             /* local window size in bytes */
+  uint64_t errhandler;
+  uint64_t info;
+  uint64_t fence_count;     /* MPI_Win_fence calls so far */
+  uint64_t rma_count;       /* RMA operations issued on this window */
+  mpidbg_array target_locks;   /* int32_t per comm rank: enum mpidbg_win_lock */
+  mpidbg_array access_group;   /* int32_t comm ranks of the MPI_Win_start group */
+  mpidbg_array exposure_group; /* int32_t comm ranks of the MPI_Win_post group */
+  mpidbg_array attached;       /* int64_t pairs (base, size) of MPI_Win_attach regions */
+  int32_t disp_unit;
+  int32_t flavor;           /* enum mpidbg_win_flavor */
+  int32_t access_epoch;     /* enum mpidbg_win_epoch */
+  int32_t exposure_epoch;   /* enum mpidbg_win_epoch (NONE, FENCE or POST) */
+  int32_t comm_size;
+  int32_t reserved;
+} mpidbg_window_record;
+
+typedef struct mpidbg_file_record {
+  mpidbg_object_head obj;
+  uint64_t comm_handle;
+  uint64_t comm_job_id;
+  uint64_t info;
+  uint64_t errhandler;
+  int64_t view_disp;     /* MPI_File_set_view */
+  uint64_t etype;
+  uint64_t filetype;
+  int32_t amode;         /* MPI_MODE_* bits as MPI_File_open got them */
+  int32_t reserved;
+  char datarep[32];
+  char filename[256];
+} mpidbg_file_record;
+
+enum mpidbg_message_state {
+  MPIDBG_MESSAGE_MATCHED = 0,  /* matched by MPI_Mprobe/Improbe, not yet received */
+  MPIDBG_MESSAGE_RECEIVED = 1  /* consumed by MPI_Mrecv/Imrecv */
+};
+
+/* Message flags. */
+#define MPIDBG_MESSAGE_NO_PROC 0x100u /* MPI_MESSAGE_NO_PROC (probe of MPI_PROC_NULL) */
+
+typedef struct mpidbg_message_record {
+  mpidbg_object_head obj;
+  uint64_t comm_handle;
+  uint64_t comm_job_id;
+  int64_t bytes;        /* message size from the probe's status */
+  int32_t source;       /* comm rank of the sender (from the status) */
+  int32_t source_world;
+  int32_t tag;
+  int32_t state;        /* enum mpidbg_message_state */
+} mpidbg_message_record;
+
+typedef struct mpidbg_session_record {
+  mpidbg_object_head obj;
+  uint64_t info;
+  uint64_t errhandler;
+} mpidbg_session_record;
+
+/* ============================== Process metadata ============================== */
+
+enum mpidbg_launcher_kind {
+  MPIDBG_LAUNCHER_UNKNOWN = 0,
+  MPIDBG_LAUNCHER_SINGLETON = 1, /* started without a launcher */
+  MPIDBG_LAUNCHER_HYDRA = 2,     /* MPICH's mpiexec (PMI-1/PMI-2 environment) */
+  MPIDBG_LAUNCHER_ORTE = 3,      /* Open MPI's mpirun/orterun */
+  MPIDBG_LAUNCHER_PRRTE = 4,     /* PRRTE / PMIx reference launcher */
+  MPIDBG_LAUNCHER_SLURM = 5      /* srun */
+};
+
+/* Which sources filled mpidbg_launch_info (bit mask). */
+#define MPIDBG_LAUNCH_FROM_PMI 0x1u   /* PMI_RANK, PMI_SIZE, PMI_FD, ... */
+#define MPIDBG_LAUNCH_FROM_PMIX 0x2u  /* PMIX_RANK, PMIX_NAMESPACE, ... */
+#define MPIDBG_LAUNCH_FROM_OMPI 0x4u  /* OMPI_COMM_WORLD_*, OMPI_UNIVERSE_SIZE, ... */
+#define MPIDBG_LAUNCH_FROM_SLURM 0x8u /* SLURM_PROCID, SLURM_JOB_ID, ... */
+#define MPIDBG_LAUNCH_FROM_MPI 0x10u  /* MPI_Comm_rank/size, MPI_UNIVERSE_SIZE, MPI_APPNUM */
+
+/* The launcher/PMI view of this process. Integers are -1 when not known. */
+typedef struct mpidbg_launch_info {
+  uint32_t size;          /* sizeof(mpidbg_launch_info) as written */
+  uint32_t launcher;      /* enum mpidbg_launcher_kind */
+  uint32_t sources;       /* MPIDBG_LAUNCH_FROM_* */
+  int32_t rank;           /* from the launcher's environment */
+  int32_t world_size;
+  int32_t local_rank;
+  int32_t local_size;
+  int32_t node_rank;
+  int32_t appnum;         /* MPI_APPNUM attribute, or the launcher's */
+  int32_t universe_size;  /* MPI_UNIVERSE_SIZE attribute, or the launcher's */
+  int32_t pid;
+  int32_t mpi_rank;       /* MPI_Comm_rank(MPI_COMM_WORLD), for comparison */
+  char job_id[128];       /* PMI KVS name, PMIx namespace, Open MPI job id, Slurm job */
+  char host[64];
+  char launcher_name[32]; /* e.g. "hydra", "orte", "slurm" */
+  char pmi_interface[16]; /* "pmi", "pmi2", "pmix" */
+} mpidbg_launch_info;
+
+/* MPI_T: the catalogue of variables captured at MPI_Init and on demand. Strings are
+ * offsets into `strings` (bytes, NUL-terminated), MPIDBG_MPIT_NO_STRING when absent. */
+#define MPIDBG_MPIT_NO_STRING UINT32_MAX
+
+enum mpidbg_mpit_type { /* the variable's MPI datatype, normalised */
+  MPIDBG_MPIT_OTHER = 0,
+  MPIDBG_MPIT_INT = 1,
+  MPIDBG_MPIT_UNSIGNED = 2,
+  MPIDBG_MPIT_UNSIGNED_LONG = 3,
+  MPIDBG_MPIT_UNSIGNED_LONG_LONG = 4,
+  MPIDBG_MPIT_COUNT = 5,
+  MPIDBG_MPIT_CHAR = 6,
+  MPIDBG_MPIT_DOUBLE = 7
+};
+
+/* Control-variable flags. */
+#define MPIDBG_CVAR_VALUE_VALID 0x1u /* value_* was read (scalar, no binding needed) */
+
+typedef struct mpidbg_mpit_cvar {
+  uint32_t name;        /* string offset */
+  uint32_t desc;        /* string offset */
+  int32_t verbosity;    /* MPI_T_VERBOSITY_* ordinal 0..8 (user basic .. mpidev all) */
+  int32_t datatype;     /* enum mpidbg_mpit_type */
+  int32_t scope;        /* MPI_T_SCOPE_* ordinal: constant, readonly, local, group,
+                           group_eq, all, all_eq */
+  int32_t bind;         /* MPI_T_BIND_* ordinal: no_object, comm, datatype, errhandler,
+                           file, group, op, request, win, message, info */
+  int32_t count;        /* elements of the value */
+  uint32_t flags;       /* MPIDBG_CVAR_* */
+  int64_t value_int;    /* integer types */
+  double value_double;  /* MPIDBG_MPIT_DOUBLE */
+  uint32_t value_text;  /* string offset (MPIDBG_MPIT_CHAR) */
+  uint32_t reserved;
+} mpidbg_mpit_cvar;
+
+/* Performance-variable flags. */
+#define MPIDBG_PVAR_READONLY 0x1u
+#define MPIDBG_PVAR_CONTINUOUS 0x2u
+#define MPIDBG_PVAR_ATOMIC 0x4u
+
+typedef struct mpidbg_mpit_pvar {
+  uint32_t name;
+  uint32_t desc;
+  int32_t var_class;  /* MPI_T_PVAR_CLASS_* ordinal: state, level, size, percentage,
+                         highwatermark, lowwatermark, counter, aggregate, timer, generic */
+  int32_t verbosity;
+  int32_t datatype;   /* enum mpidbg_mpit_type */
+  int32_t bind;
+  int32_t count;      /* elements (for no-object bindings), else -1 */
+  uint32_t flags;     /* MPIDBG_PVAR_* */
+} mpidbg_mpit_pvar;
+
+typedef struct mpidbg_mpit_category {
+  uint32_t name;
+  uint32_t desc;
+  int32_t num_cvars;
+  int32_t num_pvars;
+  int32_t num_categories;
+  uint32_t first_member; /* index into `members`: cvars, then pvars, then categories */
+} mpidbg_mpit_category;
+
+typedef struct mpidbg_mpit_catalogue {
+  uint32_t size;         /* sizeof(mpidbg_mpit_catalogue) as written */
+  uint32_t seq;          /* odd while a refresh rewrites the catalogue */
+  uint64_t refreshes;    /* captures so far (1 after MPI_Init) */
+  int64_t captured_time_ns;
+  int32_t available;     /* 1 if MPI_T_init_thread succeeded */
+  int32_t reserved;
+  mpidbg_array cvars;      /* mpidbg_mpit_cvar */
+  mpidbg_array pvars;      /* mpidbg_mpit_pvar */
+  mpidbg_array categories; /* mpidbg_mpit_category */
+  mpidbg_array members;    /* int32_t indices referenced by categories */
+  mpidbg_array strings;    /* bytes */
+} mpidbg_mpit_catalogue;
+
+/* ======================= Traffic: what makes unexpected messages knowable =======================
+ * Per (communicator, peer, tag): sends this process posted and receives it completed
+ * (counted from statuses, so wildcard receives count under the actual source and tag;
+ * a matched MPI_Mprobe/Improbe counts as received). With every rank's counts a host
+ * knows how many messages from A to B are outstanding; the last ones in A's send log
+ * for (comm, B, tag) are those messages (MPI's non-overtaking rule). */
+
+/* Traffic entry states. */
+#define MPIDBG_TRAFFIC_EMPTY 0u
+#define MPIDBG_TRAFFIC_CLAIMED 1u /* being filled: skip */
+#define MPIDBG_TRAFFIC_READY 2u
+
+typedef struct mpidbg_traffic_entry {
+  uint32_t state;        /* MPIDBG_TRAFFIC_* */
+  int32_t tag;
+  uint64_t comm_job_id;
+  int32_t peer;          /* comm rank (remote group rank on intercommunicators) */
+  int32_t peer_world;
+  uint64_t sends;        /* sends posted to (peer, tag) */
+  uint64_t receives;     /* receives completed from (peer, tag) */
+  uint64_t send_bytes;
+  uint64_t receive_bytes;
+} mpidbg_traffic_entry;
+
+typedef struct mpidbg_send_log_entry {
+  uint32_t seq;          /* odd while being written */
+  int32_t call;          /* enum mpidbg_call_id */
+  uint64_t comm_job_id;
+  uint64_t ordinal;      /* this send's number within (comm, peer, tag): 1, 2, ... */
+  int64_t bytes;
+  int64_t time_ns;       /* CLOCK_REALTIME at posting */
+  uint64_t datatype;
+  int64_t count;
+  int32_t peer;
+  int32_t peer_world;
+  int32_t tag;
+  int32_t mode;          /* enum mpidbg_send_mode */
+} mpidbg_send_log_entry;
+
+typedef struct mpidbg_traffic {
+  uint32_t size;           /* sizeof(mpidbg_traffic) as written */
+  uint32_t entry_size;     /* sizeof(mpidbg_traffic_entry) */
+  uint64_t entries;        /* target address of the entry array (open addressing) */
+  uint32_t capacity;       /* entries in the array (power of two) */
+  uint32_t log_entry_size; /* sizeof(mpidbg_send_log_entry) */
+  uint64_t used;           /* entries READY */
+  uint64_t dropped;        /* events not counted because the table was full */
+  uint64_t log;            /* target address of the send log ring */
+  uint32_t log_capacity;   /* slots in the ring (MPIDBG_SEND_LOG, default 1024) */
+  uint32_t reserved;
+  uint64_t log_head;       /* sends logged so far; send i sits in slot i % log_capacity */
+} mpidbg_traffic;
+
 #ifdef __cplusplus
 } /* extern "C" */
 
-/* The layout is identical for every target ABI only if these hold. */
-static_assert(sizeof(mpidbg_table) == 24, "mpidbg_table layout");
+/* The layout is identical for every target ABI only if these hold (every 8-byte field
+ * sits at an 8-aligned offset, so i386's 4-byte alignment of int64_t changes nothing). */
 static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
-static_assert(sizeof(mpidbg_root) == 488, "mpidbg_root layout");
-static_assert(sizeof(mpidbg_comm_record) == 152, "comm record layout");
-static_assert(sizeof(mpidbg_op_record) == 176, "op record layout");
-static_assert(sizeof(mpidbg_thread_record) == 136, "thread record layout");
+static_assert(sizeof(mpidbg_root) == 800, "mpidbg_root layout");
+static_assert(sizeof(mpidbg_comm_record) == 224, "mpidbg_comm_record layout");
+static_assert(sizeof(mpidbg_op_record) == 224, "mpidbg_op_record layout");
+static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");
+static_assert(sizeof(mpidbg_object_head) == 120, "mpidbg_object_head layout");
+static_assert(sizeof(mpidbg_group_record) == 184, "mpidbg_group_record layout");
+static_assert(sizeof(mpidbg_datatype_record) == 216, "mpidbg_datatype_record layout");
+static_assert(sizeof(mpidbg_reduce_op_record) == 136, "mpidbg_reduce_op_record layout");
+static_assert(sizeof(mpidbg_errhandler_record) == 136, "mpidbg_errhandler_record layout");
+static_assert(sizeof(mpidbg_info_record) == 144, "mpidbg_info_record layout");
+static_assert(sizeof(mpidbg_window_record) == 272, "mpidbg_window_record layout");
+static_assert(sizeof(mpidbg_file_record) == 472, "mpidbg_file_record layout");
+static_assert(sizeof(mpidbg_message_record) == 160, "mpidbg_message_record layout");
+static_assert(sizeof(mpidbg_session_record) == 136, "mpidbg_session_record layout");
+static_assert(sizeof(mpidbg_launch_info) == 288, "mpidbg_launch_info layout");
+static_assert(sizeof(mpidbg_mpit_cvar) == 56, "mpidbg_mpit_cvar layout");
+static_assert(sizeof(mpidbg_mpit_pvar) == 32, "mpidbg_mpit_pvar layout");
+static_assert(sizeof(mpidbg_mpit_category) == 24, "mpidbg_mpit_category layout");
+static_assert(sizeof(mpidbg_mpit_catalogue) == 112, "mpidbg_mpit_catalogue layout");
+static_assert(sizeof(mpidbg_traffic_entry) == 56, "mpidbg_traffic_entry layout");
+static_assert(sizeof(mpidbg_send_log_entry) == 72, "mpidbg_send_log_entry layout");
+static_assert(sizeof(mpidbg_traffic) == 64, "mpidbg_traffic layout");
+static_assert(sizeof(mpidbg_array) == 16, "mpidbg_array layout");
 static_assert(sizeof(mpidbg_root) % 8 == 0 && sizeof(mpidbg_comm_record) % 8 == 0 &&
                   sizeof(mpidbg_op_record) % 8 == 0 && sizeof(mpidbg_thread_record) % 8 == 0,
               "record sizes keep 8-byte alignment in slabs");

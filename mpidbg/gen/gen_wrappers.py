@@ -1,7 +1,17 @@
 #!/usr/bin/env python3
 """Generate the runtime's MPI_* wrappers from mpi_calls.def.
 
-usage: gen_wrappers.py --def mpi_calls.def --call-ids call_ids.h --out wrappers.cc
+usage: gen_wrappers.py --def categories.def --def mpi_calls.def [--def more.def ...]
+                      --call-ids call_ids.h --out wrappers.cc
+
+Besides call lines, a .def file may hold directives:
+  @category name | HookSuffix | ArgsStruct | field, field, ...
+      declares a category: its wrappers call PreHookSuffix/PostHookSuffix with an
+      ArgsStruct whose fields the roles may name (a dotted field names a member's member)
+  @include rt/some_hooks.h
+      a header the generated file includes (where a category's hooks are declared)
+  @if <preprocessor condition>   ...   @endif
+      wraps the calls between them in #if/#endif (calls only some MPI versions have)
 
 Every wrapper enters a per-thread call scope (call id, thread state), runs its
 category's Pre hook, publishes the call in the thread record, calls PMPI_<name>, runs
@@ -15,34 +25,6 @@ import argparse
 import re
 import sys
 
-# category -> (hook suffix in rt/hooks.h, argument struct in rt/hook_args.h, fields)
-P2P_FIELDS = {"buf", "count", "datatype", "peer", "tag", "comm", "direction", "mode",
-              "request", "status"}
-CATEGORIES = {
-    "init": ("Init", "InitArgs", {"required", "provided"}),
-    "finalize": ("Finalize", "FinalizeArgs", set()),
-    "plain": ("Plain", "PlainArgs", {"comm"}),
-    "p2p_blocking": ("P2pBlocking", "P2pArgs", P2P_FIELDS),
-    "sendrecv": ("Sendrecv", "SendrecvArgs",
-                 {f"{half}.{f}" for half in ("send", "recv") for f in P2P_FIELDS}),
-    "p2p_nonblocking": ("P2pNonblocking", "P2pArgs", P2P_FIELDS),
-    "p2p_persistent": ("P2pPersistent", "P2pArgs", P2P_FIELDS),
-    "start": ("Start", "StartArgs", {"count", "requests"}),
-    "completion": ("Completion", "CompletionArgs",
-                   {"kind", "count", "requests", "flag", "index", "outcount", "indices"}),
-    "request_free": ("RequestFree", "RequestFreeArgs", {"request"}),
-    "coll_blocking": ("CollBlocking", "CollArgs",
-                      {"comm", "root", "count", "datatype", "inplace_buf", "alt_count",
-                       "alt_datatype"}),
-    "coll_nonblocking": ("CollNonblocking", "CollArgs",
-                         {"comm", "root", "count", "datatype", "inplace_buf", "alt_count",
-                          "alt_datatype", "request"}),
-    "comm_create": ("CommCreate", "CommCreateArgs",
-                    {"parent", "newcomm", "color", "key", "tag"}),
-    "comm_idup": ("CommIdup", "CommCreateArgs", {"parent", "newcomm", "request"}),
-    "comm_free": ("CommFree", "CommFreeArgs", {"comm"}),
-    "comm_set_name": ("CommSetName", "CommSetNameArgs", {"comm", "name"}),
-}
 STATES = {"BLOCKED": "MPIDBG_THREAD_BLOCKED", "IN_MPI": "MPIDBG_THREAD_IN_MPI"}
 RESERVED = {"scope_", "args_", "rc_"}
 
@@ -71,25 +53,85 @@ def param_names(params, where):
     return names
 
 
-def parse(path, call_ids):
+def parse_directive(line, where, state):
+    word, _, rest = line.partition(" ")
+    rest = rest.strip()
+    if word == "@category":
+        cols = [c.strip() for c in rest.split("|")]
+        if len(cols) != 4 or not all(cols[:3]):
+            raise DefError(f"{where}: @category needs 'name | Hook | Args | fields'")
+        name, hook, args_type, fields = cols
+        if name in state["categories"]:
+            raise DefError(f"{where}: category '{name}' is declared twice")
+        state["categories"][name] = (hook, args_type,
+                                     {f.strip() for f in fields.split(",") if f.strip()})
+    elif word == "@include":
+        if not rest:
+            raise DefError(f"{where}: @include needs a header")
+        if rest not in state["includes"]:
+            state["includes"].append(rest)
+    elif word == "@if":
+        if state["condition"] is not None:
+            raise DefError(f"{where}: @if blocks do not nest")
+        if not rest:
+            raise DefError(f"{where}: @if needs a condition")
+        state["condition"] = rest
+    elif word == "@endif":
+        if state["condition"] is None:
+            raise DefError(f"{where}: @endif without @if")
+        state["condition"] = None
+    else:
+        raise DefError(f"{where}: unknown directive '{word}'")
+
+
+def parse(paths, call_ids):
     calls, errors = [], []
-    for lineno, raw in enumerate(open(path, encoding="utf-8"), 1):
-        line = raw.strip()
+    state = {"categories": {}, "includes": [], "condition": None}
+    lines = []
+    for path in paths:
+        for lineno, raw in enumerate(open(path, encoding="utf-8"), 1):
+            lines.append((f"{path}:{lineno}", raw.strip()))
+        lines.append((f"{path}:end", "@eof"))
+    # Directives first, so a file may use categories another file declares.
+    for where, line in lines:
+        if line.startswith("@") and line != "@eof":
+            try:
+                word = line.split()[0]
+                if word in ("@category", "@include"):
+                    parse_directive(line, where, state)
+            except DefError as e:
+                errors.append(str(e))
+    CATEGORIES = state["categories"]
+    for where, line in lines:
         if not line or line.startswith("#"):
             continue
-        where = f"{path}:{lineno}"
+        if line == "@eof":
+            if state["condition"] is not None:
+                errors.append(f"{where}: @if without @endif")
+                state["condition"] = None
+            continue
+        if line.startswith("@"):
+            word = line.split()[0]
+            if word in ("@if", "@endif"):
+                try:
+                    parse_directive(line, where, state)
+                except DefError as e:
+                    errors.append(str(e))
+            elif word not in ("@category", "@include"):
+                errors.append(f"{where}: unknown directive '{word}'")
+            continue
         try:
             cols = [c.strip() for c in line.split("|")]
             if len(cols) != 6:
                 raise DefError(f"{where}: expected 6 '|'-separated columns, got {len(cols)}")
-            ret, name, params, category, state, roles_text = cols
+            ret, name, params, category, state_name, roles_text = cols
             if name not in call_ids:
                 raise DefError(f"{where}: {name} has no id in call_ids.h "
                                "(add it to MPIDBG_CALL_LIST before wrapping it)")
             if category not in CATEGORIES:
                 raise DefError(f"{where}: unknown category '{category}'")
-            if state not in STATES:
-                raise DefError(f"{where}: unknown state '{state}'")
+            if state_name not in STATES:
+                raise DefError(f"{where}: unknown state '{state_name}'")
             names = param_names(params, where)
             fields = CATEGORIES[category][2]
             roles = []
@@ -100,26 +142,31 @@ def parse(path, call_ids):
                 if field not in fields:
                     raise DefError(f"{where}: category {category} has no field '{field}'")
                 roles.append((field, expr))
+            hook, args_type, _ = CATEGORIES[category]
             calls.append(dict(ret=ret, name=name, params=params, names=names,
-                              category=category, state=state, roles=roles))
+                              category=category, state=state_name, roles=roles,
+                              hook=hook, args_type=args_type, condition=state["condition"]))
         except DefError as e:
             errors.append(str(e))
     seen = set()
     for c in calls:
+        if c["condition"]:
+            continue  # alternatives under different conditions may share a name
         if c["name"] in seen:
             errors.append(f"{path}: {c['name']} is listed twice")
         seen.add(c["name"])
     if errors:
         raise DefError("\n".join(errors))
-    return calls
+    return calls, state["includes"]
 
 
 def emit_wrapper(c):
-    hook, args_type, _ = CATEGORIES[c["category"]]
+    hook, args_type = c["hook"], c["args_type"]
     params = "void" if c["params"] == "void" else c["params"]
     forward = ", ".join(c["names"])
     pmpi = f"P{c['name']}({forward})"
-    out = [
+    out = [f"#if {c['condition']}"] if c["condition"] else []
+    out += [
         f'extern "C" MPIDBG_EXPORT {c["ret"]} {c["name"]}({params}) {{',
         f"  ::mpidbg::rt::CallScope scope_(MPIDBG_CALL_{c['name']}, {STATES[c['state']]});",
         f"  if (!scope_.outermost()) return {pmpi};",
@@ -133,19 +180,21 @@ def emit_wrapper(c):
         f"  ::mpidbg::rt::Post{hook}(scope_, args_, rc_);",
         "  return rc_;",
         "}",
-        "",
     ]
+    if c["condition"]:
+        out.append("#endif")
+    out.append("")
     return "\n".join(out)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--def", dest="deffile", required=True)
+    ap.add_argument("--def", dest="deffiles", action="append", required=True)
     ap.add_argument("--call-ids", required=True)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
     try:
-        calls = parse(a.deffile, read_call_ids(a.call_ids))
+        calls, includes = parse(a.deffiles, read_call_ids(a.call_ids))
     except DefError as e:
         print(f"gen_wrappers.py: error:\n{e}", file=sys.stderr)
         return 1
@@ -156,6 +205,9 @@ def main():
         "",
         '#include "mpidbg/call_ids.h"',
         '#include "rt/hooks.h"',
+    ]
+    body += [f'#include "{h}"' for h in includes if h != "rt/hooks.h"]
+    body += [
         "",
         '#define MPIDBG_EXPORT __attribute__((visibility("default")))',
         "",

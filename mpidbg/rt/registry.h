@@ -1,11 +1,14 @@
-// registry.h — the runtime's process-wide state: the exported root and its three
-// record tables, and this MPI's wildcard encodings.
+// registry.h — the runtime's process-wide state: the exported root, its record tables,
+// the registries of every handle kind, the shared orphan list, and this MPI's wildcard
+// encodings.
 #ifndef MPIDBG_RT_REGISTRY_H
 #define MPIDBG_RT_REGISTRY_H
 
 #include <mpi.h>
 
 #include "core/normalise.h"
+#include "core/object_registry.h"
+#include "core/orphan_list.h"
 #include "core/slab_table.h"
 #include "mpidbg/records.h"
 
@@ -17,12 +20,29 @@ extern core::SlabTable g_comm_table;
 extern core::SlabTable g_op_table;
 extern core::SlabTable g_thread_table;
 
+// Orphans of every kind, within root.orphan_budget (MPIDBG_ORPHAN_BUDGET).
+extern core::OrphanList g_orphans;
+
+// One registry per handle kind recorded through mpidbg_object_head.
+extern core::ObjectRegistry g_groups;
+extern core::ObjectRegistry g_datatypes;
+extern core::ObjectRegistry g_reduce_ops;
+extern core::ObjectRegistry g_errhandlers;
+extern core::ObjectRegistry g_infos;
+extern core::ObjectRegistry g_windows;
+extern core::ObjectRegistry g_files;
+extern core::ObjectRegistry g_messages;
+extern core::ObjectRegistry g_sessions;
+
 constexpr core::MpiEncodings kEncodings{MPI_ANY_SOURCE, MPI_PROC_NULL, MPI_ANY_TAG};
 
 // Next value of root.post_counter (1, 2, ...): the order operations were posted in.
 inline uint64_t NextPostSerial() {
   return __atomic_add_fetch(&mpidbg_runtime_root.post_counter, 1, __ATOMIC_RELAXED);
 }
+
+// Reads MPIDBG_ORPHAN_BUDGET (a count; default 4096) into the root. Called at MPI_Init.
+void ConfigureOrphans();
 
 }  // namespace mpidbg::rt
 

@@ -2,14 +2,14 @@
 """Checks of mpidbg/gen/gen_wrappers.py: the real table generates, and bad tables fail
 the build with a message naming the problem.
 
-usage: gen_wrappers_test.py <gen_wrappers.py> <mpi_calls.def> <call_ids.h>
+usage: gen_wrappers_test.py <gen_wrappers.py> <categories.def> <mpi_calls.def> <call_ids.h>
 """
 import os
 import subprocess
 import sys
 import tempfile
 
-GEN, DEF, IDS = sys.argv[1:4]
+GEN, CATS, DEF, IDS = sys.argv[1:5]
 failures = []
 
 
@@ -20,7 +20,8 @@ def run(def_text=None, def_path=None):
             with open(def_path, "w") as f:
                 f.write(def_text)
         out = os.path.join(d, "out.cc")
-        p = subprocess.run([sys.executable, GEN, "--def", def_path, "--call-ids", IDS, "--out", out],
+        p = subprocess.run([sys.executable, GEN, "--def", CATS, "--def", def_path,
+                            "--call-ids", IDS, "--out", out],
                            capture_output=True, text=True)
         text = open(out).read() if os.path.exists(out) else ""
         return p.returncode, p.stderr, text
@@ -41,6 +42,18 @@ GOOD = "int | MPI_Barrier | MPI_Comm comm | coll_blocking | BLOCKED | comm=comm\
 rc, err, _ = run(GOOD)
 expect(rc == 0, f"minimal table fails: {err}")
 
+# A category declared next to its calls, an extra include, a conditional call.
+EXTRA = ("@include rt/hooks_extra.h\n"
+         "@category extra | Extra | ExtraArgs | thing\n"
+         "@if MPI_VERSION >= 4\n"
+         "int | MPI_Isendrecv | int thing | extra | IN_MPI | thing=thing\n"
+         "@endif\n")
+rc, err, text = run(EXTRA)
+expect(rc == 0, f"directive table fails: {err}")
+expect('#include "rt/hooks_extra.h"' in text, "@include not emitted")
+expect("#if MPI_VERSION >= 4" in text and "#endif" in text, "@if not emitted")
+expect("PreExtra(scope_, args_)" in text, "declared category not used")
+
 cases = {
     "int | MPI_Not_a_call | MPI_Comm comm | plain | IN_MPI | comm=comm\n": "no id in call_ids.h",
     "int | MPI_Barrier | MPI_Comm comm | no_such_category | BLOCKED |\n": "unknown category",
@@ -48,6 +61,10 @@ cases = {
     "int | MPI_Barrier | MPI_Comm comm | coll_blocking | BLOCKED | peer=comm\n": "has no field 'peer'",
     "int | MPI_Barrier | MPI_Comm comm | coll_blocking\n": "expected 6",
     GOOD + GOOD: "listed twice",
+    "@if MPI_VERSION >= 4\n" + GOOD: "@if without @endif",
+    "@endif\n" + GOOD: "@endif without @if",
+    "@category coll_blocking | X | Y | a\n" + GOOD: "declared twice",
+    "@frobnicate\n" + GOOD: "unknown directive",
 }
 for text_in, message in cases.items():
     rc, err, _ = run(text_in)

@@ -1,0 +1,90 @@
+// object_registry.h — records of one handle kind (group, datatype, reduce op,
+// errhandler, info, window, file, message, session): create, find by handle, update,
+// free into an orphan, release.
+//
+// Every record starts with mpidbg_object_head (records.h). Lookup by handle is
+// lock-free; creation, freeing and release take the registry's spinlock (none of them
+// is per message). A handle maps to its newest record: when MPI reuses the value of a
+// freed handle, the new object's record takes over the mapping and the orphan stays
+// findable only by walking the table. A live record whose handle value reappears
+// without a free the runtime saw (a handle freed where the runtime cannot see it) is
+// marked freed and released by MPI, and orphaned.
+#ifndef MPIDBG_CORE_OBJECT_REGISTRY_H
+#define MPIDBG_CORE_OBJECT_REGISTRY_H
+
+#include <stdint.h>
+
+#include "core/handle_map.h"
+#include "core/orphan_list.h"
+#include "core/slab_table.h"
+#include "core/spinlock.h"
+#include "mpidbg/records.h"
+
+namespace mpidbg::core {
+
+// Process-wide pieces every registry shares (they live in the exported root).
+struct ObjectRegistryShared {
+  uint64_t* create_counter;
+  uint64_t* free_counter;
+  OrphanList* orphans;
+};
+
+class ObjectRegistry {
+ public:
+  // Frees the arrays a record owns and zeroes their fields (called with the record in
+  // its write window, just before the slot is cleared); nullptr when the kind owns none.
+  using DropArrays = void (*)(mpidbg_object_head* rec);
+
+  constexpr ObjectRegistry(SlabTable* table, ObjectRegistryShared shared,
+                           DropArrays drop = nullptr)
+      : table_(table), shared_(shared), drop_(drop) {}
+  ObjectRegistry(const ObjectRegistry&) = delete;
+  ObjectRegistry& operator=(const ObjectRegistry&) = delete;
+
+  // Opens a new record (seq odd, zeroed; head: handle, create_serial, create_time_ns,
+  // creator, fortran_index -1). The caller fills its fields and calls EndCreate.
+  // nullptr when memory ran out (then nothing is recorded and MPI goes on as usual).
+  mpidbg_object_head* BeginCreate(uint64_t handle, int32_t creator, uint32_t flags);
+  // Publishes the record and maps its handle to it.
+  void EndCreate(mpidbg_object_head* rec);
+
+  // The newest record of `handle` (live or orphan), or nullptr.
+  mpidbg_object_head* Find(uint64_t handle) const;
+  // The record of `handle` only if it is live (not freed by the application).
+  mpidbg_object_head* FindLive(uint64_t handle) const;
+
+  // Write window for a published record's fields.
+  void BeginUpdate(mpidbg_object_head* rec) const { table_->BeginUpdate(&rec->hdr); }
+  void EndUpdate(mpidbg_object_head* rec) const { table_->EndUpdate(&rec->hdr); }
+
+  // The application freed `handle`: its record is marked FREED (and RELEASED when MPI
+  // drops the object now) and becomes an orphan. Returns the record or nullptr.
+  mpidbg_object_head* MarkFreed(uint64_t handle, bool released_now);
+  // MPI no longer needs a freed object (e.g. a freed request completed).
+  void MarkReleased(mpidbg_object_head* rec);
+
+  // Drops a record at once, without orphaning it (an object MPI never handed out).
+  void Discard(mpidbg_object_head* rec);
+
+  SlabTable* table() const { return table_; }
+
+ private:
+  static void ReleaseOrphan(mpidbg_record_header* rec, void* owner);
+  void ReleaseRecord(mpidbg_object_head* rec);
+  void OrphanLocked(mpidbg_object_head* rec, bool released_now);
+
+  SlabTable* table_;
+  ObjectRegistryShared shared_;
+  DropArrays drop_;
+  mutable SpinLock lock_;
+  HandleMap by_handle_;
+};
+
+template <typename Record>
+inline Record* As(mpidbg_object_head* head) {
+  return reinterpret_cast<Record*>(head);
+}
+
+}  // namespace mpidbg::core
+
+#endif  // MPIDBG_CORE_OBJECT_REGISTRY_H

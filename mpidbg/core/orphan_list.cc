@@ -1,0 +1,124 @@
+// orphan_list.cc — see orphan_list.h.
+#include "core/orphan_list.h"
+
+#include <stdlib.h>
+
+namespace mpidbg::core {
+
+namespace {
+// Evictions are done in batches so a callback never runs under the lock.
+constexpr uint32_t kBatch = 32;
+}  // namespace
+
+bool OrphanList::GrowLocked() {
+  uint32_t capacity = capacity_ == 0 ? 64 : capacity_ * 2;
+  if (capacity < capacity_) return false;
+  Entry* ring = static_cast<Entry*>(malloc(sizeof(Entry) * capacity));
+  if (ring == nullptr) return false;
+  for (uint32_t i = 0; i < size_; ++i) ring[i] = ring_[(head_ + i) & (capacity_ - 1)];
+  free(ring_);
+  ring_ = ring;
+  capacity_ = capacity;
+  head_ = 0;
+  return true;
+}
+
+void OrphanList::PublishCountLocked() {
+  __atomic_store_n(c_.count, static_cast<uint64_t>(size_), __ATOMIC_RELAXED);
+}
+
+uint32_t OrphanList::TakeExcessLocked(Entry* out, uint32_t max) {
+  if (__atomic_load_n(c_.keep_all, __ATOMIC_RELAXED) != 0) return 0;
+  const uint32_t budget = __atomic_load_n(c_.budget, __ATOMIC_RELAXED);
+  uint32_t n = 0;
+  while (size_ > budget && n < max) {
+    out[n++] = ring_[head_];
+    head_ = (head_ + 1) & (capacity_ - 1);
+    --size_;
+  }
+  if (n != 0) {
+    __atomic_fetch_add(c_.evictions, static_cast<uint64_t>(n), __ATOMIC_RELAXED);
+    PublishCountLocked();
+  }
+  return n;
+}
+
+void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) {
+  if (rec == nullptr || release == nullptr) return;
+  Entry batch[kBatch];
+  uint32_t n = 0;
+  bool kept = false;
+  {
+    SpinGuard guard(lock_);
+    if (size_ < capacity_ || GrowLocked()) {
+      ring_[(head_ + size_) & (capacity_ - 1)] = Entry{rec, release, owner};
+      ++size_;
+      PublishCountLocked();
+      kept = true;
+    }
+  }
+  if (!kept) {
+    __atomic_fetch_add(c_.evictions, uint64_t{1}, __ATOMIC_RELAXED);
+    release(rec, owner);
+    return;
+  }
+  do {
+    {
+      SpinGuard guard(lock_);
+      n = TakeExcessLocked(batch, kBatch);
+    }
+    for (uint32_t i = 0; i < n; ++i) batch[i].release(batch[i].rec, batch[i].owner);
+  } while (n == kBatch);
+}
+
+uint64_t OrphanList::ReleaseAll() {
+  uint64_t total = 0;
+  for (;;) {
+    Entry batch[kBatch];
+    uint32_t n = 0;
+    {
+      SpinGuard guard(lock_);
+      while (size_ > 0 && n < kBatch) {
+        batch[n++] = ring_[head_];
+        head_ = (head_ + 1) & (capacity_ - 1);
+        --size_;
+      }
+      if (n != 0) {
+        __atomic_fetch_add(c_.releases, static_cast<uint64_t>(n), __ATOMIC_RELAXED);
+        PublishCountLocked();
+      }
+    }
+    if (n == 0) return total;
+    for (uint32_t i = 0; i < n; ++i) batch[i].release(batch[i].rec, batch[i].owner);
+    total += n;
+  }
+}
+
+void OrphanList::SetBudget(uint32_t budget) {
+  __atomic_store_n(c_.budget, budget, __ATOMIC_RELAXED);
+  uint32_t n = 0;
+  do {
+    Entry batch[kBatch];
+    {
+      SpinGuard guard(lock_);
+      n = TakeExcessLocked(batch, kBatch);
+    }
+    for (uint32_t i = 0; i < n; ++i) batch[i].release(batch[i].rec, batch[i].owner);
+  } while (n == kBatch);
+}
+
+uint64_t OrphanList::size() const {
+  SpinGuard guard(lock_);
+  return size_;
+}
+
+void OrphanList::ReleaseMemoryForTests() {
+  SpinGuard guard(lock_);
+  if (size_ != 0) return;
+  free(ring_);
+  ring_ = nullptr;
+  capacity_ = 0;
+  head_ = 0;
+}
+
+}  // namespace mpidbg::core

@@ -1,0 +1,79 @@
+// orphan_list.h — records of freed handles kept for debuggers ("orphans"), oldest first.
+//
+// When the application frees a handle its record stays, marked freed, so a stale copy of
+// the handle still shows what it was (seed MPI_Handles_interface). Orphans of every kind
+// share one budget: past it the oldest are released (and counted as evictions), unless
+// a debugger has set keep_all. A debugger can also drop them all (ReleaseAll, behind
+// the exported mpidbg_release_orphans()).
+//
+// The counters live in the exported root so a debugger reads them from memory. Not on
+// a per-message path: orphans are made by MPI_*_free calls. Thread-safe.
+//
+// Release callbacks run on the calling thread after the list's own lock is dropped, so
+// a callback may take its registry's lock. Callers must therefore not hold that lock
+// while calling Add or ReleaseAll.
+#ifndef MPIDBG_CORE_ORPHAN_LIST_H
+#define MPIDBG_CORE_ORPHAN_LIST_H
+
+#include <stdint.h>
+
+#include "core/spinlock.h"
+#include "mpidbg/records.h"
+
+namespace mpidbg::core {
+
+class OrphanList {
+ public:
+  // Frees whatever the record owns and returns its slot; `owner` is the registry.
+  using ReleaseFn = void (*)(mpidbg_record_header* rec, void* owner);
+
+  struct Counters {
+    uint32_t* budget;     // most orphans kept
+    uint32_t* keep_all;   // nonzero: ignore the budget
+    uint64_t* count;      // orphans kept now
+    uint64_t* evictions;  // released because of the budget
+    uint64_t* releases;   // released by ReleaseAll
+  };
+
+  constexpr explicit OrphanList(Counters counters) : c_(counters) {}
+  OrphanList(const OrphanList&) = delete;
+  OrphanList& operator=(const OrphanList&) = delete;
+
+  // Keeps `rec` as the newest orphan, then evicts the oldest ones beyond the budget.
+  // If memory for the list itself runs out the record is released at once (counted as
+  // an eviction): a debugger loses a stale view, the application loses nothing.
+  void Add(mpidbg_record_header* rec, ReleaseFn release, void* owner);
+
+  // Releases every orphan; returns how many.
+  uint64_t ReleaseAll();
+
+  // Applies a new budget now (evicting if it shrank).
+  void SetBudget(uint32_t budget);
+
+  uint64_t size() const;
+
+  // Frees the list's own memory when empty; for tests.
+  void ReleaseMemoryForTests();
+
+ private:
+  struct Entry {
+    mpidbg_record_header* rec;
+    ReleaseFn release;
+    void* owner;
+  };
+  bool GrowLocked();
+  // Moves up to `max` oldest entries beyond the budget into `out`; returns how many.
+  uint32_t TakeExcessLocked(Entry* out, uint32_t max);
+  void PublishCountLocked();
+
+  Counters c_;
+  mutable SpinLock lock_;
+  Entry* ring_ = nullptr;
+  uint32_t capacity_ = 0;  // power of two
+  uint32_t head_ = 0;      // oldest
+  uint32_t size_ = 0;
+};
+
+}  // namespace mpidbg::core
+
+#endif  // MPIDBG_CORE_ORPHAN_LIST_H
