@@ -7,6 +7,7 @@
 #include "rt/comm_registry.h"
 #include "rt/handles.h"
 #include "rt/hooks.h"
+#include "rt/init_steps.h"
 #include "rt/registry.h"
 
 namespace mpidbg::rt {
@@ -45,7 +46,7 @@ void RecordHostname(mpidbg_root* root) {
 
 }  // namespace
 
-void PreInit(CallScope&, InitArgs&) {}
+void PreInit(CallScope&, InitArgs&) { MetadataBeforeInit(); }
 
 void PostInit(CallScope&, InitArgs& args, int rc) {
   if (rc != MPI_SUCCESS) return;
@@ -69,13 +70,24 @@ void PostInit(CallScope&, InitArgs& args, int rc) {
   root->comm_self_handle = HandleToU64(MPI_COMM_SELF);
   RecordHostname(root);
   RecordLibraryVersion(root);
+  root->thread_level_requested =
+      args.required == kAbsent ? MPIDBG_THREAD_SINGLE : ThreadLevel(args.required);
+  ConfigureOrphans();
   RegisterPredefinedComms(rank);
+  HandlesAfterInit(rank);
+  DatatypesAfterInit();
+  TrafficAfterInit();
   root->init_time_ns = core::RealtimeNs();
   __atomic_store_n(&root->process_state, MPIDBG_PROCESS_RUNNING, __ATOMIC_RELEASE);
   __atomic_fetch_add(&root->generation, 1, __ATOMIC_RELEASE);
+  MetadataAfterInit(args.required == kAbsent ? MPI_THREAD_SINGLE : args.required, provided);
 }
 
-void PreFinalize(CallScope&, FinalizeArgs&) { ReleaseWorldGroup(); }
+void PreFinalize(CallScope&, FinalizeArgs&) {
+  MetadataBeforeFinalize();
+  TrafficBeforeFinalize();
+  ReleaseWorldGroup();
+}
 
 void PostFinalize(CallScope&, FinalizeArgs&, int) {
   __atomic_store_n(&mpidbg_runtime_root.process_state, MPIDBG_PROCESS_FINALIZED,

@@ -40,7 +40,7 @@ void FillOp(mpidbg_op_record* rec, const OpDescription& d, uint64_t tid) {
   rec->buffer = AddressOf(d.buffer);
   rec->datatype = d.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(d.datatype);
   rec->count = d.count;
-  rec->bytes = d.count * type.size;
+  rec->bytes = d.bytes >= 0 ? d.bytes : d.count * type.size;
   rec->tid = tid;
   rec->post_time_ns = core::RealtimeNs();
   rec->actual_bytes = 0;
@@ -56,6 +56,12 @@ void FillOp(mpidbg_op_record* rec, const OpDescription& d, uint64_t tid) {
   rec->actual_tag = MPIDBG_TAG_ANY;
   rec->reserved = 0;
   memcpy(rec->datatype_name, type.name, sizeof rec->datatype_name);
+  rec->object = d.object;
+  rec->free_serial = 0;
+  rec->file_offset = d.file_offset;
+  rec->target_disp = d.target_disp;
+  rec->extra_state = d.extra_state;
+  rec->query_fn = d.query_fn;
 }
 
 void TrackRequest(uint64_t request, const OpDescription& d, uint32_t flags, uint64_t tid) {

@@ -30,6 +30,13 @@ struct OpDescription {
   int32_t peer = MPIDBG_RANK_UNKNOWN;  // already normalised
   int32_t tag = MPIDBG_TAG_ANY;        // already normalised
   const CommView* comm = nullptr;      // nullptr when the call has no communicator
+  // Requests of other origins (records.h, appended op fields).
+  uint64_t object = 0;        // window (RMA) or file (file I/O) handle
+  int64_t file_offset = -1;   // explicit offset of *_at file I/O
+  int64_t target_disp = 0;    // RMA target displacement
+  uint64_t extra_state = 0;   // generalized requests
+  uint64_t query_fn = 0;      // generalized requests
+  int64_t bytes = -1;         // when >= 0, used instead of count * datatype size
 };
 
 // Fills every field of `rec` after the header from `d` (request 0).

@@ -1,0 +1,27 @@
+// init_steps.h — what each area of the runtime does at MPI_Init and MPI_Finalize.
+//
+// hooks_init.cc calls these in the order listed; each area defines its own in its own
+// file, so adding an area never means editing another's code.
+#ifndef MPIDBG_RT_INIT_STEPS_H
+#define MPIDBG_RT_INIT_STEPS_H
+
+#include <stdint.h>
+
+namespace mpidbg::rt {
+
+// Before PMPI_Init/PMPI_Init_thread (nothing of MPI may be called).
+void MetadataBeforeInit();                                  // rt/metadata.cc
+
+// After a successful PMPI_Init*, once the root's rank/size/thread level are set.
+void HandlesAfterInit(int32_t world_rank);                  // rt/handles_init.cc
+void DatatypesAfterInit();                                  // rt/datatype_registry.cc
+void TrafficAfterInit();                                    // rt/traffic.cc
+void MetadataAfterInit(int required, int provided);         // rt/metadata.cc (last)
+
+// Before PMPI_Finalize (MPI still usable), in this order.
+void MetadataBeforeFinalize();                              // rt/metadata.cc
+void TrafficBeforeFinalize();                               // rt/traffic.cc
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_INIT_STEPS_H

@@ -1,0 +1,10 @@
+// metadata.cc — placeholder: this area's init steps (rt/init_steps.h) do nothing yet.
+#include "rt/init_steps.h"
+
+namespace mpidbg::rt {
+
+void MetadataBeforeInit() {}
+void MetadataAfterInit(int, int) {}
+void MetadataBeforeFinalize() {}
+
+}  // namespace mpidbg::rt

@@ -1,0 +1,9 @@
+// traffic.cc — placeholder: this area's init steps (rt/init_steps.h) do nothing yet.
+#include "rt/init_steps.h"
+
+namespace mpidbg::rt {
+
+void TrafficAfterInit() {}
+void TrafficBeforeFinalize() {}
+
+}  // namespace mpidbg::rt

@@ -1,0 +1,129 @@
+// rt_check.h — what MPI check programs under tests/runtime share: failure counting
+// CHECK macros, handle widening, and a debugger-style walk of the runtime's tables
+// (found through the dynamic symbol table, so a program works with the runtime linked
+// or LD_PRELOADed).
+#ifndef MPIDBG_TESTS_RUNTIME_RT_CHECK_H
+#define MPIDBG_TESTS_RUNTIME_RT_CHECK_H
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vector>
+
+#include "mpidbg/records.h"
+
+namespace rtcheck {
+
+inline int g_rank = -1;
+inline int g_failures = 0;
+
+#define RT_CHECK(cond)                                                                   \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
+      fprintf(stderr, "[rank %d] %s:%d: check failed: %s\n", ::rtcheck::g_rank, __FILE__, \
+              __LINE__, #cond);                                                          \
+      ++::rtcheck::g_failures;                                                           \
+    }                                                                                    \
+  } while (0)
+
+#define RT_CHECK_EQ(a, b)                                                                 \
+  do {                                                                                    \
+    long long va_ = static_cast<long long>(a), vb_ = static_cast<long long>(b);           \
+    if (va_ != vb_) {                                                                     \
+      fprintf(stderr, "[rank %d] %s:%d: check failed: %s == %s (%lld vs %lld)\n",         \
+              ::rtcheck::g_rank, __FILE__, __LINE__, #a, #b, va_, vb_);                   \
+      ++::rtcheck::g_failures;                                                            \
+    }                                                                                     \
+  } while (0)
+
+#define RT_CHECK_STREQ(a, b)                                                              \
+  do {                                                                                    \
+    const char *sa_ = (a), *sb_ = (b);                                                    \
+    if (strcmp(sa_, sb_) != 0) {                                                          \
+      fprintf(stderr, "[rank %d] %s:%d: check failed: %s == %s (\"%s\" vs \"%s\")\n",     \
+              ::rtcheck::g_rank, __FILE__, __LINE__, #a, #b, sa_, sb_);                   \
+      ++::rtcheck::g_failures;                                                            \
+    }                                                                                     \
+  } while (0)
+
+[[maybe_unused]] inline uint64_t U64(int h) {
+  return static_cast<uint64_t>(static_cast<uint32_t>(h));
+}
+template <typename T>
+uint64_t U64(T* h) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(h));
+}
+inline uint64_t Addr(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
+template <typename T>
+const T* At(uint64_t a) {
+  return reinterpret_cast<const T*>(static_cast<uintptr_t>(a));
+}
+
+// The runtime's root, or nullptr (with a failure counted) when it is not loaded.
+inline const mpidbg_root* Root() {
+  static const mpidbg_root* root = nullptr;
+  if (root == nullptr) {
+    root = static_cast<const mpidbg_root*>(dlsym(RTLD_DEFAULT, MPIDBG_ROOT_SYMBOL));
+    RT_CHECK(root != nullptr);
+  }
+  return root;
+}
+
+// Every record of a table whose slot is in use (live or orphan), as a debugger walks it.
+template <typename R>
+std::vector<const R*> Records(const mpidbg_table& t) {
+  std::vector<const R*> out;
+  uint64_t addr = __atomic_load_n(&t.first_slab, __ATOMIC_ACQUIRE);
+  for (uint32_t n = 0; addr != 0 && n < t.slab_count; ++n) {
+    const auto* slab = At<mpidbg_slab>(addr);
+    if (slab->magic != MPIDBG_SLAB_MAGIC) {
+      RT_CHECK(slab->magic == MPIDBG_SLAB_MAGIC);
+      break;
+    }
+    const char* first = reinterpret_cast<const char*>(slab) + slab->header_size;
+    for (uint32_t i = 0; i < slab->capacity; ++i) {
+      const auto* h = reinterpret_cast<const mpidbg_record_header*>(
+          first + uint64_t{i} * slab->record_size);
+      if (__atomic_load_n(&h->kind, __ATOMIC_ACQUIRE) == t.kind) {
+        out.push_back(reinterpret_cast<const R*>(h));
+      }
+    }
+    addr = __atomic_load_n(&slab->next, __ATOMIC_ACQUIRE);
+  }
+  return out;
+}
+
+// The newest record (highest create_serial) of `handle` in a table of object records;
+// with `live_only`, only one not freed by the application.
+template <typename R>
+const R* FindObject(const mpidbg_table& t, uint64_t handle, bool live_only = true) {
+  const R* best = nullptr;
+  for (const R* r : Records<R>(t)) {
+    const mpidbg_object_head& h = r->obj;
+    if (h.handle != handle) continue;
+    if (live_only && (h.hdr.flags & MPIDBG_REC_FREED) != 0) continue;
+    if (best == nullptr || h.create_serial > best->obj.create_serial) best = r;
+  }
+  return best;
+}
+
+template <typename T>
+const T* ArrayAt(const mpidbg_array& a) {
+  return At<T>(a.address);
+}
+
+// Prints the verdict line the CTest FAIL regex looks for; returns the exit status.
+inline int Finish(const char* program) {
+  if (g_failures != 0) {
+    fprintf(stderr, "[rank %d] %s: FAIL (%d checks failed)\n", g_rank, program, g_failures);
+    return 1;
+  }
+  printf("[rank %d] %s: all checks passed\n", g_rank, program);
+  return 0;
+}
+
+}  // namespace rtcheck
+
+#endif  // MPIDBG_TESTS_RUNTIME_RT_CHECK_H
