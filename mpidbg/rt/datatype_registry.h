@@ -1,0 +1,38 @@
+// datatype_registry.h — datatype records (records.h: mpidbg_datatype_record).
+//
+// One generic path records every type: MPI_Type_get_envelope/get_contents give the
+// combiner and the constructor's inputs, whatever call made the type, so a reader can
+// rebuild any type map recursively from the records of its input types. Inputs the
+// runtime has no record of (predefined types outside the table, types made where the
+// runtime cannot see, e.g. through the Fortran bindings) are recorded first, the same
+// way. Not on a per-message path.
+#ifndef MPIDBG_RT_DATATYPE_REGISTRY_H
+#define MPIDBG_RT_DATATYPE_REGISTRY_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "mpidbg/records.h"
+
+namespace mpidbg::rt {
+
+// Records `datatype` as MPI describes it now; `creator` is the constructor's call id
+// (MPIDBG_CALL_NONE when unknown). Returns the record (an existing live one for the
+// cached MPI_Type_create_f90_* types), or nullptr if it could not be made.
+mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator);
+
+// Registers every predefined datatype of the table in datatype_predefined.cc.
+void RegisterPredefinedDatatypes();
+
+// MPI_Type_commit succeeded.
+void MarkDatatypeCommitted(MPI_Datatype datatype);
+
+// MPI_Type_set_name succeeded: the record takes the name MPI now reports.
+void RenameDatatype(MPI_Datatype datatype);
+
+// MPI's MPI_COMBINER_* value as enum mpidbg_combiner.
+int32_t CombinerOf(int mpi_combiner);
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_DATATYPE_REGISTRY_H

@@ -1,0 +1,29 @@
+// hook_args_datatypes.h — what the datatype wrappers (gen/calls_datatypes.def) hand
+// their hooks.
+#ifndef MPIDBG_RT_HOOK_ARGS_DATATYPES_H
+#define MPIDBG_RT_HOOK_ARGS_DATATYPES_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+namespace mpidbg::rt {
+
+// Every type constructor: the new type is read back from MPI after the call.
+struct TypeCreateArgs {
+  MPI_Datatype* newtype = nullptr;
+};
+
+// MPI_Type_commit and MPI_Type_free (which sets the handle to MPI_DATATYPE_NULL).
+struct TypeHandleArgs {
+  MPI_Datatype* datatype = nullptr;
+  uint64_t saved = 0;  // the handle before the call
+};
+
+struct TypeSetNameArgs {
+  MPI_Datatype datatype = MPI_DATATYPE_NULL;
+  const char* name = nullptr;
+};
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_HOOK_ARGS_DATATYPES_H
