@@ -208,4 +208,32 @@ void ApplySummary(const mpidbg_process_summary& s, model::ProcessInfo* p) {
   p->state = ProcessStateName(s.process_state);
 }
 
+model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info) {
+  model::TrafficCount c;
+  c.comm_id = CommIdString(info.comm_id);
+  c.peer = info.peer;
+  c.peer_world = RankFromNormalised(info.peer_world);
+  c.tag = info.tag;
+  c.sends = info.sends;
+  c.receives = info.receives;
+  c.send_bytes = info.send_bytes;
+  c.receive_bytes = info.receive_bytes;
+  return c;
+}
+
+model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info) {
+  model::LoggedSend s;
+  s.call = FixedString(info.call_name);
+  s.comm_id = CommIdString(info.comm_id);
+  s.ordinal = info.ordinal;
+  s.peer = info.peer;
+  s.peer_world = RankFromNormalised(info.peer_world);
+  s.tag = info.tag;
+  s.count = info.count;
+  s.bytes = info.bytes;
+  s.mode = ModeName(info.mode).value_or("standard");
+  s.time_ns = info.time_ns;
+  return s;
+}
+
 }  // namespace mpidbg::host

@@ -27,6 +27,8 @@ model::Operation OperationFromMqs(const mqs_pending_operation& op, int op_class)
 // `capture_time_ns` is when the state was captured (see OpenedTarget).
 model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time_ns);
 void ApplySummary(const mpidbg_process_summary& summary, model::ProcessInfo* process);
+model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info);
+model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info);
 
 // A NUL-terminated copy of a fixed char array that may lack the NUL.
 template <size_t N>

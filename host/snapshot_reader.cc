@@ -15,6 +15,7 @@ constexpr int kMaxWaited = 1 << 16;
 constexpr int kMaxCommunicators = 1 << 17;
 constexpr int kMaxOpsPerQueue = 1 << 20;
 constexpr mqs_tword_t kMaxGroupSize = 1 << 24;
+constexpr int kMaxTrafficEntries = 1 << 20;
 
 template <typename T>
 T SizedStruct() {
@@ -146,6 +147,32 @@ Status ReadCommunicators(MqSession& s, model::ProcessSnapshot* snap) {
   return Status::Ok();
 }
 
+void ReadTraffic(MqSession& s, model::ProcessSnapshot* snap) {
+  const ExtFunctions& ext = s.dll().ext();
+  if (ext.traffic_read == nullptr || ext.traffic_get == nullptr || ext.logged_send_get == nullptr) {
+    return;
+  }
+  auto summary = SizedStruct<mpidbg_traffic_summary>();
+  if (ext.traffic_read(s.process(), &summary) != mqs_ok) return;
+  model::Traffic t;
+  t.log_capacity = summary.log_capacity;
+  t.sends_logged = summary.sends_logged;
+  t.dropped = summary.dropped;
+  const int entries = std::clamp(summary.entries, 0, kMaxTrafficEntries);
+  for (int i = 0; i < entries; ++i) {
+    auto e = SizedStruct<mpidbg_traffic_info>();
+    if (ext.traffic_get(s.process(), i, &e) != mqs_ok) continue;
+    t.counts.push_back(TrafficFromExt(e));
+  }
+  const int logged = std::clamp(summary.logged_sends, 0, kMaxTrafficEntries);
+  for (int i = 0; i < logged; ++i) {
+    auto e = SizedStruct<mpidbg_logged_send_info>();
+    if (ext.logged_send_get(s.process(), i, &e) != mqs_ok) continue;
+    t.sends.push_back(LoggedSendFromExt(e));
+  }
+  snap->traffic = std::move(t);
+}
+
 }  // namespace
 
 Result<model::ProcessSnapshot> ReadSnapshot(MqSession& session, TargetContext& ctx,
@@ -163,6 +190,7 @@ Result<model::ProcessSnapshot> ReadSnapshot(MqSession& session, TargetContext& c
   ReadThreads(session, facts, &snap);
   Status st = ReadCommunicators(session, &snap);
   if (!st.ok()) return st;
+  ReadTraffic(session, &snap);
   return snap;
 }
 

@@ -85,6 +85,8 @@ void destroy_process_state(_mqs_process_info* info) {
   if (info == nullptr) return;
   debugger_delete(info->state.snapshot);
   info->state.snapshot = nullptr;
+  debugger_delete(info->state.traffic);
+  info->state.traffic = nullptr;
   debugger_delete(info);
 }
 

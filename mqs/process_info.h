@@ -14,6 +14,7 @@
 #include "mpidbg/mqs_interface.h"
 #include "plugin/runtime_snapshot.h"
 #include "plugin/target_reader.h"
+#include "plugin/traffic_snapshot.h"
 
 // The debugger sees these as opaque; they are defined here.
 struct _mqs_image_info {
@@ -42,6 +43,8 @@ struct ProcessState {
   TargetAddr root_addr;
 
   RuntimeSnapshot* snapshot = nullptr;  // null until the first successful decode
+  plugin::TrafficSnapshot* traffic = nullptr;  // the last mpidbg_traffic_read
+  plugin::TrafficLimits traffic_limits;
 
   Cursor comm_cursor = Cursor::kNotSetUp;
   size_t comm_index = 0;  // into snapshot->comms while comm_cursor == kOn

@@ -29,7 +29,9 @@ namespace mpidbg::plugin {
   X(kErrNoCallbacks, "the debugger has not provided the callbacks this call needs")            \
   X(kErrGroupUnavailable, "the communicator's group cannot be read")                            \
   X(kErrNoSuchThread, "thread index out of range")                                              \
-  X(kErrNoSuchRequest, "request index out of range")
+  X(kErrNoSuchRequest, "request index out of range")                                           \
+  X(kErrNoTraffic, "the runtime records no traffic counters in this process")                   \
+  X(kErrNoSuchEntry, "traffic or send-log index out of range")
 
 enum PluginError : int {
   kErrFirst_ = mqs_first_user_code - 1,

@@ -21,6 +21,13 @@ void field(const Decoder& d, size_t off, char (*out)[N]) {
 
 }  // namespace
 
+void decode_array(const Decoder& d, mpidbg_array* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_array, address);
+  MPIDBG_FIELD(mpidbg_array, count);
+  MPIDBG_FIELD(mpidbg_array, elem_size);
+}
+
 void decode_table(const Decoder& d, mpidbg_table* out) {
   std::memset(out, 0, sizeof *out);
   MPIDBG_FIELD(mpidbg_table, first_slab);
@@ -55,6 +62,76 @@ void decode_root(const Decoder& d, mpidbg_root* out) {
   decode_table(d.sub(offsetof(mpidbg_root, threads), sizeof(mpidbg_table)), &out->threads);
   MPIDBG_FIELD(mpidbg_root, mpi_library);
   MPIDBG_FIELD(mpidbg_root, hostname);
+  MPIDBG_FIELD(mpidbg_root, create_counter);
+  MPIDBG_FIELD(mpidbg_root, free_counter);
+  MPIDBG_FIELD(mpidbg_root, orphan_budget);
+  MPIDBG_FIELD(mpidbg_root, orphan_keep_all);
+  MPIDBG_FIELD(mpidbg_root, orphan_count);
+  MPIDBG_FIELD(mpidbg_root, orphan_evictions);
+  MPIDBG_FIELD(mpidbg_root, orphan_releases);
+#define MPIDBG_TABLE_FIELD(name) \
+  decode_table(d.sub(offsetof(mpidbg_root, name), sizeof(mpidbg_table)), &out->name)
+  MPIDBG_TABLE_FIELD(groups);
+  MPIDBG_TABLE_FIELD(datatypes);
+  MPIDBG_TABLE_FIELD(reduce_ops);
+  MPIDBG_TABLE_FIELD(errhandlers);
+  MPIDBG_TABLE_FIELD(infos);
+  MPIDBG_TABLE_FIELD(windows);
+  MPIDBG_TABLE_FIELD(files);
+  MPIDBG_TABLE_FIELD(messages);
+  MPIDBG_TABLE_FIELD(sessions);
+#undef MPIDBG_TABLE_FIELD
+  MPIDBG_FIELD(mpidbg_root, launch);
+  MPIDBG_FIELD(mpidbg_root, mpit);
+  MPIDBG_FIELD(mpidbg_root, traffic);
+  MPIDBG_FIELD(mpidbg_root, mpi_version);
+  MPIDBG_FIELD(mpidbg_root, mpi_subversion);
+  MPIDBG_FIELD(mpidbg_root, thread_level_requested);
+  MPIDBG_FIELD(mpidbg_root, debug_gate_hold);
+  MPIDBG_FIELD(mpidbg_root, request_bytes);
+}
+
+void decode_traffic_header(const Decoder& d, mpidbg_traffic* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_traffic, size);
+  MPIDBG_FIELD(mpidbg_traffic, entry_size);
+  MPIDBG_FIELD(mpidbg_traffic, entries);
+  MPIDBG_FIELD(mpidbg_traffic, capacity);
+  MPIDBG_FIELD(mpidbg_traffic, log_entry_size);
+  MPIDBG_FIELD(mpidbg_traffic, used);
+  MPIDBG_FIELD(mpidbg_traffic, dropped);
+  MPIDBG_FIELD(mpidbg_traffic, log);
+  MPIDBG_FIELD(mpidbg_traffic, log_capacity);
+  MPIDBG_FIELD(mpidbg_traffic, log_head);
+}
+
+void decode_traffic_entry(const Decoder& d, mpidbg_traffic_entry* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_traffic_entry, state);
+  MPIDBG_FIELD(mpidbg_traffic_entry, tag);
+  MPIDBG_FIELD(mpidbg_traffic_entry, comm_job_id);
+  MPIDBG_FIELD(mpidbg_traffic_entry, peer);
+  MPIDBG_FIELD(mpidbg_traffic_entry, peer_world);
+  MPIDBG_FIELD(mpidbg_traffic_entry, sends);
+  MPIDBG_FIELD(mpidbg_traffic_entry, receives);
+  MPIDBG_FIELD(mpidbg_traffic_entry, send_bytes);
+  MPIDBG_FIELD(mpidbg_traffic_entry, receive_bytes);
+}
+
+void decode_send_log_entry(const Decoder& d, mpidbg_send_log_entry* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_send_log_entry, seq);
+  MPIDBG_FIELD(mpidbg_send_log_entry, call);
+  MPIDBG_FIELD(mpidbg_send_log_entry, comm_job_id);
+  MPIDBG_FIELD(mpidbg_send_log_entry, ordinal);
+  MPIDBG_FIELD(mpidbg_send_log_entry, bytes);
+  MPIDBG_FIELD(mpidbg_send_log_entry, time_ns);
+  MPIDBG_FIELD(mpidbg_send_log_entry, datatype);
+  MPIDBG_FIELD(mpidbg_send_log_entry, count);
+  MPIDBG_FIELD(mpidbg_send_log_entry, peer);
+  MPIDBG_FIELD(mpidbg_send_log_entry, peer_world);
+  MPIDBG_FIELD(mpidbg_send_log_entry, tag);
+  MPIDBG_FIELD(mpidbg_send_log_entry, mode);
 }
 
 void decode_slab(const Decoder& d, mpidbg_slab* out) {
@@ -92,6 +169,16 @@ void decode_comm(const Decoder& d, mpidbg_comm_record* out) {
   MPIDBG_FIELD(mpidbg_comm_record, split_color);
   MPIDBG_FIELD(mpidbg_comm_record, split_key);
   MPIDBG_FIELD(mpidbg_comm_record, name);
+  MPIDBG_FIELD(mpidbg_comm_record, free_serial);
+  MPIDBG_FIELD(mpidbg_comm_record, errhandler);
+  MPIDBG_FIELD(mpidbg_comm_record, info);
+  decode_array(d.sub(offsetof(mpidbg_comm_record, topo_args), sizeof(mpidbg_array)),
+               &out->topo_args);
+  decode_array(d.sub(offsetof(mpidbg_comm_record, attributes), sizeof(mpidbg_array)),
+               &out->attributes);
+  MPIDBG_FIELD(mpidbg_comm_record, fortran_index);
+  MPIDBG_FIELD(mpidbg_comm_record, topology);
+  MPIDBG_FIELD(mpidbg_comm_record, create_time_ns);
 }
 
 void decode_op(const Decoder& d, mpidbg_op_record* out) {
@@ -119,6 +206,12 @@ void decode_op(const Decoder& d, mpidbg_op_record* out) {
   MPIDBG_FIELD(mpidbg_op_record, actual_tag);
   MPIDBG_FIELD(mpidbg_op_record, reserved);
   MPIDBG_FIELD(mpidbg_op_record, datatype_name);
+  MPIDBG_FIELD(mpidbg_op_record, object);
+  MPIDBG_FIELD(mpidbg_op_record, free_serial);
+  MPIDBG_FIELD(mpidbg_op_record, file_offset);
+  MPIDBG_FIELD(mpidbg_op_record, target_disp);
+  MPIDBG_FIELD(mpidbg_op_record, extra_state);
+  MPIDBG_FIELD(mpidbg_op_record, query_fn);
 }
 
 void decode_thread(const Decoder& d, mpidbg_thread_record* out) {

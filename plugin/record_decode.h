@@ -15,6 +15,10 @@ void decode_table(const Decoder& d, mpidbg_table* out);
 void decode_slab(const Decoder& d, mpidbg_slab* out);
 void decode_record_header(const Decoder& d, mpidbg_record_header* out);
 void decode_comm(const Decoder& d, mpidbg_comm_record* out);
+void decode_array(const Decoder& d, mpidbg_array* out);
+void decode_traffic_header(const Decoder& d, mpidbg_traffic* out);
+void decode_traffic_entry(const Decoder& d, mpidbg_traffic_entry* out);
+void decode_send_log_entry(const Decoder& d, mpidbg_send_log_entry* out);
 void decode_op(const Decoder& d, mpidbg_op_record* out);
 void decode_thread(const Decoder& d, mpidbg_thread_record* out);
 

@@ -212,7 +212,7 @@ std::vector<UnmatchedMessage> FindUnmatched(const JobIndex& job, const MessageIn
     if (receiver < 0) continue;
     if (job.snapshot(static_cast<std::size_t>(receiver)).process.state == "unreadable") continue;
     if (messages.HasReceiveFor(send.comm_id, send.to, send.from, send.op->tag)) continue;
-    if (send.arrived) {
+    if (send.arrived && !send.from_counts) {
       // The sender may still hold the same message; then it is listed from there.
       bool held = false;
       for (std::size_t id : messages.SendsTo(send.comm_id, send.to)) {
@@ -229,7 +229,9 @@ std::vector<UnmatchedMessage> FindUnmatched(const JobIndex& job, const MessageIn
     m.tag = send.op->tag;
     m.bytes = send.op->bytes;
     m.call = send.op->call;
-    m.arrived = send.arrived;
+    m.arrived = send.arrived && !send.from_counts;
+    m.from_counts = send.from_counts;
+    m.ordinal = send.ordinal;
     out.push_back(std::move(m));
   }
   std::stable_sort(out.begin(), out.end(), [](const UnmatchedMessage& a, const UnmatchedMessage& b) {

@@ -90,6 +90,10 @@ struct UnmatchedMessage {
   int64_t bytes = 0;
   std::string call;                       // "MPI_Send", "MPI_Isend", ...
   bool arrived = false;                   // seen only in the receiver's unexpected queue
+  // Proven by the runtimes' traffic counters: complete at the sender (e.g. sent
+  // eagerly), not received; `ordinal` is its number within (comm, from, to, tag).
+  bool from_counts = false;
+  uint64_t ordinal = 0;
 };
 
 // Members of one communicator sitting in different collectives (or different roots).

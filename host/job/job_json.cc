@@ -83,7 +83,10 @@ json DeadlockJson(const DeadlockReport& d) {
 json UnmatchedJson(const UnmatchedMessage& m) {
   return json{{"from", m.from},        {"to", m.to},       {"comm", m.comm},
               {"tag", TagJson(m.tag)}, {"bytes", m.bytes}, {"call", m.call},
-              {"comm_name", m.comm_name}, {"arrived", m.arrived}};
+              {"comm_name", m.comm_name}, {"arrived", m.arrived},
+              {"evidence", m.from_counts ? "traffic_counts"
+                                         : (m.arrived ? "unexpected_queue" : "pending_send")},
+              {"ordinal", m.from_counts ? json(m.ordinal) : json(nullptr)}};
 }
 
 json MismatchJson(const CollectiveMismatch& m) {

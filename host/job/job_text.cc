@@ -108,6 +108,7 @@ void Unmatched(const JobReport& report, std::ostringstream& out) {
     out << "  " << m.from << " -> " << m.to << ": " << m.call << " tag " << TagText(m.tag)
         << ", " << m.bytes << " bytes on " << m.comm_name;
     if (m.arrived) out << " (arrived, not received)";
+    if (m.from_counts) out << " (message #" << m.ordinal << " of its kind: sent, not received)";
     out << "\n";
   }
 }

@@ -1,6 +1,9 @@
 #include "job/message_index.h"
 
+#include <algorithm>
+#include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_set>
 
 #include "job/call_info.h"
@@ -48,6 +51,104 @@ MessageIndex::MessageIndex(const JobIndex& job) {
     if (!job.participates(i)) continue;
     if (job.snapshot(i).process.state == "unreadable") continue;
     Collect(job, i);
+  }
+  CollectOutstanding(job);
+}
+
+namespace {
+
+// (communicator, sender, receiver, tag), world ranks.
+using FlowKey = std::tuple<std::string, int, int, int>;
+
+// At most this many messages of one flow are listed one by one; a runaway producer
+// must not turn a report into millions of lines.
+constexpr uint64_t kMaxListedPerFlow = 16;
+
+model::Operation EnvelopeFromLog(const model::LoggedSend& l) {
+  model::Operation op;
+  op.call = l.call.empty() ? "send" : l.call;
+  op.status = "complete";
+  op.is_send = true;
+  op.peer = model::Rank::Of(l.peer);
+  op.peer_world = l.peer_world;
+  op.tag = model::Tag{false, l.tag};
+  op.count = l.count;
+  op.bytes = l.bytes;
+  op.mode = l.mode;
+  op.comm_id = l.comm_id;
+  return op;
+}
+
+model::Operation EnvelopeFromCounts(const model::TrafficCount& c) {
+  model::Operation op;
+  op.call = "send";
+  op.status = "complete";
+  op.is_send = true;
+  op.peer = model::Rank::Of(c.peer);
+  op.peer_world = c.peer_world;
+  op.tag = model::Tag{false, c.tag};
+  // The log no longer has it: the flow's average size is the best estimate.
+  op.bytes = c.sends == 0 ? 0 : static_cast<int64_t>(c.send_bytes / c.sends);
+  op.comm_id = c.comm_id;
+  return op;
+}
+
+}  // namespace
+
+void MessageIndex::CollectOutstanding(const JobIndex& job) {
+  auto usable = [&](std::size_t i) {
+    return job.participates(i) && job.snapshot(i).process.state != "unreadable" &&
+           job.snapshot(i).traffic.has_value();
+  };
+  // What every receiver has taken, by flow.
+  std::map<FlowKey, uint64_t> received;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (!usable(i)) continue;
+    for (const model::TrafficCount& c : job.snapshot(i).traffic->counts) {
+      if (c.receives == 0 || !c.peer_world.is_rank()) continue;
+      received[{c.comm_id, c.peer_world.value, job.world_rank(i), c.tag}] += c.receives;
+    }
+  }
+  // Sends still held by their sender are listed already, from its pending operations.
+  std::map<FlowKey, uint64_t> held;
+  for (const PostedSend& send : sends_) {
+    if (send.arrived || send.envelope_unknown || send.op == nullptr || send.op->tag.any) continue;
+    ++held[{send.comm_id, send.from, send.to, send.op->tag.value}];
+  }
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (!usable(i)) continue;
+    const int self = job.world_rank(i);
+    const model::Traffic& traffic = *job.snapshot(i).traffic;
+    for (const model::TrafficCount& c : traffic.counts) {
+      if (c.sends == 0 || !c.peer_world.is_rank()) continue;
+      const int to = c.peer_world.value;
+      const int receiver = job.IndexOf(to);
+      // Without the receiver's counters nothing is proven.
+      if (receiver < 0 || !usable(static_cast<std::size_t>(receiver))) continue;
+      const FlowKey key{c.comm_id, self, to, c.tag};
+      const uint64_t taken = received.count(key) != 0 ? received[key] : 0;
+      if (c.sends <= taken) continue;
+      const uint64_t outstanding = c.sends - taken;
+      const uint64_t still_held = held.count(key) != 0 ? held[key] : 0;
+      if (outstanding <= still_held) continue;
+      // MPI delivers a flow in order, so the receiver took ordinals 1..taken; the rest
+      // are outstanding. The sender's pending ones are usually the newest.
+      const uint64_t extra = std::min(outstanding - still_held, kMaxListedPerFlow);
+      for (uint64_t ordinal = taken + 1; ordinal <= taken + extra; ++ordinal) {
+        const model::LoggedSend* logged = nullptr;
+        for (const model::LoggedSend& l : traffic.sends) {
+          if (l.ordinal == ordinal && l.comm_id == c.comm_id && l.tag == c.tag &&
+              l.peer_world == c.peer_world) {
+            logged = &l;
+          }
+        }
+        synthesized_.push_back(logged != nullptr ? EnvelopeFromLog(*logged) : EnvelopeFromCounts(c));
+        PostedSend send{self, to, c.comm_id, i, &synthesized_.back(), true};
+        send.from_counts = true;
+        send.ordinal = ordinal;
+        AddSend(std::move(send));
+      }
+    }
   }
 }
 

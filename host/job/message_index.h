@@ -4,11 +4,15 @@
 //
 // Sources: each rank's pending sends and receives, the blocking operation of every
 // thread in MPI, the requests Wait-class calls wait for (when not already listed), the
-// receiver's unexpected queue (messages that arrived before any receive), and, when a
-// snapshot lacks it, the send half of an MPI_Sendrecv in progress as a wildcard.
+// receiver's unexpected queue (messages that arrived before any receive), when a
+// snapshot lacks it, the send half of an MPI_Sendrecv in progress as a wildcard, and
+// the messages the runtimes' traffic counters prove sent and not yet received (sends
+// that completed at the sender, e.g. eagerly, and that no receive has taken).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,6 +35,11 @@ struct PostedSend {
   // The send half of an MPI_Sendrecv in progress whose record is missing (an older
   // runtime, or a foreign DLL): it may go to anyone with any tag.
   bool envelope_unknown = false;
+  // Proven by the traffic counters (sender's sends minus receiver's receives) rather
+  // than seen as a pending operation; `ordinal` is its number within (comm, from, to,
+  // tag), and `op` comes from the sender's send log when the send is still in it.
+  bool from_counts = false;
+  uint64_t ordinal = 0;
 };
 
 struct PostedReceive {
@@ -65,9 +74,11 @@ class MessageIndex {
  private:
   using RankMap = std::unordered_map<int, std::vector<std::size_t>>;
   void Collect(const JobIndex& job, std::size_t i);
+  void CollectOutstanding(const JobIndex& job);
   void AddSend(PostedSend send);
   void AddReceive(PostedReceive receive);
 
+  std::deque<model::Operation> synthesized_;  // envelopes of sends proven by counters
   std::vector<PostedSend> sends_;
   std::vector<PostedReceive> receives_;
   std::unordered_map<std::string, RankMap> sends_by_comm_;     // comm -> to -> sends

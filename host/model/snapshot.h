@@ -100,10 +100,46 @@ struct ProcessInfo {
   std::string plugin;           // path of the message-queue DLL used
 };
 
+// Per (communicator, peer, tag): what this process sent and received (the runtime's
+// traffic counters). Joined across ranks they give the messages sent and not received.
+struct TrafficCount {
+  std::string comm_id;
+  int peer = -1;        // rank in the communicator (remote group for intercomms)
+  Rank peer_world;
+  int tag = 0;
+  uint64_t sends = 0;
+  uint64_t receives = 0;
+  uint64_t send_bytes = 0;
+  uint64_t receive_bytes = 0;
+};
+
+// One send from the runtime's log of recent sends.
+struct LoggedSend {
+  std::string call;
+  std::string comm_id;
+  uint64_t ordinal = 0;  // the send's number within (comm_id, peer, tag): 1, 2, ...
+  int peer = -1;
+  Rank peer_world;
+  int tag = 0;
+  int64_t count = 0;
+  int64_t bytes = 0;
+  std::string mode;      // "standard" | "synchronous" | "buffered" | "ready"
+  int64_t time_ns = 0;   // CLOCK_REALTIME when posted
+};
+
+struct Traffic {
+  std::vector<TrafficCount> counts;
+  std::vector<LoggedSend> sends;  // oldest first
+  int log_capacity = 0;
+  uint64_t sends_logged = 0;      // since MPI_Init; sends_logged - sends.size() left the log
+  uint64_t dropped = 0;           // events the runtime could not count (table full)
+};
+
 struct ProcessSnapshot {
   ProcessInfo process;
   std::vector<Thread> threads;
   std::vector<Communicator> communicators;
+  std::optional<Traffic> traffic;  // nullopt: the target's runtime keeps none
 };
 
 }  // namespace mpidbg::model

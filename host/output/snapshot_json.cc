@@ -207,6 +207,82 @@ model::Communicator CommunicatorFromJson(const json& j) {
   return c;
 }
 
+json TrafficToJson(const model::Traffic& t) {
+  json counts = json::array();
+  for (const model::TrafficCount& c : t.counts) {
+    json j;
+    j["comm"] = c.comm_id;
+    j["peer"] = c.peer;
+    j["peer_world"] = RankToJson(c.peer_world);
+    j["tag"] = c.tag;
+    j["sends"] = c.sends;
+    j["receives"] = c.receives;
+    j["send_bytes"] = c.send_bytes;
+    j["receive_bytes"] = c.receive_bytes;
+    counts.push_back(j);
+  }
+  json sends = json::array();
+  for (const model::LoggedSend& l : t.sends) {
+    json j;
+    j["call"] = l.call;
+    j["comm"] = l.comm_id;
+    j["ordinal"] = l.ordinal;
+    j["peer"] = l.peer;
+    j["peer_world"] = RankToJson(l.peer_world);
+    j["tag"] = l.tag;
+    j["count"] = l.count;
+    j["bytes"] = l.bytes;
+    j["mode"] = l.mode;
+    j["time_ns"] = l.time_ns;
+    sends.push_back(j);
+  }
+  json j;
+  j["counts"] = counts;
+  j["sends"] = sends;
+  j["log_capacity"] = t.log_capacity;
+  j["sends_logged"] = t.sends_logged;
+  j["dropped"] = t.dropped;
+  return j;
+}
+
+model::Traffic TrafficFromJson(const json& j) {
+  model::Traffic t;
+  if (Has(j, "counts")) {
+    for (const json& e : j.at("counts")) {
+      model::TrafficCount c;
+      Get(e, "comm", &c.comm_id);
+      Get(e, "peer", &c.peer);
+      if (Has(e, "peer_world")) c.peer_world = RankFromJson(e.at("peer_world"));
+      Get(e, "tag", &c.tag);
+      Get(e, "sends", &c.sends);
+      Get(e, "receives", &c.receives);
+      Get(e, "send_bytes", &c.send_bytes);
+      Get(e, "receive_bytes", &c.receive_bytes);
+      t.counts.push_back(c);
+    }
+  }
+  if (Has(j, "sends")) {
+    for (const json& e : j.at("sends")) {
+      model::LoggedSend l;
+      Get(e, "call", &l.call);
+      Get(e, "comm", &l.comm_id);
+      Get(e, "ordinal", &l.ordinal);
+      Get(e, "peer", &l.peer);
+      if (Has(e, "peer_world")) l.peer_world = RankFromJson(e.at("peer_world"));
+      Get(e, "tag", &l.tag);
+      Get(e, "count", &l.count);
+      Get(e, "bytes", &l.bytes);
+      Get(e, "mode", &l.mode);
+      Get(e, "time_ns", &l.time_ns);
+      t.sends.push_back(l);
+    }
+  }
+  Get(j, "log_capacity", &t.log_capacity);
+  Get(j, "sends_logged", &t.sends_logged);
+  Get(j, "dropped", &t.dropped);
+  return t;
+}
+
 }  // namespace
 
 json OperationToJson(const model::Operation& op) {
@@ -263,6 +339,7 @@ json SnapshotToJson(const model::ProcessSnapshot& snap) {
   pmi["hostname"] = p.hostname;
   pmi["pid"] = p.pid;
   doc["metadata"] = {{"pmi", pmi}, {"mpi_t", nullptr}};
+  doc["traffic"] = snap.traffic ? TrafficToJson(*snap.traffic) : json(nullptr);
   return doc;
 }
 
@@ -295,6 +372,7 @@ Result<model::ProcessSnapshot> SnapshotFromJson(const json& doc) {
         snap.communicators.push_back(CommunicatorFromJson(c));
       }
     }
+    if (Has(doc, "traffic")) snap.traffic = TrafficFromJson(doc.at("traffic"));
   } catch (const json::exception& e) {
     return Status::Usage(std::string("malformed snapshot document: ") + e.what());
   }

@@ -96,6 +96,9 @@ Result<std::unique_ptr<MqDll>> MqDll::Load(const std::string& path) {
   Resolve(h, "mpidbg_comm_get_detail", &e.comm_get_detail, nullptr);
   Resolve(h, "mpidbg_comm_get_remote_group", &e.comm_get_remote_group, nullptr);
   Resolve(h, "mpidbg_operation_get_detail", &e.operation_get_detail, nullptr);
+  Resolve(h, "mpidbg_traffic_read", &e.traffic_read, nullptr);
+  Resolve(h, "mpidbg_traffic_get", &e.traffic_get, nullptr);
+  Resolve(h, "mpidbg_logged_send_get", &e.logged_send_get, nullptr);
   f.setup_basic_callbacks(BasicCallbacks());
   return dll;
 }

@@ -49,6 +49,9 @@ struct ExtFunctions {
   decltype(&mpidbg_comm_get_detail) comm_get_detail = nullptr;
   decltype(&mpidbg_comm_get_remote_group) comm_get_remote_group = nullptr;
   decltype(&mpidbg_operation_get_detail) operation_get_detail = nullptr;
+  decltype(&mpidbg_traffic_read) traffic_read = nullptr;
+  decltype(&mpidbg_traffic_get) traffic_get = nullptr;
+  decltype(&mpidbg_logged_send_get) logged_send_get = nullptr;
 };
 
 class MqDll {

@@ -24,7 +24,9 @@
 extern "C" {
 #endif
 
-#define MPIDBG_EXT_VERSION 1
+/* 1: process, threads, operation and communicator detail.
+ * 2: traffic counters and the send log (mpidbg_traffic_*). */
+#define MPIDBG_EXT_VERSION 2
 
 /* The process as a whole. */
 typedef struct mpidbg_process_summary {
@@ -130,6 +132,57 @@ int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detail* out);
 int mpidbg_comm_get_remote_group(mqs_process* process, int* world_ranks);
 /* Full detail of the operation the last mqs_next_operation returned. */
 int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out);
+
+/* ---- version 2: traffic — what makes unexpected messages knowable ----
+ * The runtime counts, per (communicator, peer, tag), the sends it posted and the
+ * receives it completed, and logs recent sends (records.h, mpidbg_traffic). A host that
+ * has every rank's counts knows how many messages from A to B are outstanding; the
+ * last ones in A's log for (communicator, B, tag) are those messages.
+ * Counters change with every message, so mpidbg_traffic_read always reads afresh;
+ * mpidbg_traffic_get / mpidbg_logged_send_get answer from that read. */
+typedef struct mpidbg_traffic_summary {
+  uint32_t size;           /* set by the caller */
+  int32_t entries;         /* counter entries: index range of mpidbg_traffic_get */
+  int32_t logged_sends;    /* sends in the log: index range of mpidbg_logged_send_get */
+  int32_t log_capacity;    /* the log keeps the last log_capacity sends */
+  uint64_t sends_logged;   /* sends logged since MPI_Init (older ones left the ring) */
+  uint64_t dropped;        /* events not counted because the counter table was full */
+} mpidbg_traffic_summary;
+
+typedef struct mpidbg_traffic_info {
+  uint32_t size;           /* set by the caller */
+  int32_t tag;
+  uint64_t comm_id;        /* job-wide communicator id */
+  int32_t peer;            /* rank in the communicator (remote group for intercomms) */
+  int32_t peer_world;      /* MPI_COMM_WORLD rank of the peer, MPIDBG_RANK_UNKNOWN if not known */
+  uint64_t sends;          /* sends posted to (peer, tag) */
+  uint64_t receives;       /* receives completed from (peer, tag) */
+  uint64_t send_bytes;
+  uint64_t receive_bytes;
+} mpidbg_traffic_info;
+
+typedef struct mpidbg_logged_send_info {
+  uint32_t size;           /* set by the caller */
+  int32_t call;            /* enum mpidbg_call_id */
+  uint64_t comm_id;
+  uint64_t ordinal;        /* the send's number within (comm_id, peer, tag): 1, 2, ... */
+  int64_t bytes;
+  int64_t time_ns;         /* CLOCK_REALTIME when it was posted */
+  uint64_t datatype;
+  int64_t count;
+  int32_t peer;
+  int32_t peer_world;
+  int32_t tag;
+  int32_t mode;            /* enum mpidbg_send_mode */
+  char call_name[32];
+} mpidbg_logged_send_info;
+
+/* Reads the counters and the send log afresh. mqs_no_information when the runtime keeps
+ * none (an older runtime, or before MPI_Init). */
+int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summary* out);
+int mpidbg_traffic_get(mqs_process* process, int index, mpidbg_traffic_info* out);
+/* index 0 is the oldest send still in the log. */
+int mpidbg_logged_send_get(mqs_process* process, int index, mpidbg_logged_send_info* out);
 
 #ifdef __cplusplus
 }

@@ -269,6 +269,21 @@ void ImageBuilder::encode_root(FakeTarget* t, uint64_t addr, const mpidbg_root& 
   encode_table(t, addr + offsetof(mpidbg_root, threads), r.threads);
   PUT(mpidbg_root, mpi_library);
   PUT(mpidbg_root, hostname);
+  PUT(mpidbg_root, create_counter);
+  PUT(mpidbg_root, free_counter);
+  PUT(mpidbg_root, orphan_budget);
+  PUT(mpidbg_root, orphan_keep_all);
+  PUT(mpidbg_root, orphan_count);
+  PUT(mpidbg_root, orphan_evictions);
+  PUT(mpidbg_root, orphan_releases);
+  PUT(mpidbg_root, launch);
+  PUT(mpidbg_root, mpit);
+  PUT(mpidbg_root, traffic);
+  PUT(mpidbg_root, mpi_version);
+  PUT(mpidbg_root, mpi_subversion);
+  PUT(mpidbg_root, thread_level_requested);
+  PUT(mpidbg_root, debug_gate_hold);
+  PUT(mpidbg_root, request_bytes);
 }
 
 void ImageBuilder::encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_record& r) {
@@ -425,6 +440,75 @@ ImageBuilder::Slot* ImageBuilder::find_slot(uint64_t addr, Table** table_out) {
 void ImageBuilder::release(uint64_t addr) { find_slot(addr)->kind = MPIDBG_KIND_FREE; }
 void ImageBuilder::update_comm(uint64_t addr, const mpidbg_comm_record& rec) { find_slot(addr)->comm = rec; }
 void ImageBuilder::update_op(uint64_t addr, const mpidbg_op_record& rec) { find_slot(addr)->op = rec; }
+
+uint64_t ImageBuilder::add_traffic(const std::vector<mpidbg_traffic_entry>& entries,
+                                   uint32_t capacity,
+                                   const std::vector<mpidbg_send_log_entry>& logged,
+                                   uint32_t log_capacity, uint64_t log_head) {
+#define PUT(type, name) field(t, addr + offsetof(type, name), r.name)
+  FakeTarget* t = target_;
+  const uint64_t entry_array = alloc(capacity == 0 ? 8 : capacity * sizeof(mpidbg_traffic_entry));
+  for (size_t i = 0; i < entries.size() && i < capacity; ++i) {
+    const uint64_t addr = entry_array + i * sizeof(mpidbg_traffic_entry);
+    const mpidbg_traffic_entry& r = entries[i];
+    PUT(mpidbg_traffic_entry, state);
+    PUT(mpidbg_traffic_entry, tag);
+    PUT(mpidbg_traffic_entry, comm_job_id);
+    PUT(mpidbg_traffic_entry, peer);
+    PUT(mpidbg_traffic_entry, peer_world);
+    PUT(mpidbg_traffic_entry, sends);
+    PUT(mpidbg_traffic_entry, receives);
+    PUT(mpidbg_traffic_entry, send_bytes);
+    PUT(mpidbg_traffic_entry, receive_bytes);
+  }
+  const uint64_t log_array =
+      alloc(log_capacity == 0 ? 8 : log_capacity * sizeof(mpidbg_send_log_entry));
+  // Send n lives in slot n % log_capacity; `logged` are sends log_head - size .. log_head - 1.
+  for (size_t k = 0; k < logged.size() && log_capacity != 0; ++k) {
+    const uint64_t n = log_head - logged.size() + k;
+    const uint64_t addr = log_array + (n % log_capacity) * sizeof(mpidbg_send_log_entry);
+    const mpidbg_send_log_entry& r = logged[k];
+    PUT(mpidbg_send_log_entry, seq);
+    PUT(mpidbg_send_log_entry, call);
+    PUT(mpidbg_send_log_entry, comm_job_id);
+    PUT(mpidbg_send_log_entry, ordinal);
+    PUT(mpidbg_send_log_entry, bytes);
+    PUT(mpidbg_send_log_entry, time_ns);
+    PUT(mpidbg_send_log_entry, datatype);
+    PUT(mpidbg_send_log_entry, count);
+    PUT(mpidbg_send_log_entry, peer);
+    PUT(mpidbg_send_log_entry, peer_world);
+    PUT(mpidbg_send_log_entry, tag);
+    PUT(mpidbg_send_log_entry, mode);
+  }
+  mpidbg_traffic h{};
+  h.size = sizeof(mpidbg_traffic);
+  h.entry_size = sizeof(mpidbg_traffic_entry);
+  h.entries = entry_array;
+  h.capacity = capacity;
+  h.log_entry_size = sizeof(mpidbg_send_log_entry);
+  h.used = entries.size();
+  h.log = log_array;
+  h.log_capacity = log_capacity;
+  h.log_head = log_head;
+  const uint64_t addr = alloc(sizeof h);
+  {
+    const mpidbg_traffic& r = h;
+    PUT(mpidbg_traffic, size);
+    PUT(mpidbg_traffic, entry_size);
+    PUT(mpidbg_traffic, entries);
+    PUT(mpidbg_traffic, capacity);
+    PUT(mpidbg_traffic, log_entry_size);
+    PUT(mpidbg_traffic, used);
+    PUT(mpidbg_traffic, dropped);
+    PUT(mpidbg_traffic, log);
+    PUT(mpidbg_traffic, log_capacity);
+    PUT(mpidbg_traffic, log_head);
+  }
+#undef PUT
+  root.traffic = addr;
+  return addr;
+}
 
 uint64_t ImageBuilder::add_int32_array(const std::vector<int32_t>& values) {
   const uint64_t addr = alloc(values.empty() ? 4 : values.size() * 4);

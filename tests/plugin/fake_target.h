@@ -145,6 +145,11 @@ class ImageBuilder {
   void update_op(uint64_t slot_addr, const mpidbg_op_record& rec);
 
   uint64_t add_int32_array(const std::vector<int32_t>& values);
+  // The traffic block (counters in slots 0.., a send log of `log_capacity` slots holding
+  // `logged` as the sends log_head - logged.size() .. log_head - 1); sets root.traffic.
+  uint64_t add_traffic(const std::vector<mpidbg_traffic_entry>& entries, uint32_t capacity,
+                       const std::vector<mpidbg_send_log_entry>& logged, uint32_t log_capacity,
+                       uint64_t log_head);
   uint64_t add_handle_array(const std::vector<uint64_t>& values, uint32_t handle_size);
 
   // Writes root and tables; bumps nothing by itself (set root.generation as wanted).

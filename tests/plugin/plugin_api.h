@@ -36,7 +36,10 @@ namespace mpidbg::test {
   X(mpidbg_thread_waited_operation)      \
   X(mpidbg_comm_get_detail)              \
   X(mpidbg_comm_get_remote_group)        \
-  X(mpidbg_operation_get_detail)
+  X(mpidbg_operation_get_detail)          \
+  X(mpidbg_traffic_read)                 \
+  X(mpidbg_traffic_get)                  \
+  X(mpidbg_logged_send_get)
 
 struct PluginApi {
 #define MPIDBG_TEST_MEMBER(name) decltype(&::name) name = nullptr;

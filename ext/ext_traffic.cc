@@ -1,0 +1,109 @@
+// ext_traffic.cc — the runtime's traffic counters and send log (mpidbg_ext.h, version 2).
+#include <cstring>
+
+#include "ext/operation_info.h"
+#include "ext/sized_copy.h"
+#include "mpidbg/mpidbg_ext.h"
+#include "mqs/process_info.h"
+#include "plugin/call_names.h"
+#include "plugin/errors.h"
+#include "plugin/export.h"
+
+namespace {
+
+using mpidbg::mqs::ProcessState;
+using namespace mpidbg::plugin;
+
+int32_t clamp_count(size_t n) { return n > INT32_MAX ? INT32_MAX : static_cast<int32_t>(n); }
+
+// The traffic of the last mpidbg_traffic_read, or an error when there was none.
+int last_traffic(mqs_process* process, const TrafficSnapshot** out) {
+  ProcessState* ps = mpidbg::mqs::process_state(process);
+  if (ps == nullptr) return kErrOutOfOrder;
+  if (ps->traffic == nullptr) return kErrOutOfOrder;
+  *out = ps->traffic;
+  return mqs_ok;
+}
+
+}  // namespace
+
+MPIDBG_EXPORT int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summary* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  ProcessState* ps = mpidbg::mqs::process_state(process);
+  if (ps == nullptr) return kErrOutOfOrder;
+  int rc = mpidbg::mqs::ensure_root(ps);
+  if (rc != mqs_ok) return rc;
+  // Only the root's current traffic address is needed, but the root must be re-read:
+  // the block appears at MPI_Init.
+  mpidbg_root root;
+  rc = read_runtime_root(ps->reader, ps->root_addr, ps->limits, &root);
+  if (rc != mqs_ok) return rc;
+  TrafficSnapshot* fresh = debugger_new<TrafficSnapshot>();
+  if (fresh == nullptr) return kErrNoMemory;
+  rc = decode_traffic(ps->reader, root, ps->traffic_limits, fresh);
+  if (rc != mqs_ok) {
+    debugger_delete(fresh);
+    return rc == kErrNoTraffic && root.traffic == 0 ? mqs_no_information : rc;
+  }
+  debugger_delete(ps->traffic);
+  ps->traffic = fresh;
+  mpidbg_traffic_summary full;
+  std::memset(&full, 0, sizeof full);
+  full.entries = clamp_count(fresh->entries.size());
+  full.logged_sends = clamp_count(fresh->sends.size());
+  full.log_capacity = static_cast<int32_t>(fresh->header.log_capacity);
+  full.sends_logged = fresh->header.log_head;
+  full.dropped = fresh->header.dropped;
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_traffic_get(mqs_process* process, int index, mpidbg_traffic_info* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  const TrafficSnapshot* t;
+  const int rc = last_traffic(process, &t);
+  if (rc != mqs_ok) return rc;
+  if (index < 0 || static_cast<size_t>(index) >= t->entries.size()) return kErrNoSuchEntry;
+  const mpidbg_traffic_entry& e = t->entries[static_cast<size_t>(index)];
+  mpidbg_traffic_info full;
+  std::memset(&full, 0, sizeof full);
+  full.tag = e.tag;
+  full.comm_id = e.comm_job_id;
+  full.peer = e.peer;
+  full.peer_world = e.peer_world;
+  full.sends = e.sends;
+  full.receives = e.receives;
+  full.send_bytes = e.send_bytes;
+  full.receive_bytes = e.receive_bytes;
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_logged_send_get(mqs_process* process, int index,
+                                         mpidbg_logged_send_info* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  const TrafficSnapshot* t;
+  const int rc = last_traffic(process, &t);
+  if (rc != mqs_ok) return rc;
+  if (index < 0 || static_cast<size_t>(index) >= t->sends.size()) return kErrNoSuchEntry;
+  const mpidbg_send_log_entry& e = t->sends[static_cast<size_t>(index)];
+  mpidbg_logged_send_info full;
+  std::memset(&full, 0, sizeof full);
+  full.call = e.call;
+  full.comm_id = e.comm_job_id;
+  full.ordinal = e.ordinal;
+  full.bytes = e.bytes;
+  full.time_ns = e.time_ns;
+  full.datatype = e.datatype;
+  full.count = e.count;
+  full.peer = e.peer;
+  full.peer_world = e.peer_world;
+  full.tag = e.tag;
+  full.mode = e.mode;
+  mpidbg::ext::call_display_name(e.call, full.call_name, sizeof full.call_name);
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
