@@ -338,6 +338,55 @@ void walk_communicators(mqs_process* p, uint8_t variant) {
   (void)mpidbg_comm_get_detail(p, detail.get());
 }
 
+// A traffic block (counters and a wrapped send log) so mutations reach its decoder.
+void add_traffic_block(ImageBuilder& b) {
+  std::vector<mpidbg_traffic_entry> entries(3);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    entries[i].state = i == 1 ? MPIDBG_TRAFFIC_CLAIMED : MPIDBG_TRAFFIC_READY;
+    entries[i].comm_job_id = 0x77;
+    entries[i].peer = static_cast<int32_t>(i);
+    entries[i].peer_world = static_cast<int32_t>(i);
+    entries[i].tag = 5;
+    entries[i].sends = 2 + i;
+    entries[i].receives = i;
+  }
+  std::vector<mpidbg_send_log_entry> logged(3);
+  for (size_t i = 0; i < logged.size(); ++i) {
+    logged[i].seq = 2;
+    logged[i].call = MPIDBG_CALL_MPI_Send;
+    logged[i].comm_job_id = 0x77;
+    logged[i].ordinal = i + 1;
+    logged[i].peer = 2;
+    logged[i].tag = 5;
+  }
+  b.add_traffic(entries, 4, logged, 2, 5);
+  b.commit();
+}
+
+void traffic_calls(mqs_process* p, uint8_t variant) {
+  Sized<mpidbg_traffic_summary> summary(caller_size<mpidbg_traffic_summary>(variant));
+  int entries = 0, logged = 0;
+  if (mpidbg_traffic_read(p, summary.get()) == mqs_ok && summary.value().size >= sizeof(mpidbg_traffic_summary)) {
+    entries = summary.value().entries;
+    logged = summary.value().logged_sends;
+  }
+  if (entries < 0 || entries > (1 << 20) || logged < 0 || logged > (1 << 20)) {
+    std::fprintf(stderr, "plugin_fuzzer: traffic counts %d/%d out of bounds\n", entries, logged);
+    std::abort();
+  }
+  if (entries > 4096) entries = 4096;
+  if (logged > 4096) logged = 4096;
+  for (int i = -1; i <= entries; ++i) {
+    Sized<mpidbg_traffic_info> info(caller_size<mpidbg_traffic_info>(variant));
+    (void)mpidbg_traffic_get(p, i, info.get());
+  }
+  for (int i = -1; i <= logged; ++i) {
+    Sized<mpidbg_logged_send_info> info(caller_size<mpidbg_logged_send_info>(variant));
+    (void)mpidbg_logged_send_get(p, i, info.get());
+  }
+  (void)mpidbg_traffic_read(p, nullptr);
+}
+
 void extension_calls(mqs_process* p, uint8_t variant) {
   (void)mpidbg_ext_version();
   Sized<mpidbg_process_summary> summary(caller_size<mpidbg_process_summary>(variant));
@@ -367,6 +416,7 @@ void extension_calls(mqs_process* p, uint8_t variant) {
   std::memset(&zero, 0, sizeof zero);
   (void)mpidbg_process_get_summary(p, &zero);
   (void)mpidbg_process_get_summary(p, nullptr);
+  traffic_calls(p, variant);
 }
 
 struct Iteration {
@@ -491,6 +541,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   Iteration it;
   it.scenario = std::make_unique<Scenario>(mpidbg::test::build_main_scenario(kind, handle_size));
+  add_traffic_block(*it.scenario->builder);
   FakeTarget& target = *it.scenario->target;
   const auto regions = target.regions();
 
