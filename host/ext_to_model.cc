@@ -236,4 +236,107 @@ model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info) {
   return s;
 }
 
+namespace {
+
+std::string LauncherName(uint32_t kind) {
+  switch (kind) {
+    case MPIDBG_LAUNCHER_SINGLETON: return "singleton";
+    case MPIDBG_LAUNCHER_HYDRA: return "hydra";
+    case MPIDBG_LAUNCHER_ORTE: return "orte";
+    case MPIDBG_LAUNCHER_PRRTE: return "prrte";
+    case MPIDBG_LAUNCHER_SLURM: return "slurm";
+    default: return "unknown";
+  }
+}
+
+std::string MpitTypeName(int32_t type) {
+  switch (type) {
+    case MPIDBG_MPIT_INT: return "int";
+    case MPIDBG_MPIT_UNSIGNED: return "unsigned";
+    case MPIDBG_MPIT_UNSIGNED_LONG: return "unsigned_long";
+    case MPIDBG_MPIT_UNSIGNED_LONG_LONG: return "unsigned_long_long";
+    case MPIDBG_MPIT_COUNT: return "count";
+    case MPIDBG_MPIT_CHAR: return "char";
+    case MPIDBG_MPIT_DOUBLE: return "double";
+    default: return "other";
+  }
+}
+
+std::string PvarClassName(int32_t c) {
+  static const char* const kNames[] = {"state",         "level",        "size",    "percentage",
+                                       "highwatermark", "lowwatermark", "counter", "aggregate",
+                                       "timer",         "generic"};
+  return c >= 0 && c < 10 ? kNames[c] : "unknown";
+}
+
+}  // namespace
+
+model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info) {
+  model::LaunchInfo l;
+  l.launcher = FixedString(info.launcher_name);
+  if (l.launcher.empty()) l.launcher = LauncherName(info.launcher);
+  const std::pair<uint32_t, const char*> kSources[] = {{MPIDBG_LAUNCH_FROM_PMI, "pmi"},
+                                                       {MPIDBG_LAUNCH_FROM_PMIX, "pmix"},
+                                                       {MPIDBG_LAUNCH_FROM_OMPI, "ompi"},
+                                                       {MPIDBG_LAUNCH_FROM_SLURM, "slurm"},
+                                                       {MPIDBG_LAUNCH_FROM_MPI, "mpi"}};
+  for (const auto& [bit, name] : kSources) {
+    if ((info.sources & bit) != 0) l.sources.push_back(name);
+  }
+  l.rank = info.rank;
+  l.world_size = info.world_size;
+  l.local_rank = info.local_rank;
+  l.local_size = info.local_size;
+  l.node_rank = info.node_rank;
+  l.appnum = info.appnum;
+  l.universe_size = info.universe_size;
+  l.pid = info.pid;
+  l.mpi_rank = info.mpi_rank;
+  l.job_id = FixedString(info.job_id);
+  l.host = FixedString(info.host);
+  l.pmi_interface = FixedString(info.pmi_interface);
+  l.mpi_version = info.mpi_version;
+  l.mpi_subversion = info.mpi_subversion;
+  l.thread_level_requested = ThreadLevelName(info.thread_level_requested);
+  l.debug_gate_hold = info.debug_gate_hold != 0;
+  l.orphan_budget = info.orphan_budget;
+  l.orphan_keep_all = info.orphan_keep_all != 0;
+  l.orphan_count = info.orphan_count;
+  l.orphan_evictions = info.orphan_evictions;
+  l.orphan_releases = info.orphan_releases;
+  return l;
+}
+
+model::MpitVariable MpitVariableFromExt(const mpidbg_mpit_variable& info) {
+  model::MpitVariable v;
+  v.name = FixedString(info.name);
+  v.description = FixedString(info.description);
+  v.datatype = MpitTypeName(info.datatype);
+  v.verbosity = info.verbosity;
+  v.bind = info.bind;
+  v.count = info.count;
+  if (info.performance != 0) {
+    v.var_class = PvarClassName(info.var_class);
+    v.readonly = (info.flags & MPIDBG_PVAR_READONLY) != 0;
+    v.continuous = (info.flags & MPIDBG_PVAR_CONTINUOUS) != 0;
+    v.atomic = (info.flags & MPIDBG_PVAR_ATOMIC) != 0;
+    return v;
+  }
+  v.scope = info.scope;
+  if (info.value_valid != 0) {
+    switch (info.datatype) {
+      case MPIDBG_MPIT_CHAR: v.value = FixedString(info.value_text); break;
+      case MPIDBG_MPIT_DOUBLE: v.value = std::to_string(info.value_double); break;
+      case MPIDBG_MPIT_UNSIGNED:
+      case MPIDBG_MPIT_UNSIGNED_LONG:
+      case MPIDBG_MPIT_UNSIGNED_LONG_LONG:
+      case MPIDBG_MPIT_COUNT:
+        v.value = std::to_string(static_cast<uint64_t>(info.value_int));
+        break;
+      default: v.value = std::to_string(info.value_int); break;
+    }
+  }
+  return v;
+}
+
 }  // namespace mpidbg::host

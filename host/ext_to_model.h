@@ -29,6 +29,9 @@ model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time
 void ApplySummary(const mpidbg_process_summary& summary, model::ProcessInfo* process);
 model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info);
 model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info);
+model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info);
+// A control variable (performance == 0) or performance variable.
+model::MpitVariable MpitVariableFromExt(const mpidbg_mpit_variable& info);
 
 // A NUL-terminated copy of a fixed char array that may lack the NUL.
 template <size_t N>

@@ -31,7 +31,8 @@ int DllTimeoutSeconds() {
   return v > 0 ? v : kDefaultDllTimeoutSeconds;
 }
 
-Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginChoice& choice) {
+Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginChoice& choice,
+                                           bool want_mpit) {
   auto dll = MqDll::Load(choice.path);
   if (!dll.ok()) return dll.status();
   TargetContext ctx;
@@ -49,6 +50,7 @@ Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginCho
     facts.capture_time_ns = target.capture_time_ns();
     facts.tids = target.tids();
     facts.plugin = choice.path;
+    facts.want_mpit = want_mpit;
     snap = ReadSnapshot(*session.value(), ctx, facts);
   }
   Status closed = target.Close();
@@ -72,7 +74,8 @@ Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginCho
   nlohmann::json out;
   auto opened = OpenedTarget::Open(spec);
   Result<model::ProcessSnapshot> snap =
-      opened.ok() ? ReadWithDll(*opened.value(), choice) : Result<model::ProcessSnapshot>(opened.status());
+      opened.ok() ? ReadWithDll(*opened.value(), choice, spec.want_mpit)
+                  : Result<model::ProcessSnapshot>(opened.status());
   if (snap.ok()) {
     out["snapshot"] = SnapshotToJson(snap.value());
   } else {
@@ -161,7 +164,7 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
   OpenedTarget& target = *opened.value();
   auto choice = ChoosePlugin(target.symbols(), target.memory(), spec.plugin, target.pid());
   if (!choice.ok()) return choice.status();
-  if (choice->ours) return ReadWithDll(target, choice.value());
+  if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit);
   int64_t pid = target.pid();
   target.Close();
   opened.value().reset();

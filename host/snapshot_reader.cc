@@ -4,6 +4,7 @@
 #include "host/snapshot_reader.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "host/ext_to_model.h"
 
@@ -16,6 +17,7 @@ constexpr int kMaxCommunicators = 1 << 17;
 constexpr int kMaxOpsPerQueue = 1 << 20;
 constexpr mqs_tword_t kMaxGroupSize = 1 << 24;
 constexpr int kMaxTrafficEntries = 1 << 20;
+constexpr int kMaxMpitEntries = 1 << 16;
 
 template <typename T>
 T SizedStruct() {
@@ -173,6 +175,69 @@ void ReadTraffic(MqSession& s, model::ProcessSnapshot* snap) {
   snap->traffic = std::move(t);
 }
 
+void ReadLaunch(MqSession& s, model::ProcessSnapshot* snap) {
+  const ExtFunctions& ext = s.dll().ext();
+  if (ext.process_get_launch == nullptr) return;
+  auto info = SizedStruct<mpidbg_launch_summary>();
+  if (ext.process_get_launch(s.process(), &info) != mqs_ok) return;
+  snap->launch = LaunchFromExt(info);
+}
+
+void ReadMpit(MqSession& s, model::ProcessSnapshot* snap) {
+  const ExtFunctions& ext = s.dll().ext();
+  if (ext.mpit_read == nullptr || ext.mpit_cvar_get == nullptr || ext.mpit_pvar_get == nullptr ||
+      ext.mpit_category_get == nullptr || ext.mpit_category_member == nullptr) {
+    return;
+  }
+  auto summary = SizedStruct<mpidbg_mpit_summary>();
+  if (ext.mpit_read(s.process(), &summary) != mqs_ok) return;
+  model::MpitCatalogue m;
+  m.available = summary.available != 0;
+  m.refreshes = summary.refreshes;
+  m.captured_time_ns = summary.captured_time_ns;
+  const int cvars = std::clamp(summary.cvars, 0, kMaxMpitEntries);
+  const int pvars = std::clamp(summary.pvars, 0, kMaxMpitEntries);
+  const int categories = std::clamp(summary.categories, 0, kMaxMpitEntries);
+  for (int i = 0; i < cvars; ++i) {
+    auto v = SizedStruct<mpidbg_mpit_variable>();
+    if (ext.mpit_cvar_get(s.process(), i, &v) == mqs_ok) m.cvars.push_back(MpitVariableFromExt(v));
+  }
+  for (int i = 0; i < pvars; ++i) {
+    auto v = SizedStruct<mpidbg_mpit_variable>();
+    if (ext.mpit_pvar_get(s.process(), i, &v) == mqs_ok) m.pvars.push_back(MpitVariableFromExt(v));
+  }
+  // Members are named, not numbered: indices mean nothing outside this process.
+  auto name_of = [&](const std::vector<model::MpitVariable>& vars, int index) {
+    return index >= 0 && static_cast<size_t>(index) < vars.size() ? vars[index].name : std::string();
+  };
+  std::vector<std::string> category_names;
+  for (int i = 0; i < categories; ++i) {
+    auto c = SizedStruct<mpidbg_mpit_category_info>();
+    model::MpitCategory cat;
+    if (ext.mpit_category_get(s.process(), i, &c) == mqs_ok) {
+      cat.name = FixedString(c.name);
+      cat.description = FixedString(c.description);
+      const int members = std::clamp(c.num_cvars + c.num_pvars + c.num_categories, 0, kMaxMpitEntries);
+      for (int k = 0; k < members; ++k) {
+        int kind = -1, member = -1;
+        if (ext.mpit_category_member(s.process(), i, k, &kind, &member) != mqs_ok) continue;
+        if (kind == 0) cat.cvars.push_back(name_of(m.cvars, member));
+        if (kind == 1) cat.pvars.push_back(name_of(m.pvars, member));
+        if (kind == 2) cat.categories.push_back(std::to_string(member));  // named below
+      }
+    }
+    m.categories.push_back(std::move(cat));
+  }
+  for (model::MpitCategory& cat : m.categories) {
+    for (std::string& sub : cat.categories) {
+      const int index = std::atoi(sub.c_str());
+      sub = index >= 0 && static_cast<size_t>(index) < m.categories.size() ? m.categories[index].name
+                                                                           : std::string();
+    }
+  }
+  snap->mpi_t = std::move(m);
+}
+
 }  // namespace
 
 Result<model::ProcessSnapshot> ReadSnapshot(MqSession& session, TargetContext& ctx,
@@ -191,6 +256,8 @@ Result<model::ProcessSnapshot> ReadSnapshot(MqSession& session, TargetContext& c
   Status st = ReadCommunicators(session, &snap);
   if (!st.ok()) return st;
   ReadTraffic(session, &snap);
+  ReadLaunch(session, &snap);
+  if (facts.want_mpit) ReadMpit(session, &snap);
   return snap;
 }
 

@@ -18,6 +18,7 @@ struct CaptureFacts {
   int64_t capture_time_ns = 0; // see OpenedTarget::capture_time_ns
   std::vector<int64_t> tids;   // threads the target has (for DLLs without thread data)
   std::string plugin;
+  bool want_mpit = false;      // read the MPI_T catalogue (large; `snapshot` wants it, `job` not)
 };
 
 // Reads process summary, threads and communicators with their queues. Threads are the

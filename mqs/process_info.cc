@@ -87,6 +87,8 @@ void destroy_process_state(_mqs_process_info* info) {
   info->state.snapshot = nullptr;
   debugger_delete(info->state.traffic);
   info->state.traffic = nullptr;
+  debugger_delete(info->state.mpit);
+  info->state.mpit = nullptr;
   debugger_delete(info);
 }
 

@@ -13,6 +13,7 @@
 
 #include "mpidbg/mqs_interface.h"
 #include "plugin/runtime_snapshot.h"
+#include "plugin/metadata_snapshot.h"
 #include "plugin/target_reader.h"
 #include "plugin/traffic_snapshot.h"
 
@@ -45,6 +46,8 @@ struct ProcessState {
   RuntimeSnapshot* snapshot = nullptr;  // null until the first successful decode
   plugin::TrafficSnapshot* traffic = nullptr;  // the last mpidbg_traffic_read
   plugin::TrafficLimits traffic_limits;
+  plugin::MpitSnapshot* mpit = nullptr;  // the last mpidbg_mpit_read
+  plugin::MetadataLimits metadata_limits;
 
   Cursor comm_cursor = Cursor::kNotSetUp;
   size_t comm_index = 0;  // into snapshot->comms while comm_cursor == kOn

@@ -31,7 +31,9 @@ namespace mpidbg::plugin {
   X(kErrNoSuchThread, "thread index out of range")                                              \
   X(kErrNoSuchRequest, "request index out of range")                                           \
   X(kErrNoTraffic, "the runtime records no traffic counters in this process")                   \
-  X(kErrNoSuchEntry, "traffic or send-log index out of range")
+  X(kErrNoSuchEntry, "traffic or send-log index out of range")                                 \
+  X(kErrNoMetadata, "the runtime has recorded no such metadata in this process")                \
+  X(kErrMetadataDamaged, "the runtime's metadata is damaged or being rewritten")
 
 enum PluginError : int {
   kErrFirst_ = mqs_first_user_code - 1,

@@ -12,6 +12,10 @@ void field(const Decoder& d, size_t off, int64_t* out) { *out = d.i64(off); }
 void field(const Decoder& d, size_t off, uint32_t* out) { *out = d.u32(off); }
 void field(const Decoder& d, size_t off, int32_t* out) { *out = d.i32(off); }
 void field(const Decoder& d, size_t off, uint16_t* out) { *out = d.u16(off); }
+void field(const Decoder& d, size_t off, double* out) {
+  const uint64_t bits = d.u64(off);  // byte order handled as for any 8-byte field
+  std::memcpy(out, &bits, sizeof bits);
+}
 template <size_t N>
 void field(const Decoder& d, size_t off, char (*out)[N]) {
   d.str(off, N, *out);
@@ -231,6 +235,84 @@ void decode_thread(const Decoder& d, mpidbg_thread_record* out) {
   MPIDBG_FIELD(mpidbg_thread_record, request_count);
   MPIDBG_FIELD(mpidbg_thread_record, root);
   MPIDBG_FIELD(mpidbg_thread_record, datatype_name);
+}
+
+}  // namespace mpidbg::plugin
+
+namespace mpidbg::plugin {
+
+void decode_launch(const Decoder& d, mpidbg_launch_info* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_launch_info, size);
+  MPIDBG_FIELD(mpidbg_launch_info, launcher);
+  MPIDBG_FIELD(mpidbg_launch_info, sources);
+  MPIDBG_FIELD(mpidbg_launch_info, rank);
+  MPIDBG_FIELD(mpidbg_launch_info, world_size);
+  MPIDBG_FIELD(mpidbg_launch_info, local_rank);
+  MPIDBG_FIELD(mpidbg_launch_info, local_size);
+  MPIDBG_FIELD(mpidbg_launch_info, node_rank);
+  MPIDBG_FIELD(mpidbg_launch_info, appnum);
+  MPIDBG_FIELD(mpidbg_launch_info, universe_size);
+  MPIDBG_FIELD(mpidbg_launch_info, pid);
+  MPIDBG_FIELD(mpidbg_launch_info, mpi_rank);
+  MPIDBG_FIELD(mpidbg_launch_info, job_id);
+  MPIDBG_FIELD(mpidbg_launch_info, host);
+  MPIDBG_FIELD(mpidbg_launch_info, launcher_name);
+  MPIDBG_FIELD(mpidbg_launch_info, pmi_interface);
+}
+
+void decode_mpit_header(const Decoder& d, mpidbg_mpit_catalogue* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_mpit_catalogue, size);
+  MPIDBG_FIELD(mpidbg_mpit_catalogue, seq);
+  MPIDBG_FIELD(mpidbg_mpit_catalogue, refreshes);
+  MPIDBG_FIELD(mpidbg_mpit_catalogue, captured_time_ns);
+  MPIDBG_FIELD(mpidbg_mpit_catalogue, available);
+  decode_array(d.sub(offsetof(mpidbg_mpit_catalogue, cvars), sizeof(mpidbg_array)), &out->cvars);
+  decode_array(d.sub(offsetof(mpidbg_mpit_catalogue, pvars), sizeof(mpidbg_array)), &out->pvars);
+  decode_array(d.sub(offsetof(mpidbg_mpit_catalogue, categories), sizeof(mpidbg_array)),
+               &out->categories);
+  decode_array(d.sub(offsetof(mpidbg_mpit_catalogue, members), sizeof(mpidbg_array)),
+               &out->members);
+  decode_array(d.sub(offsetof(mpidbg_mpit_catalogue, strings), sizeof(mpidbg_array)),
+               &out->strings);
+}
+
+void decode_mpit_cvar(const Decoder& d, mpidbg_mpit_cvar* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, name);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, desc);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, verbosity);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, datatype);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, scope);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, bind);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, count);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, flags);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, value_int);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, value_double);
+  MPIDBG_FIELD(mpidbg_mpit_cvar, value_text);
+}
+
+void decode_mpit_pvar(const Decoder& d, mpidbg_mpit_pvar* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, name);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, desc);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, var_class);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, verbosity);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, datatype);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, bind);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, count);
+  MPIDBG_FIELD(mpidbg_mpit_pvar, flags);
+}
+
+void decode_mpit_category(const Decoder& d, mpidbg_mpit_category* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_mpit_category, name);
+  MPIDBG_FIELD(mpidbg_mpit_category, desc);
+  MPIDBG_FIELD(mpidbg_mpit_category, num_cvars);
+  MPIDBG_FIELD(mpidbg_mpit_category, num_pvars);
+  MPIDBG_FIELD(mpidbg_mpit_category, num_categories);
+  MPIDBG_FIELD(mpidbg_mpit_category, first_member);
 }
 
 }  // namespace mpidbg::plugin

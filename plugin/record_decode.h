@@ -19,6 +19,11 @@ void decode_array(const Decoder& d, mpidbg_array* out);
 void decode_traffic_header(const Decoder& d, mpidbg_traffic* out);
 void decode_traffic_entry(const Decoder& d, mpidbg_traffic_entry* out);
 void decode_send_log_entry(const Decoder& d, mpidbg_send_log_entry* out);
+void decode_launch(const Decoder& d, mpidbg_launch_info* out);
+void decode_mpit_header(const Decoder& d, mpidbg_mpit_catalogue* out);
+void decode_mpit_cvar(const Decoder& d, mpidbg_mpit_cvar* out);
+void decode_mpit_pvar(const Decoder& d, mpidbg_mpit_pvar* out);
+void decode_mpit_category(const Decoder& d, mpidbg_mpit_category* out);
 void decode_op(const Decoder& d, mpidbg_op_record* out);
 void decode_thread(const Decoder& d, mpidbg_thread_record* out);
 

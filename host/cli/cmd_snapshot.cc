@@ -7,7 +7,7 @@ namespace mpidbg::cli {
 
 int SnapshotCommand(const std::vector<std::string>& args) {
   return RunProcessCommand("snapshot", "Shows the process, its threads and its message queues.",
-                           args, host::SnapshotText);
+                           args, host::SnapshotText, /*want_mpit=*/true);
 }
 
 }  // namespace mpidbg::cli

@@ -10,7 +10,8 @@
 namespace mpidbg::cli {
 
 int RunProcessCommand(const std::string& name, const std::string& summary,
-                      const std::vector<std::string>& args, const TextView& view) {
+                      const std::vector<std::string>& args, const TextView& view,
+                      bool want_mpit) {
   auto options = ParseProcessOptions(args);
   if (!options.ok()) {
     bool json = false;
@@ -23,6 +24,7 @@ int RunProcessCommand(const std::string& name, const std::string& summary,
               << summary << "\n";
     return 0;
   }
+  options->target.want_mpit = want_mpit;
   auto snap = host::ReadTarget(options->target);
   if (!snap.ok()) return ReportFailure(snap.status(), options->json);
   if (options->json) {

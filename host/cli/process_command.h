@@ -13,6 +13,7 @@ namespace mpidbg::cli {
 using TextView = std::function<std::string(const model::ProcessSnapshot&)>;
 
 int RunProcessCommand(const std::string& name, const std::string& summary,
-                      const std::vector<std::string>& args, const TextView& view);
+                      const std::vector<std::string>& args, const TextView& view,
+                      bool want_mpit = false);
 
 }  // namespace mpidbg::cli

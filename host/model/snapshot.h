@@ -135,7 +135,47 @@ struct Traffic {
   uint64_t dropped = 0;           // events the runtime could not count (table full)
 };
 
+// The launcher/PMI view and the runtime's bookkeeping (mpidbg_launch_summary).
+struct LaunchInfo {
+  std::string launcher;         // "hydra" | "orte" | "prrte" | "slurm" | "singleton" | "unknown"
+  std::vector<std::string> sources;  // "pmi", "pmix", "ompi", "slurm", "mpi"
+  int rank = -1, world_size = -1, local_rank = -1, local_size = -1, node_rank = -1;
+  int appnum = -1, universe_size = -1, pid = -1, mpi_rank = -1;
+  std::string job_id, host, pmi_interface;
+  int mpi_version = 0, mpi_subversion = 0;
+  std::string thread_level_requested;
+  bool debug_gate_hold = false;
+  uint32_t orphan_budget = 0;
+  bool orphan_keep_all = false;
+  uint64_t orphan_count = 0, orphan_evictions = 0, orphan_releases = 0;
+};
+
+struct MpitVariable {
+  std::string name, description;
+  std::string datatype;          // "int", "unsigned", ..., "char", "double", "other"
+  int verbosity = 0, bind = 0, count = 0;
+  int scope = -1;                // control variables
+  std::string var_class;         // performance variables: "counter", "timer", ...
+  bool readonly = false, continuous = false, atomic = false;  // performance variables
+  std::optional<std::string> value;  // control variables whose value was captured
+};
+
+struct MpitCategory {
+  std::string name, description;
+  std::vector<std::string> cvars, pvars, categories;  // member names
+};
+
+struct MpitCatalogue {
+  bool available = false;
+  uint64_t refreshes = 0;
+  int64_t captured_time_ns = 0;
+  std::vector<MpitVariable> cvars, pvars;
+  std::vector<MpitCategory> categories;
+};
+
 struct ProcessSnapshot {
+  std::optional<LaunchInfo> launch;     // nullopt: not recorded by the target
+  std::optional<MpitCatalogue> mpi_t;   // nullopt: not captured
   ProcessInfo process;
   std::vector<Thread> threads;
   std::vector<Communicator> communicators;

@@ -245,6 +245,149 @@ json TrafficToJson(const model::Traffic& t) {
   return j;
 }
 
+json MpitVariableToJson(const model::MpitVariable& v, bool performance) {
+  json j;
+  j["name"] = v.name;
+  j["datatype"] = v.datatype;
+  j["verbosity"] = v.verbosity;
+  j["bind"] = v.bind;
+  j["count"] = v.count;
+  if (performance) {
+    j["class"] = v.var_class;
+    j["readonly"] = v.readonly;
+    j["continuous"] = v.continuous;
+    j["atomic"] = v.atomic;
+  } else {
+    j["scope"] = v.scope;
+    j["value"] = OptionalToJson(v.value);
+  }
+  j["description"] = v.description;
+  return j;
+}
+
+model::MpitVariable MpitVariableFromJson(const json& j) {
+  model::MpitVariable v;
+  Get(j, "name", &v.name);
+  Get(j, "datatype", &v.datatype);
+  Get(j, "verbosity", &v.verbosity);
+  Get(j, "bind", &v.bind);
+  Get(j, "count", &v.count);
+  Get(j, "class", &v.var_class);
+  Get(j, "readonly", &v.readonly);
+  Get(j, "continuous", &v.continuous);
+  Get(j, "atomic", &v.atomic);
+  Get(j, "scope", &v.scope);
+  GetOptional(j, "value", &v.value);
+  Get(j, "description", &v.description);
+  return v;
+}
+
+json MpitToJson(const model::MpitCatalogue& m) {
+  json cvars = json::array(), pvars = json::array(), categories = json::array();
+  for (const model::MpitVariable& v : m.cvars) cvars.push_back(MpitVariableToJson(v, false));
+  for (const model::MpitVariable& v : m.pvars) pvars.push_back(MpitVariableToJson(v, true));
+  for (const model::MpitCategory& c : m.categories) {
+    categories.push_back(json{{"name", c.name},
+                              {"description", c.description},
+                              {"cvars", c.cvars},
+                              {"pvars", c.pvars},
+                              {"categories", c.categories}});
+  }
+  return json{{"available", m.available},       {"refreshes", m.refreshes},
+              {"captured_time_ns", m.captured_time_ns}, {"cvars", cvars},
+              {"pvars", pvars},                 {"categories", categories}};
+}
+
+model::MpitCatalogue MpitFromJson(const json& j) {
+  model::MpitCatalogue m;
+  Get(j, "available", &m.available);
+  Get(j, "refreshes", &m.refreshes);
+  Get(j, "captured_time_ns", &m.captured_time_ns);
+  if (Has(j, "cvars")) {
+    for (const json& v : j.at("cvars")) m.cvars.push_back(MpitVariableFromJson(v));
+  }
+  if (Has(j, "pvars")) {
+    for (const json& v : j.at("pvars")) m.pvars.push_back(MpitVariableFromJson(v));
+  }
+  if (Has(j, "categories")) {
+    for (const json& c : j.at("categories")) {
+      model::MpitCategory cat;
+      Get(c, "name", &cat.name);
+      Get(c, "description", &cat.description);
+      Get(c, "cvars", &cat.cvars);
+      Get(c, "pvars", &cat.pvars);
+      Get(c, "categories", &cat.categories);
+      m.categories.push_back(std::move(cat));
+    }
+  }
+  return m;
+}
+
+// metadata.pmi: the contract's keys, then the launcher's full view when recorded.
+json PmiToJson(const model::ProcessSnapshot& snap) {
+  const model::ProcessInfo& p = snap.process;
+  json pmi;
+  pmi["rank"] = p.rank;
+  pmi["size"] = p.size;
+  pmi["hostname"] = p.hostname;
+  pmi["pid"] = p.pid;
+  if (snap.launch) {
+    const model::LaunchInfo& l = *snap.launch;
+    pmi["launcher"] = l.launcher;
+    pmi["sources"] = l.sources;
+    pmi["launcher_rank"] = l.rank;
+    pmi["launcher_size"] = l.world_size;
+    pmi["local_rank"] = l.local_rank;
+    pmi["local_size"] = l.local_size;
+    pmi["node_rank"] = l.node_rank;
+    pmi["appnum"] = l.appnum;
+    pmi["universe_size"] = l.universe_size;
+    pmi["job_id"] = l.job_id;
+    pmi["host"] = l.host;
+    pmi["pmi_interface"] = StringOrNull(l.pmi_interface);
+    pmi["mpi_version"] = std::to_string(l.mpi_version) + "." + std::to_string(l.mpi_subversion);
+    pmi["thread_level_requested"] = StringOrNull(l.thread_level_requested);
+    pmi["debug_gate_hold"] = l.debug_gate_hold;
+  }
+  return pmi;
+}
+
+json OrphansToJson(const model::LaunchInfo& l) {
+  return json{{"count", l.orphan_count},     {"budget", l.orphan_budget},
+              {"keep_all", l.orphan_keep_all}, {"evictions", l.orphan_evictions},
+              {"releases", l.orphan_releases}};
+}
+
+void LaunchFromJson(const json& pmi, const json* orphans, model::ProcessSnapshot* snap) {
+  if (!Has(pmi, "launcher")) return;
+  model::LaunchInfo l;
+  Get(pmi, "launcher", &l.launcher);
+  Get(pmi, "sources", &l.sources);
+  Get(pmi, "launcher_rank", &l.rank);
+  Get(pmi, "launcher_size", &l.world_size);
+  Get(pmi, "local_rank", &l.local_rank);
+  Get(pmi, "local_size", &l.local_size);
+  Get(pmi, "node_rank", &l.node_rank);
+  Get(pmi, "appnum", &l.appnum);
+  Get(pmi, "universe_size", &l.universe_size);
+  Get(pmi, "job_id", &l.job_id);
+  Get(pmi, "host", &l.host);
+  Get(pmi, "pmi_interface", &l.pmi_interface);
+  Get(pmi, "thread_level_requested", &l.thread_level_requested);
+  Get(pmi, "debug_gate_hold", &l.debug_gate_hold);
+  std::string version;
+  Get(pmi, "mpi_version", &version);
+  std::sscanf(version.c_str(), "%d.%d", &l.mpi_version, &l.mpi_subversion);
+  if (orphans != nullptr) {
+    Get(*orphans, "count", &l.orphan_count);
+    Get(*orphans, "budget", &l.orphan_budget);
+    Get(*orphans, "keep_all", &l.orphan_keep_all);
+    Get(*orphans, "evictions", &l.orphan_evictions);
+    Get(*orphans, "releases", &l.orphan_releases);
+  }
+  snap->launch = std::move(l);
+}
+
 model::Traffic TrafficFromJson(const json& j) {
   model::Traffic t;
   if (Has(j, "counts")) {
@@ -333,12 +476,9 @@ json SnapshotToJson(const model::ProcessSnapshot& snap) {
   }
   doc["communicators"] = comms;
   doc["handles"] = handles;
-  json pmi;
-  pmi["rank"] = p.rank;
-  pmi["size"] = p.size;
-  pmi["hostname"] = p.hostname;
-  pmi["pid"] = p.pid;
-  doc["metadata"] = {{"pmi", pmi}, {"mpi_t", nullptr}};
+  doc["metadata"] = {{"pmi", PmiToJson(snap)},
+                     {"mpi_t", snap.mpi_t ? MpitToJson(*snap.mpi_t) : json(nullptr)},
+                     {"orphans", snap.launch ? OrphansToJson(*snap.launch) : json(nullptr)}};
   doc["traffic"] = snap.traffic ? TrafficToJson(*snap.traffic) : json(nullptr);
   return doc;
 }
@@ -373,6 +513,13 @@ Result<model::ProcessSnapshot> SnapshotFromJson(const json& doc) {
       }
     }
     if (Has(doc, "traffic")) snap.traffic = TrafficFromJson(doc.at("traffic"));
+    if (Has(doc, "metadata")) {
+      const json& md = doc.at("metadata");
+      if (Has(md, "pmi")) {
+        LaunchFromJson(md.at("pmi"), Has(md, "orphans") ? &md.at("orphans") : nullptr, &snap);
+      }
+      if (Has(md, "mpi_t")) snap.mpi_t = MpitFromJson(md.at("mpi_t"));
+    }
   } catch (const json::exception& e) {
     return Status::Usage(std::string("malformed snapshot document: ") + e.what());
   }

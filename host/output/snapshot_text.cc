@@ -92,6 +92,23 @@ std::string ProcessHeaderText(const model::ProcessSnapshot& snap) {
   if (!p.mpi_library.empty()) out << "  MPI library: " << p.mpi_library << "\n";
   if (!p.thread_level.empty()) out << "  thread level: " << p.thread_level << "\n";
   if (!p.plugin.empty()) out << "  message-queue DLL: " << p.plugin << "\n";
+  if (snap.launch) {
+    const model::LaunchInfo& l = *snap.launch;
+    out << "  launcher: " << l.launcher;
+    if (!l.job_id.empty()) out << ", job " << l.job_id;
+    if (l.appnum >= 0) out << ", appnum " << l.appnum;
+    if (l.universe_size >= 0) out << ", universe size " << l.universe_size;
+    out << "\n";
+    out << "  orphans: " << l.orphan_count << " kept (budget " << l.orphan_budget
+        << (l.orphan_keep_all ? ", keep all" : "") << "), " << l.orphan_evictions
+        << " evicted, " << l.orphan_releases << " released\n";
+    if (l.debug_gate_hold) out << "  held in MPI_Init until a debugger releases MPIR_debug_gate\n";
+  }
+  if (snap.mpi_t) {
+    out << "  MPI_T: " << snap.mpi_t->cvars.size() << " control variables, "
+        << snap.mpi_t->pvars.size() << " performance variables, "
+        << snap.mpi_t->categories.size() << " categories (--json lists them)\n";
+  }
   return out.str();
 }
 

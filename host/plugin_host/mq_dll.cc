@@ -99,6 +99,12 @@ Result<std::unique_ptr<MqDll>> MqDll::Load(const std::string& path) {
   Resolve(h, "mpidbg_traffic_read", &e.traffic_read, nullptr);
   Resolve(h, "mpidbg_traffic_get", &e.traffic_get, nullptr);
   Resolve(h, "mpidbg_logged_send_get", &e.logged_send_get, nullptr);
+  Resolve(h, "mpidbg_process_get_launch", &e.process_get_launch, nullptr);
+  Resolve(h, "mpidbg_mpit_read", &e.mpit_read, nullptr);
+  Resolve(h, "mpidbg_mpit_cvar_get", &e.mpit_cvar_get, nullptr);
+  Resolve(h, "mpidbg_mpit_pvar_get", &e.mpit_pvar_get, nullptr);
+  Resolve(h, "mpidbg_mpit_category_get", &e.mpit_category_get, nullptr);
+  Resolve(h, "mpidbg_mpit_category_member", &e.mpit_category_member, nullptr);
   f.setup_basic_callbacks(BasicCallbacks());
   return dll;
 }

@@ -52,6 +52,12 @@ struct ExtFunctions {
   decltype(&mpidbg_traffic_read) traffic_read = nullptr;
   decltype(&mpidbg_traffic_get) traffic_get = nullptr;
   decltype(&mpidbg_logged_send_get) logged_send_get = nullptr;
+  decltype(&mpidbg_process_get_launch) process_get_launch = nullptr;
+  decltype(&mpidbg_mpit_read) mpit_read = nullptr;
+  decltype(&mpidbg_mpit_cvar_get) mpit_cvar_get = nullptr;
+  decltype(&mpidbg_mpit_pvar_get) mpit_pvar_get = nullptr;
+  decltype(&mpidbg_mpit_category_get) mpit_category_get = nullptr;
+  decltype(&mpidbg_mpit_category_member) mpit_category_member = nullptr;
 };
 
 class MqDll {

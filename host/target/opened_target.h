@@ -18,6 +18,7 @@ struct TargetSpec {
   std::string core;     // core file
   std::string exe;      // executable override for a core, "" for none
   std::string plugin;   // message-queue DLL override, "" for none
+  bool want_mpit = false;  // also read the MPI_T catalogue (large: `snapshot` only)
 };
 
 class OpenedTarget {

@@ -25,7 +25,8 @@ extern "C" {
 #endif
 
 /* 1: process, threads, operation and communicator detail.
- * 2: traffic counters and the send log (mpidbg_traffic_*). */
+ * 2: traffic counters and the send log (mpidbg_traffic_*), the launcher/PMI view and
+ *    orphan counters (mpidbg_process_get_launch), the MPI_T catalogue (mpidbg_mpit_*). */
 #define MPIDBG_EXT_VERSION 2
 
 /* The process as a whole. */
@@ -183,6 +184,86 @@ int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summary* out);
 int mpidbg_traffic_get(mqs_process* process, int index, mpidbg_traffic_info* out);
 /* index 0 is the oldest send still in the log. */
 int mpidbg_logged_send_get(mqs_process* process, int index, mpidbg_logged_send_info* out);
+
+/* ---- version 2: process metadata (from memory, so also from core files) ---- */
+typedef struct mpidbg_launch_summary {
+  uint32_t size;            /* set by the caller */
+  uint32_t launcher;        /* enum mpidbg_launcher_kind */
+  uint32_t sources;         /* MPIDBG_LAUNCH_FROM_* */
+  int32_t rank;             /* integers are -1 when not known */
+  int32_t world_size;
+  int32_t local_rank;
+  int32_t local_size;
+  int32_t node_rank;
+  int32_t appnum;
+  int32_t universe_size;
+  int32_t pid;
+  int32_t mpi_rank;
+  int32_t mpi_version;
+  int32_t mpi_subversion;
+  int32_t thread_level_requested; /* enum mpidbg_thread_level */
+  int32_t debug_gate_hold;        /* 1 while MPI_Init waits for MPIR_debug_gate */
+  uint32_t orphan_budget;
+  uint32_t orphan_keep_all;
+  uint64_t orphan_count;
+  uint64_t orphan_evictions;
+  uint64_t orphan_releases;
+  char job_id[128];
+  char host[64];
+  char launcher_name[32];
+  char pmi_interface[16];
+} mpidbg_launch_summary;
+
+/* mqs_no_information before MPI_Init (or with a runtime that records none). */
+int mpidbg_process_get_launch(mqs_process* process, mpidbg_launch_summary* out);
+
+typedef struct mpidbg_mpit_summary {
+  uint32_t size;            /* set by the caller */
+  int32_t available;        /* 1 if the runtime could initialise MPI_T */
+  int32_t cvars;
+  int32_t pvars;
+  int32_t categories;
+  int32_t reserved;
+  uint64_t refreshes;       /* captures so far */
+  int64_t captured_time_ns; /* CLOCK_REALTIME of the last capture */
+} mpidbg_mpit_summary;
+
+typedef struct mpidbg_mpit_variable {
+  uint32_t size;            /* set by the caller */
+  int32_t performance;      /* 0 control variable, 1 performance variable */
+  int32_t verbosity;        /* ordinal 0..8, user basic .. mpidev all */
+  int32_t datatype;         /* enum mpidbg_mpit_type */
+  int32_t bind;             /* MPI_T_BIND_* ordinal */
+  int32_t count;
+  int32_t scope;            /* control variables: MPI_T_SCOPE_* ordinal */
+  int32_t var_class;        /* performance variables: MPI_T_PVAR_CLASS_* ordinal */
+  uint32_t flags;           /* MPIDBG_CVAR_* or MPIDBG_PVAR_* */
+  int32_t value_valid;      /* control variables: value_* hold the captured value */
+  int64_t value_int;
+  double value_double;
+  char name[128];
+  char value_text[256];
+  char description[512];
+} mpidbg_mpit_variable;
+
+typedef struct mpidbg_mpit_category_info {
+  uint32_t size;            /* set by the caller */
+  int32_t num_cvars;
+  int32_t num_pvars;
+  int32_t num_categories;
+  char name[128];
+  char description[512];
+} mpidbg_mpit_category_info;
+
+/* Reads the catalogue afresh; the getters answer from that read. mqs_no_information
+ * when the runtime captured none. */
+int mpidbg_mpit_read(mqs_process* process, mpidbg_mpit_summary* out);
+int mpidbg_mpit_cvar_get(mqs_process* process, int index, mpidbg_mpit_variable* out);
+int mpidbg_mpit_pvar_get(mqs_process* process, int index, mpidbg_mpit_variable* out);
+int mpidbg_mpit_category_get(mqs_process* process, int index, mpidbg_mpit_category_info* out);
+/* Member k of a category, members listed as its control variables, then performance
+ * variables, then subcategories: *kind is 0, 1 or 2 and *member the index. */
+int mpidbg_mpit_category_member(mqs_process* process, int index, int k, int* kind, int* member);
 
 #ifdef __cplusplus
 }

@@ -186,6 +186,24 @@ TEST_P(Scenario, ReceiveForATagNeverSentWhileSenderIsInBarrier) {
                 const json t = CallingThread(v.by_rank.at(0));
                 EXPECT_EQ(t["operation"]["bytes"], 8);
                 EXPECT_EQ(t["operation"]["datatype"], "MPI_DOUBLE");
+                // Rank 1's send completed eagerly: only the traffic counters know of it.
+                bool eager_send_found = false;
+                for (const json& m : v.job["unmatched"]) {
+                  if (m["from"] == 1 && m["to"] == 0 && m["tag"] == 9 &&
+                      m["evidence"] == "traffic_counts" && m["call"] == "MPI_Send" &&
+                      m["bytes"] == 8 && m["ordinal"] == 1) {
+                    eager_send_found = true;
+                  }
+                }
+                EXPECT_TRUE(eager_send_found) << v.job["unmatched"].dump();
+                bool hint_found = false;
+                for (const json& h : v.job["hints"]) {
+                  if (h.get<std::string>().find("rank 1 sent tag 9 to rank 0 instead") !=
+                      std::string::npos) {
+                    hint_found = true;
+                  }
+                }
+                EXPECT_TRUE(hint_found) << v.job["hints"].dump();
               });
 }
 

@@ -1,0 +1,199 @@
+// ext_metadata.cc — the launcher/PMI view, orphan counters and the MPI_T catalogue
+// (mpidbg_ext.h, version 2).
+#include <cstdio>
+#include <cstring>
+
+#include "ext/sized_copy.h"
+#include "mpidbg/mpidbg_ext.h"
+#include "mqs/process_info.h"
+#include "plugin/errors.h"
+#include "plugin/export.h"
+
+namespace {
+
+using mpidbg::mqs::ProcessState;
+using namespace mpidbg::plugin;
+
+// The root as it is now (metadata appears at MPI_Init and changes on refresh).
+int fresh_root(mqs_process* process, ProcessState** ps, mpidbg_root* root) {
+  *ps = mpidbg::mqs::process_state(process);
+  if (*ps == nullptr) return kErrOutOfOrder;
+  const int rc = mpidbg::mqs::ensure_root(*ps);
+  if (rc != mqs_ok) return rc;
+  return read_runtime_root((*ps)->reader, (*ps)->root_addr, (*ps)->limits, root);
+}
+
+int last_mpit(mqs_process* process, const MpitSnapshot** out) {
+  ProcessState* ps = mpidbg::mqs::process_state(process);
+  if (ps == nullptr || ps->mpit == nullptr) return kErrOutOfOrder;
+  *out = ps->mpit;
+  return mqs_ok;
+}
+
+int32_t clamp_count(size_t n) { return n > INT32_MAX ? INT32_MAX : static_cast<int32_t>(n); }
+
+void copy_string(char* dst, size_t size, const char* src) { std::snprintf(dst, size, "%s", src); }
+
+}  // namespace
+
+MPIDBG_EXPORT int mpidbg_process_get_launch(mqs_process* process, mpidbg_launch_summary* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  ProcessState* ps;
+  mpidbg_root root;
+  int rc = fresh_root(process, &ps, &root);
+  if (rc != mqs_ok) return rc;
+  mpidbg_launch_info info;
+  rc = decode_launch_info(ps->reader, root, &info);
+  if (rc == kErrNoMetadata) return mqs_no_information;
+  if (rc != mqs_ok) return rc;
+  mpidbg_launch_summary full;
+  std::memset(&full, 0, sizeof full);
+  full.launcher = info.launcher;
+  full.sources = info.sources;
+  full.rank = info.rank;
+  full.world_size = info.world_size;
+  full.local_rank = info.local_rank;
+  full.local_size = info.local_size;
+  full.node_rank = info.node_rank;
+  full.appnum = info.appnum;
+  full.universe_size = info.universe_size;
+  full.pid = info.pid;
+  full.mpi_rank = info.mpi_rank;
+  full.mpi_version = root.mpi_version;
+  full.mpi_subversion = root.mpi_subversion;
+  full.thread_level_requested = root.thread_level_requested;
+  full.debug_gate_hold = root.debug_gate_hold;
+  full.orphan_budget = root.orphan_budget;
+  full.orphan_keep_all = root.orphan_keep_all;
+  full.orphan_count = root.orphan_count;
+  full.orphan_evictions = root.orphan_evictions;
+  full.orphan_releases = root.orphan_releases;
+  static_assert(sizeof full.job_id == sizeof info.job_id, "same field widths");
+  std::memcpy(full.job_id, info.job_id, sizeof full.job_id);
+  std::memcpy(full.host, info.host, sizeof full.host);
+  std::memcpy(full.launcher_name, info.launcher_name, sizeof full.launcher_name);
+  std::memcpy(full.pmi_interface, info.pmi_interface, sizeof full.pmi_interface);
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_mpit_read(mqs_process* process, mpidbg_mpit_summary* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  ProcessState* ps;
+  mpidbg_root root;
+  int rc = fresh_root(process, &ps, &root);
+  if (rc != mqs_ok) return rc;
+  MpitSnapshot* fresh = debugger_new<MpitSnapshot>();
+  if (fresh == nullptr) return kErrNoMemory;
+  rc = decode_mpit(ps->reader, root, ps->metadata_limits, fresh);
+  if (rc != mqs_ok) {
+    debugger_delete(fresh);
+    return rc == kErrNoMetadata ? mqs_no_information : rc;
+  }
+  debugger_delete(ps->mpit);
+  ps->mpit = fresh;
+  mpidbg_mpit_summary full;
+  std::memset(&full, 0, sizeof full);
+  full.available = fresh->header.available;
+  full.cvars = clamp_count(fresh->cvars.size());
+  full.pvars = clamp_count(fresh->pvars.size());
+  full.categories = clamp_count(fresh->categories.size());
+  full.refreshes = fresh->header.refreshes;
+  full.captured_time_ns = fresh->header.captured_time_ns;
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_mpit_cvar_get(mqs_process* process, int index, mpidbg_mpit_variable* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  const MpitSnapshot* m;
+  const int rc = last_mpit(process, &m);
+  if (rc != mqs_ok) return rc;
+  if (index < 0 || static_cast<size_t>(index) >= m->cvars.size()) return kErrNoSuchEntry;
+  const mpidbg_mpit_cvar& c = m->cvars[static_cast<size_t>(index)];
+  mpidbg_mpit_variable full;
+  std::memset(&full, 0, sizeof full);
+  full.performance = 0;
+  full.verbosity = c.verbosity;
+  full.datatype = c.datatype;
+  full.bind = c.bind;
+  full.count = c.count;
+  full.scope = c.scope;
+  full.var_class = -1;
+  full.flags = c.flags;
+  full.value_valid = (c.flags & MPIDBG_CVAR_VALUE_VALID) != 0;
+  full.value_int = c.value_int;
+  full.value_double = c.value_double;
+  copy_string(full.name, sizeof full.name, m->string_at(c.name));
+  copy_string(full.description, sizeof full.description, m->string_at(c.desc));
+  if (c.datatype == MPIDBG_MPIT_CHAR) {
+    copy_string(full.value_text, sizeof full.value_text, m->string_at(c.value_text));
+  }
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_mpit_pvar_get(mqs_process* process, int index, mpidbg_mpit_variable* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  const MpitSnapshot* m;
+  const int rc = last_mpit(process, &m);
+  if (rc != mqs_ok) return rc;
+  if (index < 0 || static_cast<size_t>(index) >= m->pvars.size()) return kErrNoSuchEntry;
+  const mpidbg_mpit_pvar& p = m->pvars[static_cast<size_t>(index)];
+  mpidbg_mpit_variable full;
+  std::memset(&full, 0, sizeof full);
+  full.performance = 1;
+  full.verbosity = p.verbosity;
+  full.datatype = p.datatype;
+  full.bind = p.bind;
+  full.count = p.count;
+  full.scope = -1;
+  full.var_class = p.var_class;
+  full.flags = p.flags;
+  copy_string(full.name, sizeof full.name, m->string_at(p.name));
+  copy_string(full.description, sizeof full.description, m->string_at(p.desc));
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_mpit_category_get(mqs_process* process, int index,
+                                           mpidbg_mpit_category_info* out) {
+  const uint32_t n = mpidbg::ext::caller_size(out);
+  if (n == 0) return kErrBadArgument;
+  const MpitSnapshot* m;
+  const int rc = last_mpit(process, &m);
+  if (rc != mqs_ok) return rc;
+  if (index < 0 || static_cast<size_t>(index) >= m->categories.size()) return kErrNoSuchEntry;
+  const mpidbg_mpit_category& c = m->categories[static_cast<size_t>(index)];
+  mpidbg_mpit_category_info full;
+  std::memset(&full, 0, sizeof full);
+  full.num_cvars = c.num_cvars;
+  full.num_pvars = c.num_pvars;
+  full.num_categories = c.num_categories;
+  copy_string(full.name, sizeof full.name, m->string_at(c.name));
+  copy_string(full.description, sizeof full.description, m->string_at(c.desc));
+  mpidbg::ext::copy_prefix(out, full, n);
+  return mqs_ok;
+}
+
+MPIDBG_EXPORT int mpidbg_mpit_category_member(mqs_process* process, int index, int k, int* kind,
+                                              int* member) {
+  if (kind == nullptr || member == nullptr) return kErrBadArgument;
+  const MpitSnapshot* m;
+  const int rc = last_mpit(process, &m);
+  if (rc != mqs_ok) return rc;
+  if (index < 0 || static_cast<size_t>(index) >= m->categories.size()) return kErrNoSuchEntry;
+  const mpidbg_mpit_category& c = m->categories[static_cast<size_t>(index)];
+  if (c.num_cvars < 0 || c.num_pvars < 0 || c.num_categories < 0) return kErrMetadataDamaged;
+  const int64_t total = int64_t{c.num_cvars} + c.num_pvars + c.num_categories;
+  if (k < 0 || k >= total) return kErrNoSuchEntry;
+  const uint64_t at = uint64_t{c.first_member} + static_cast<uint64_t>(k);
+  if (at >= m->members.size()) return kErrMetadataDamaged;
+  *kind = k < c.num_cvars ? 0 : (k < int64_t{c.num_cvars} + c.num_pvars ? 1 : 2);
+  *member = m->members[static_cast<size_t>(at)];
+  return mqs_ok;
+}
