@@ -510,6 +510,119 @@ uint64_t ImageBuilder::add_traffic(const std::vector<mpidbg_traffic_entry>& entr
   return addr;
 }
 
+uint64_t ImageBuilder::add_launch(const mpidbg_launch_info& r) {
+#define PUT(type, name) field(t, addr + offsetof(type, name), r.name)
+  FakeTarget* t = target_;
+  const uint64_t addr = alloc(sizeof r);
+  PUT(mpidbg_launch_info, size);
+  PUT(mpidbg_launch_info, launcher);
+  PUT(mpidbg_launch_info, sources);
+  PUT(mpidbg_launch_info, rank);
+  PUT(mpidbg_launch_info, world_size);
+  PUT(mpidbg_launch_info, local_rank);
+  PUT(mpidbg_launch_info, local_size);
+  PUT(mpidbg_launch_info, node_rank);
+  PUT(mpidbg_launch_info, appnum);
+  PUT(mpidbg_launch_info, universe_size);
+  PUT(mpidbg_launch_info, pid);
+  PUT(mpidbg_launch_info, mpi_rank);
+  PUT(mpidbg_launch_info, job_id);
+  PUT(mpidbg_launch_info, host);
+  PUT(mpidbg_launch_info, launcher_name);
+  PUT(mpidbg_launch_info, pmi_interface);
+#undef PUT
+  root.launch = addr;
+  return addr;
+}
+
+uint64_t ImageBuilder::add_mpit(const MpitImage& m) {
+#define PUT(type, name) field(t, addr + offsetof(type, name), r.name)
+  FakeTarget* t = target_;
+  auto put_array = [&](uint64_t addr, const mpidbg_array& r) {
+    PUT(mpidbg_array, address);
+    PUT(mpidbg_array, count);
+    PUT(mpidbg_array, elem_size);
+  };
+  mpidbg_mpit_catalogue h{};
+  h.size = sizeof h;
+  h.seq = m.seq;
+  h.refreshes = m.refreshes;
+  h.captured_time_ns = 1700000000123456789;
+  h.available = 1;
+  const uint64_t cvars = alloc(m.cvars.empty() ? 8 : m.cvars.size() * sizeof(mpidbg_mpit_cvar));
+  for (size_t i = 0; i < m.cvars.size(); ++i) {
+    const uint64_t addr = cvars + i * sizeof(mpidbg_mpit_cvar);
+    const mpidbg_mpit_cvar& r = m.cvars[i];
+    PUT(mpidbg_mpit_cvar, name);
+    PUT(mpidbg_mpit_cvar, desc);
+    PUT(mpidbg_mpit_cvar, verbosity);
+    PUT(mpidbg_mpit_cvar, datatype);
+    PUT(mpidbg_mpit_cvar, scope);
+    PUT(mpidbg_mpit_cvar, bind);
+    PUT(mpidbg_mpit_cvar, count);
+    PUT(mpidbg_mpit_cvar, flags);
+    PUT(mpidbg_mpit_cvar, value_int);
+    uint64_t bits;
+    std::memcpy(&bits, &r.value_double, sizeof bits);
+    t->put64(addr + offsetof(mpidbg_mpit_cvar, value_double), bits);
+    PUT(mpidbg_mpit_cvar, value_text);
+  }
+  h.cvars = mpidbg_array{cvars, static_cast<uint32_t>(m.cvars.size()), sizeof(mpidbg_mpit_cvar)};
+  const uint64_t pvars = alloc(m.pvars.empty() ? 8 : m.pvars.size() * sizeof(mpidbg_mpit_pvar));
+  for (size_t i = 0; i < m.pvars.size(); ++i) {
+    const uint64_t addr = pvars + i * sizeof(mpidbg_mpit_pvar);
+    const mpidbg_mpit_pvar& r = m.pvars[i];
+    PUT(mpidbg_mpit_pvar, name);
+    PUT(mpidbg_mpit_pvar, desc);
+    PUT(mpidbg_mpit_pvar, var_class);
+    PUT(mpidbg_mpit_pvar, verbosity);
+    PUT(mpidbg_mpit_pvar, datatype);
+    PUT(mpidbg_mpit_pvar, bind);
+    PUT(mpidbg_mpit_pvar, count);
+    PUT(mpidbg_mpit_pvar, flags);
+  }
+  h.pvars = mpidbg_array{pvars, static_cast<uint32_t>(m.pvars.size()), sizeof(mpidbg_mpit_pvar)};
+  const uint64_t cats =
+      alloc(m.categories.empty() ? 8 : m.categories.size() * sizeof(mpidbg_mpit_category));
+  for (size_t i = 0; i < m.categories.size(); ++i) {
+    const uint64_t addr = cats + i * sizeof(mpidbg_mpit_category);
+    const mpidbg_mpit_category& r = m.categories[i];
+    PUT(mpidbg_mpit_category, name);
+    PUT(mpidbg_mpit_category, desc);
+    PUT(mpidbg_mpit_category, num_cvars);
+    PUT(mpidbg_mpit_category, num_pvars);
+    PUT(mpidbg_mpit_category, num_categories);
+    PUT(mpidbg_mpit_category, first_member);
+  }
+  h.categories = mpidbg_array{cats, static_cast<uint32_t>(m.categories.size()),
+                              sizeof(mpidbg_mpit_category)};
+  std::vector<int32_t> members = m.members;
+  h.members = mpidbg_array{add_int32_array(members), static_cast<uint32_t>(members.size()),
+                           sizeof(int32_t)};
+  const uint64_t strings = alloc(m.strings.empty() ? 8 : m.strings.size());
+  if (!m.strings.empty() && !t->write(strings, m.strings.data(), m.strings.size())) {
+    throw std::runtime_error("strings outside the target");
+  }
+  h.strings = mpidbg_array{strings, static_cast<uint32_t>(m.strings.size()), 1};
+  const uint64_t addr = alloc(sizeof h);
+  {
+    const mpidbg_mpit_catalogue& r = h;
+    PUT(mpidbg_mpit_catalogue, size);
+    PUT(mpidbg_mpit_catalogue, seq);
+    PUT(mpidbg_mpit_catalogue, refreshes);
+    PUT(mpidbg_mpit_catalogue, captured_time_ns);
+    PUT(mpidbg_mpit_catalogue, available);
+  }
+  put_array(addr + offsetof(mpidbg_mpit_catalogue, cvars), h.cvars);
+  put_array(addr + offsetof(mpidbg_mpit_catalogue, pvars), h.pvars);
+  put_array(addr + offsetof(mpidbg_mpit_catalogue, categories), h.categories);
+  put_array(addr + offsetof(mpidbg_mpit_catalogue, members), h.members);
+  put_array(addr + offsetof(mpidbg_mpit_catalogue, strings), h.strings);
+#undef PUT
+  root.mpit = addr;
+  return addr;
+}
+
 uint64_t ImageBuilder::add_int32_array(const std::vector<int32_t>& values) {
   const uint64_t addr = alloc(values.empty() ? 4 : values.size() * 4);
   for (size_t i = 0; i < values.size(); ++i) target_->put32(addr + 4 * i, static_cast<uint32_t>(values[i]));

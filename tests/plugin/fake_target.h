@@ -145,6 +145,19 @@ class ImageBuilder {
   void update_op(uint64_t slot_addr, const mpidbg_op_record& rec);
 
   uint64_t add_int32_array(const std::vector<int32_t>& values);
+  // The launcher/PMI view; sets root.launch.
+  uint64_t add_launch(const mpidbg_launch_info& info);
+  // An MPI_T catalogue; sets root.mpit. Strings are offsets into `strings`.
+  struct MpitImage {
+    uint32_t seq = 2;
+    uint64_t refreshes = 1;
+    std::vector<mpidbg_mpit_cvar> cvars;
+    std::vector<mpidbg_mpit_pvar> pvars;
+    std::vector<mpidbg_mpit_category> categories;
+    std::vector<int32_t> members;
+    std::string strings;
+  };
+  uint64_t add_mpit(const MpitImage& image);
   // The traffic block (counters in slots 0.., a send log of `log_capacity` slots holding
   // `logged` as the sends log_head - logged.size() .. log_head - 1); sets root.traffic.
   uint64_t add_traffic(const std::vector<mpidbg_traffic_entry>& entries, uint32_t capacity,

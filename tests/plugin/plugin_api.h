@@ -39,7 +39,13 @@ namespace mpidbg::test {
   X(mpidbg_operation_get_detail)          \
   X(mpidbg_traffic_read)                 \
   X(mpidbg_traffic_get)                  \
-  X(mpidbg_logged_send_get)
+  X(mpidbg_logged_send_get)              \
+  X(mpidbg_process_get_launch)           \
+  X(mpidbg_mpit_read)                    \
+  X(mpidbg_mpit_cvar_get)                \
+  X(mpidbg_mpit_pvar_get)                \
+  X(mpidbg_mpit_category_get)            \
+  X(mpidbg_mpit_category_member)
 
 struct PluginApi {
 #define MPIDBG_TEST_MEMBER(name) decltype(&::name) name = nullptr;
