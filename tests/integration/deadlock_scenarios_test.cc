@@ -172,7 +172,7 @@ TEST_P(Scenario, CycleOfSynchronousSends) {
 TEST_P(Scenario, ReceiveForATagNeverSentWhileSenderIsInBarrier) {
   RunScenario(GetParam(), "tag_never_sent", 4,
               [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
-              [](const JobView& v) {
+              [flavour = GetParam()](const JobView& v) {
                 EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
                 const json& r0 = RankEntry(v.job, 0);
                 EXPECT_EQ(r0["call"], "MPI_Recv");
@@ -204,6 +204,20 @@ TEST_P(Scenario, ReceiveForATagNeverSentWhileSenderIsInBarrier) {
                   }
                 }
                 EXPECT_TRUE(hint_found) << v.job["hints"].dump();
+                // Metadata and counters come from memory, so cores have them too.
+                const json& s1 = v.by_rank.at(1);
+                EXPECT_EQ(s1["metadata"]["pmi"]["launcher"], flavour == "mpich" ? "hydra" : "orte");
+                EXPECT_EQ(s1["metadata"]["pmi"]["launcher_rank"], 1);
+                EXPECT_EQ(s1["metadata"]["pmi"]["launcher_size"], 4);
+                EXPECT_FALSE(s1["metadata"]["pmi"]["job_id"].get<std::string>().empty());
+                ASSERT_TRUE(s1["metadata"]["mpi_t"].is_object());
+                EXPECT_GT(s1["metadata"]["mpi_t"]["cvars"].size(), 10u);
+                EXPECT_TRUE(s1["metadata"]["orphans"].is_object());
+                bool counted = false;
+                for (const json& c : s1["traffic"]["counts"]) {
+                  if (c["peer_world"] == 0 && c["tag"] == 9 && c["sends"] == 1) counted = true;
+                }
+                EXPECT_TRUE(counted) << s1["traffic"].dump();
               });
 }
 
