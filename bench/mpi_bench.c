@@ -8,13 +8,19 @@
  *   latency_1024   the same with 1 KiB messages
  *   message_rate   messages per second: rank 0 streams windows of nonblocking 8-byte
  *                  sends, rank 1 posts matching receives, one acknowledgement per window
+ *   request_bytes  root.request_bytes and root.orphan_budget of the mpidbg runtime,
+ *   orphan_budget  when it is loaded (looked up by name, so the program itself does not
+ *                  depend on the runtime)
  * Each value is the median over several batches, so one slow batch (another process
  * taking the core) does not decide the result.
  */
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "mpidbg/records.h"
 
 enum { kBatches = 15, kWindow = 64 };
 
@@ -60,18 +66,19 @@ static double Latency(int bytes, int iterations) {
 
 static void Stream(char* buf, int windows) {
   const int peer = 1 - g_rank;
+  static MPI_Status statuses[kWindow];
   MPI_Request req[kWindow];
   char ack = 0;
   for (int w = 0; w < windows; ++w) {
     if (g_rank == 0) {
       for (int i = 0; i < kWindow; ++i)
         MPI_Isend(buf + 8 * i, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &req[i]);
-      MPI_Waitall(kWindow, req, MPI_STATUSES_IGNORE);
+      MPI_Waitall(kWindow, req, statuses);
       MPI_Recv(&ack, 1, MPI_BYTE, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
       for (int i = 0; i < kWindow; ++i)
         MPI_Irecv(buf + 8 * i, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &req[i]);
-      MPI_Waitall(kWindow, req, MPI_STATUSES_IGNORE);
+      MPI_Waitall(kWindow, req, statuses);
       MPI_Send(&ack, 1, MPI_BYTE, peer, 3, MPI_COMM_WORLD);
     }
   }
@@ -113,6 +120,11 @@ int main(int argc, char** argv) {
     printf("latency_0 %.4f us\n", lat0);
     printf("latency_1024 %.4f us\n", lat1k);
     printf("message_rate %.1f msg/s\n", rate);
+    const mpidbg_root* root = (const mpidbg_root*)dlsym(RTLD_DEFAULT, MPIDBG_ROOT_SYMBOL);
+    if (root != NULL) {
+      printf("request_bytes %llu bytes\n", (unsigned long long)root->request_bytes);
+      printf("orphan_budget %u records\n", root->orphan_budget);
+    }
     fflush(stdout);
   }
   MPI_Finalize();

@@ -258,6 +258,7 @@ std::string MpitTypeName(int32_t type) {
     case MPIDBG_MPIT_COUNT: return "count";
     case MPIDBG_MPIT_CHAR: return "char";
     case MPIDBG_MPIT_DOUBLE: return "double";
+    case MPIDBG_MPIT_BOOL: return "bool";
     default: return "other";
   }
 }
@@ -327,6 +328,7 @@ model::MpitVariable MpitVariableFromExt(const mpidbg_mpit_variable& info) {
     switch (info.datatype) {
       case MPIDBG_MPIT_CHAR: v.value = FixedString(info.value_text); break;
       case MPIDBG_MPIT_DOUBLE: v.value = std::to_string(info.value_double); break;
+      case MPIDBG_MPIT_BOOL: v.value = info.value_int != 0 ? "true" : "false"; break;
       case MPIDBG_MPIT_UNSIGNED:
       case MPIDBG_MPIT_UNSIGNED_LONG:
       case MPIDBG_MPIT_UNSIGNED_LONG_LONG:

@@ -94,19 +94,22 @@ int decode_traffic(TargetReader& reader, const mpidbg_root& root, const TrafficL
   const uint64_t oldest = h.log_head - kept;
   Vec<mpidbg_send_log_entry> ring;
   if (!ring.resize(h.log_capacity)) return kErrNoMemory;
-  Vec<uint8_t> valid;
-  if (!valid.resize(h.log_capacity)) return kErrNoMemory;
   rc = read_slots(reader, TargetAddr(h.log), h.log_capacity, h.log_entry_size,
                   [&](const Decoder& d, uint32_t i) {
                     decode_send_log_entry(d, &ring[i]);
-                    valid[i] = ring[i].seq % 2 == 0 && ring[i].seq != 0 && ring[i].ordinal != 0;
-                    if (ring[i].seq % 2 != 0) ++out->torn;
                     return true;
                   });
   if (rc != mqs_ok) return rc;
   for (uint64_t n = oldest; n < h.log_head; ++n) {
-    const uint32_t slot = static_cast<uint32_t>(n % h.log_capacity);
-    if (valid[slot] && !out->sends.push_back(ring[slot])) return kErrNoMemory;
+    const mpidbg_send_log_entry& e = ring[static_cast<uint32_t>(n % h.log_capacity)];
+    // A slot holding send n has seq 2n+2; odd is mid-write, anything else an older send
+    // still in the slot (the newer write has not begun).
+    if (e.seq % 2 != 0) {
+      ++out->torn;
+      continue;
+    }
+    if (e.seq != static_cast<uint32_t>(2 * n + 2) || e.ordinal == 0) continue;  // seq wraps with n
+    if (!out->sends.push_back(e)) return kErrNoMemory;
   }
   return mqs_ok;
 }

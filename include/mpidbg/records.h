@@ -543,7 +543,8 @@ enum mpidbg_mpit_type { /* the variable's MPI datatype, normalised */
   MPIDBG_MPIT_UNSIGNED_LONG_LONG = 4,
   MPIDBG_MPIT_COUNT = 5,
   MPIDBG_MPIT_CHAR = 6,
-  MPIDBG_MPIT_DOUBLE = 7
+  MPIDBG_MPIT_DOUBLE = 7,
+  MPIDBG_MPIT_BOOL = 8  /* MPI_C_BOOL; the value is 0 or 1 in value_int */
 };
 
 /* Control-variable flags. */
@@ -631,7 +632,7 @@ typedef struct mpidbg_traffic_entry {
 } mpidbg_traffic_entry;
 
 typedef struct mpidbg_send_log_entry {
-  uint32_t seq;          /* odd while being written */
+  uint32_t seq;          /* odd while being written; 2n+2 once it holds send n */
   int32_t call;          /* enum mpidbg_call_id */
   uint64_t comm_job_id;
   uint64_t ordinal;      /* this send's number within (comm, peer, tag): 1, 2, ... */

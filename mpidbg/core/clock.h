@@ -16,6 +16,16 @@ inline int64_t RealtimeNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+// CLOCK_REALTIME at the kernel's tick resolution (a few milliseconds). It reads the
+// time the kernel last stored instead of the time-stamp counter, about five times
+// cheaper than RealtimeNs(): the per-call timestamps (a thread's entry into MPI, an
+// operation's posting) use it, since a host measures calls that matter in seconds.
+inline int64_t CoarseRealtimeNs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 // The kernel thread id (a system call: callers cache it per thread).
 inline uint64_t KernelThreadId() { return static_cast<uint64_t>(syscall(SYS_gettid)); }
 

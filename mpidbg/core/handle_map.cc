@@ -31,6 +31,13 @@ uint32_t HandleMap::capacity() const {
   return a == nullptr ? 0 : a->mask + 1;
 }
 
+uint32_t HandleMap::retired_arrays() const {
+  uint32_t n = 0;
+  Array* a = array_.load(std::memory_order_acquire);
+  for (Array* r = a != nullptr ? a->retired : nullptr; r != nullptr; r = r->retired) ++n;
+  return n;
+}
+
 HandleMap::Bucket* HandleMap::Locate(Array* a, uint64_t key) const {
   for (uint32_t i = static_cast<uint32_t>(Hash(key)) & a->mask, n = 0; n <= a->mask;
        i = (i + 1) & a->mask, ++n) {
@@ -43,12 +50,27 @@ HandleMap::Bucket* HandleMap::Locate(Array* a, uint64_t key) const {
 
 bool HandleMap::Find(uint64_t key, uint64_t* value) const {
   if (!ValidKey(key)) return false;
-  Array* a = array_.load(std::memory_order_acquire);
-  if (a == nullptr) return false;
-  Bucket* b = Locate(a, key);
-  if (b == nullptr) return false;
-  if (value != nullptr) *value = b->value.load(std::memory_order_acquire);
-  return true;
+  // Counted in before the array is loaded (sequentially consistent, paired with
+  // ReclaimRetired), so a writer that sees no reader knows none holds an old array.
+  readers_.fetch_add(1, std::memory_order_seq_cst);
+  Array* a = array_.load(std::memory_order_seq_cst);
+  Bucket* b = a != nullptr ? Locate(a, key) : nullptr;
+  if (b != nullptr && value != nullptr) *value = b->value.load(std::memory_order_acquire);
+  readers_.fetch_sub(1, std::memory_order_release);
+  return b != nullptr;
+}
+
+void HandleMap::ReclaimRetired() {
+  Array* a = array_.load(std::memory_order_relaxed);
+  if (a == nullptr || a->retired == nullptr) return;
+  if (readers_.load(std::memory_order_seq_cst) != 0) return;  // next time
+  Array* old = a->retired;
+  a->retired = nullptr;
+  while (old != nullptr) {
+    Array* older = old->retired;
+    free(old);
+    old = older;
+  }
 }
 
 bool HandleMap::Grow() {
@@ -78,13 +100,15 @@ bool HandleMap::Grow() {
   }
   fresh->retired = old;
   used_ = live_;
-  array_.store(fresh, std::memory_order_release);
+  array_.store(fresh, std::memory_order_seq_cst);
+  ReclaimRetired();
   return true;
 }
 
 bool HandleMap::Insert(uint64_t key, uint64_t value, uint64_t* previous) {
   if (previous != nullptr) *previous = 0;
   if (!ValidKey(key)) return false;
+  ReclaimRetired();
   Array* a = array_.load(std::memory_order_relaxed);
   if (a != nullptr) {
     if (Bucket* b = Locate(a, key)) {

@@ -2,10 +2,14 @@
 // job-id counter key) to a 64-bit value (usually a record address).
 //
 // Find() is lock-free and may run concurrently with one writer; writers (Insert, Erase,
-// CompareErase) must be serialised by the caller. Capacity doubles when the table gets
-// 70% full (tombstones included), so growth is rare and never per message once warm.
-// A replaced bucket array is kept, not freed, because a concurrent Find may still be
-// reading it; the total kept is below twice the final size.
+// CompareErase) must be serialised by the caller. The bucket array is rebuilt when it
+// gets 70% full (tombstones included): doubled if live entries need it, else at the
+// same size to drop tombstones. A replaced array may still be read by a concurrent
+// Find, so it is kept until a writer sees no Find in progress (Finds count themselves
+// in and out), then freed: under any churn, memory stays within a few arrays.
+//
+// Not on the per-message path: the hot path caches what it looks up here (communicator
+// views per thread); the request index is rt/request_index.h.
 //
 // Keys 0 and ~0 are reserved (empty and tombstone); no MPI handle we store takes them.
 #ifndef MPIDBG_CORE_HANDLE_MAP_H
@@ -46,6 +50,8 @@ class HandleMap {
 
   uint32_t size() const { return live_; }
   uint32_t capacity() const;
+  // Replaced arrays not yet freed (tests).
+  uint32_t retired_arrays() const;
 
  private:
   struct Bucket {
@@ -62,9 +68,12 @@ class HandleMap {
   static Array* NewArray(uint32_t capacity);
   bool Grow();
   Bucket* Locate(Array* a, uint64_t key) const;
+  // Frees replaced arrays if no Find is in progress (writers only).
+  void ReclaimRetired();
 
   uint32_t initial_capacity_;
   std::atomic<Array*> array_{nullptr};
+  mutable std::atomic<uint32_t> readers_{0};  // Finds in progress
   uint32_t live_ = 0;
   uint32_t used_ = 0;  // live + tombstones
 };

@@ -32,33 +32,55 @@ mpidbg_object_head* ObjectRegistry::BeginCreate(uint64_t handle, int32_t creator
 void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
   table_->EndCreate(&rec->hdr);
-  mpidbg_object_head* displaced = nullptr;
+  if ((rec->hdr.flags & MPIDBG_REC_PREDEFINED) != 0) {
+    SpinGuard guard(lock_);
+    predefined_.Insert(rec->handle, AddressOf(rec));
+    return;
+  }
+  mpidbg_object_head* displaced = nullptr;   // orphaned (kOrphanOld)
+  mpidbg_object_head* superseded = nullptr;  // dropped (kCountReference)
   {
     SpinGuard guard(lock_);
     uint64_t previous = 0;
     if (!by_handle_.Insert(rec->handle, AddressOf(rec), &previous)) return;
-    if (previous != 0 && previous != AddressOf(rec)) {
-      mpidbg_object_head* old = HeadAt(previous);
-      if ((old->hdr.flags & MPIDBG_REC_FREED) == 0) {
+    mpidbg_object_head* old = previous != 0 && previous != AddressOf(rec) ? HeadAt(previous)
+                                                                          : nullptr;
+    if (old != nullptr && (old->hdr.flags & MPIDBG_REC_FREED) == 0) {
+      if (rehandout_ == Rehandout::kCountReference) {
+        // One more reference to the same object: the new record describes it.
+        uint64_t refs = 0;
+        extra_refs_.Find(rec->handle, &refs);
+        extra_refs_.Insert(rec->handle, refs + 1);
+        superseded = old;
+      } else {
         // MPI handed this value out again without the runtime seeing a free.
         OrphanLocked(old, /*released_now=*/true);
         displaced = old;
       }
+    } else {
+      extra_refs_.Erase(rec->handle);  // a new object: no references from before
     }
   }
   if (displaced != nullptr) shared_.orphans->Add(&displaced->hdr, &ReleaseOrphan, this);
+  if (superseded != nullptr) ReleaseRecord(superseded);
 }
 
 mpidbg_object_head* ObjectRegistry::Find(uint64_t handle) const {
   uint64_t address = 0;
-  if (!by_handle_.Find(handle, &address) || address == 0) return nullptr;
-  return HeadAt(address);
+  if ((by_handle_.Find(handle, &address) && address != 0) ||
+      (predefined_.Find(handle, &address) && address != 0))
+    return HeadAt(address);
+  return nullptr;
 }
 
 mpidbg_object_head* ObjectRegistry::FindLive(uint64_t handle) const {
-  mpidbg_object_head* rec = Find(handle);
-  if (rec == nullptr || (rec->hdr.flags & MPIDBG_REC_FREED) != 0) return nullptr;
-  return rec;
+  uint64_t address = 0;
+  if (by_handle_.Find(handle, &address) && address != 0) {
+    mpidbg_object_head* rec = HeadAt(address);
+    if ((rec->hdr.flags & MPIDBG_REC_FREED) == 0) return rec;
+  }
+  if (predefined_.Find(handle, &address) && address != 0) return HeadAt(address);
+  return nullptr;
 }
 
 void ObjectRegistry::OrphanLocked(mpidbg_object_head* rec, bool released_now) {
@@ -77,10 +99,58 @@ mpidbg_object_head* ObjectRegistry::MarkFreed(uint64_t handle, bool released_now
     if (!by_handle_.Find(handle, &address) || address == 0) return nullptr;
     rec = HeadAt(address);
     if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return rec;  // freed twice: MPI's error
+    uint64_t refs = 0;
+    if (extra_refs_.Find(handle, &refs) && refs != 0) {
+      // Other references to the object remain: it is not freed yet.
+      if (refs == 1) {
+        extra_refs_.Erase(handle);
+      } else {
+        extra_refs_.Insert(handle, refs - 1);
+      }
+      return nullptr;
+    }
     OrphanLocked(rec, released_now);
   }
   shared_.orphans->Add(&rec->hdr, &ReleaseOrphan, this);
   return rec;
+}
+
+mpidbg_object_head* ObjectRegistry::Detach(uint64_t handle) {
+  SpinGuard guard(lock_);
+  uint64_t address = 0;
+  if (!by_handle_.Find(handle, &address) || address == 0) return nullptr;
+  mpidbg_object_head* rec = HeadAt(address);
+  if ((rec->hdr.flags & (MPIDBG_REC_FREED | MPIDBG_REC_PREDEFINED)) != 0) return nullptr;
+  uint64_t refs = 0;
+  if (extra_refs_.Find(handle, &refs) && refs != 0) {
+    // Other references to the object remain: this free does not free it.
+    if (refs == 1) {
+      extra_refs_.Erase(handle);
+    } else {
+      extra_refs_.Insert(handle, refs - 1);
+    }
+    return nullptr;
+  }
+  by_handle_.CompareErase(handle, address);
+  return rec;
+}
+
+void ObjectRegistry::Reattach(mpidbg_object_head* rec) {
+  if (rec == nullptr) return;
+  SpinGuard guard(lock_);
+  uint64_t address = 0;
+  if (by_handle_.Find(rec->handle, &address) && address != 0) return;
+  by_handle_.Insert(rec->handle, AddressOf(rec));
+}
+
+void ObjectRegistry::MarkDetachedFreed(mpidbg_object_head* rec, bool released_now) {
+  if (rec == nullptr) return;
+  {
+    SpinGuard guard(lock_);
+    if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return;
+    OrphanLocked(rec, released_now);
+  }
+  shared_.orphans->Add(&rec->hdr, &ReleaseOrphan, this);
 }
 
 void ObjectRegistry::MarkReleased(mpidbg_object_head* rec) {
@@ -90,6 +160,21 @@ void ObjectRegistry::MarkReleased(mpidbg_object_head* rec) {
   table_->BeginUpdate(&rec->hdr);
   rec->hdr.flags |= MPIDBG_REC_RELEASED;
   table_->EndUpdate(&rec->hdr);
+}
+
+bool ObjectRegistry::MarkHandleReleased(uint64_t handle) {
+  SpinGuard guard(lock_);
+  uint64_t address = 0;
+  // A record still mapped under the lock has not started its release (ReleaseRecord
+  // unmaps it first under the same lock).
+  if (!by_handle_.Find(handle, &address) || address == 0) return false;
+  mpidbg_object_head* rec = HeadAt(address);
+  const uint32_t flags = rec->hdr.flags;
+  if ((flags & MPIDBG_REC_FREED) == 0 || (flags & MPIDBG_REC_RELEASED) != 0) return false;
+  table_->BeginUpdate(&rec->hdr);
+  rec->hdr.flags |= MPIDBG_REC_RELEASED;
+  table_->EndUpdate(&rec->hdr);
+  return true;
 }
 
 void ObjectRegistry::ReleaseRecord(mpidbg_object_head* rec) {

@@ -4,11 +4,23 @@
 //
 // Every record starts with mpidbg_object_head (records.h). Lookup by handle is
 // lock-free; creation, freeing and release take the registry's spinlock (none of them
-// is per message). A handle maps to its newest record: when MPI reuses the value of a
-// freed handle, the new object's record takes over the mapping and the orphan stays
-// findable only by walking the table. A live record whose handle value reappears
-// without a free the runtime saw (a handle freed where the runtime cannot see it) is
-// marked freed and released by MPI, and orphaned.
+// is per message).
+//
+// A handle maps to its newest record: when MPI reuses the value of a freed handle, the
+// new object's record takes over the mapping and the orphan stays findable only by
+// walking the table. Predefined records (MPI_GROUP_EMPTY, MPI_SUM, ...) are kept apart:
+// they are never freed, and a handle value MPI hands out both as a predefined object
+// and as the result of a call (MPI_Group_incl of no rank returns MPI_GROUP_EMPTY) gets
+// a record of its own without disturbing the predefined one.
+//
+// A live record whose handle value is handed out again is dealt with by the registry's
+// policy:
+//  - kOrphanOld (default): the handle was freed where the runtime cannot see it; the
+//    old record is marked freed and released by MPI, and orphaned.
+//  - kCountReference: MPI handed out one more reference to the same object (MPI
+//    reference counts groups: MPI_Comm_group twice on one communicator returns one
+//    handle). The new record replaces the old one, and MarkFreed marks the record freed
+//    only when the last reference is freed.
 #ifndef MPIDBG_CORE_OBJECT_REGISTRY_H
 #define MPIDBG_CORE_OBJECT_REGISTRY_H
 
@@ -35,9 +47,13 @@ class ObjectRegistry {
   // its write window, just before the slot is cleared); nullptr when the kind owns none.
   using DropArrays = void (*)(mpidbg_object_head* rec);
 
+  // What a live handle handed out again means (see the file comment).
+  enum class Rehandout { kOrphanOld, kCountReference };
+
   constexpr ObjectRegistry(SlabTable* table, ObjectRegistryShared shared,
-                           DropArrays drop = nullptr)
-      : table_(table), shared_(shared), drop_(drop) {}
+                           DropArrays drop = nullptr,
+                           Rehandout rehandout = Rehandout::kOrphanOld)
+      : table_(table), shared_(shared), drop_(drop), rehandout_(rehandout) {}
   ObjectRegistry(const ObjectRegistry&) = delete;
   ObjectRegistry& operator=(const ObjectRegistry&) = delete;
 
@@ -48,7 +64,8 @@ class ObjectRegistry {
   // Publishes the record and maps its handle to it.
   void EndCreate(mpidbg_object_head* rec);
 
-  // The newest record of `handle` (live or orphan), or nullptr.
+  // The newest record of `handle` (live or orphan; the predefined one if there is no
+  // other), or nullptr.
   mpidbg_object_head* Find(uint64_t handle) const;
   // The record of `handle` only if it is live (not freed by the application).
   mpidbg_object_head* FindLive(uint64_t handle) const;
@@ -58,10 +75,29 @@ class ObjectRegistry {
   void EndUpdate(mpidbg_object_head* rec) const { table_->EndUpdate(&rec->hdr); }
 
   // The application freed `handle`: its record is marked FREED (and RELEASED when MPI
-  // drops the object now) and becomes an orphan. Returns the record or nullptr.
+  // drops the object now) and becomes an orphan. Returns the record, or nullptr when
+  // there is none or other references to the object remain (kCountReference).
+  // Predefined records are never freed. Once orphaned the record may be evicted at any
+  // moment (at once with a budget of 0): read nothing through the returned pointer.
   mpidbg_object_head* MarkFreed(uint64_t handle, bool released_now);
-  // MPI no longer needs a freed object (e.g. a freed request completed).
+  // Freeing in two steps, for frees MPI completes before the runtime's Post hook runs:
+  // once PMPI_*_free returns, MPI may hand the same handle value to another thread's
+  // new object, so the record must be out of the handle map before the call.
+  // Detach (before the call): takes the live record of `handle` out of the map;
+  // nullptr when there is none (or other references remain, kCountReference).
+  mpidbg_object_head* Detach(uint64_t handle);
+  // The free failed: maps the handle to `rec` again unless a newer record took it.
+  void Reattach(mpidbg_object_head* rec);
+  // The free succeeded: marks the detached record FREED (RELEASED when MPI drops the
+  // object now) and orphans it. Read nothing through `rec` afterwards.
+  void MarkDetachedFreed(mpidbg_object_head* rec, bool released_now);
+
+  // MPI no longer needs a freed object (e.g. a freed request completed). `rec` must
+  // still be a record of this registry (not yet released).
   void MarkReleased(mpidbg_object_head* rec);
+  // The same by handle: marks the newest record of `handle` RELEASED if it is freed and
+  // not yet released. Safe against a concurrent release. Returns true if it marked one.
+  bool MarkHandleReleased(uint64_t handle);
 
   // Drops a record at once, without orphaning it (an object MPI never handed out).
   void Discard(mpidbg_object_head* rec);
@@ -76,8 +112,11 @@ class ObjectRegistry {
   SlabTable* table_;
   ObjectRegistryShared shared_;
   DropArrays drop_;
+  Rehandout rehandout_;
   mutable SpinLock lock_;
-  HandleMap by_handle_;
+  HandleMap by_handle_{64};   // handle -> newest non-predefined record
+  HandleMap predefined_{16};  // handle -> predefined record
+  HandleMap extra_refs_{16};  // handle -> references beyond the first (kCountReference)
 };
 
 template <typename Record>

@@ -68,11 +68,33 @@ void SlabTable::ReturnSlot(mpidbg_record_header* slot) {
   free_head_ = slot;
 }
 
+uint32_t SlabTable::TakeSlots(mpidbg_record_header** out, uint32_t n) {
+  SpinGuard guard(lock_);
+  uint32_t taken = 0;
+  while (taken < n) {
+    if (free_head_ == nullptr && !AddSlabLocked()) break;
+    mpidbg_record_header* slot = free_head_;
+    free_head_ = *NextFreeLink(slot);
+    *NextFreeLink(slot) = nullptr;
+    out[taken++] = slot;
+  }
+  return taken;
+}
+
+void SlabTable::ReturnSlots(mpidbg_record_header* const* slots, uint32_t n) {
+  if (n == 0) return;
+  SpinGuard guard(lock_);
+  for (uint32_t i = 0; i < n; ++i) {
+    *NextFreeLink(slots[i]) = free_head_;
+    free_head_ = slots[i];
+  }
+}
+
 void SlabTable::BeginCreate(mpidbg_record_header* slot, uint32_t flags) {
   BeginRecordWrite(slot);
   memset(reinterpret_cast<char*>(slot) + sizeof(mpidbg_record_header), 0,
          record_size_ - sizeof(mpidbg_record_header));
-  slot->kind = static_cast<uint16_t>(kind_);
+  StoreKind(slot, kind_);
   slot->size = static_cast<uint16_t>(record_size_);
   slot->flags = flags;
   slot->reserved = 0;
@@ -80,6 +102,7 @@ void SlabTable::BeginCreate(mpidbg_record_header* slot, uint32_t flags) {
 
 void SlabTable::EndCreate(mpidbg_record_header* slot) {
   EndRecordWrite(slot);
+  __atomic_fetch_add(&changes_, 1, __ATOMIC_RELEASE);
   __atomic_fetch_add(&table_->live_count, 1, __ATOMIC_RELAXED);
   BumpGeneration();
 }
@@ -88,16 +111,18 @@ void SlabTable::BeginUpdate(mpidbg_record_header* rec) const { BeginRecordWrite(
 
 void SlabTable::EndUpdate(mpidbg_record_header* rec) const {
   EndRecordWrite(rec);
+  __atomic_fetch_add(&changes_, 1, __ATOMIC_RELEASE);
   BumpGeneration();
 }
 
 void SlabTable::Clear(mpidbg_record_header* rec) {
   BeginRecordWrite(rec);
-  rec->kind = MPIDBG_KIND_FREE;
+  StoreKind(rec, MPIDBG_KIND_FREE);
   rec->flags = 0;
   memset(reinterpret_cast<char*>(rec) + sizeof(mpidbg_record_header), 0,
          record_size_ - sizeof(mpidbg_record_header));
   EndRecordWrite(rec);
+  __atomic_fetch_add(&changes_, 1, __ATOMIC_RELEASE);
   __atomic_fetch_sub(&table_->live_count, 1, __ATOMIC_RELAXED);
   BumpGeneration();
 }

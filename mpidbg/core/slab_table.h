@@ -4,17 +4,34 @@
 // chain from the root. A released slot goes on a free list and is reused; the list link
 // lives in the slot body while the slot's kind is MPIDBG_KIND_FREE (readers skip those).
 //
-// Slot allocation takes a spinlock (first cut: one lock per table, held for a few
-// instructions). Writing a record's fields does not: a slot belongs to its owner.
+// Slot allocation takes a spinlock (one lock per table, held for a few instructions);
+// the batch forms let a per-thread cache take or give back many slots under one
+// acquisition. Writing a record's fields takes no lock: a slot belongs to its owner.
+//
+// Two sets of record lifecycle calls:
+//  - BeginCreate/EndCreate/Clear zero the record body and bump the generation on each
+//    change: what the registries of rarely created kinds use.
+//  - OpenRecord/CloseRecord/Vacate are the per-message forms: no zeroing (the caller
+//    writes every field), counters through core::CounterAdd (plain adds below
+//    MPI_THREAD_MULTIPLE) and no generation bump, so a caller that changes several
+//    records in one MPI call bumps once (BumpGenerationHot) after all of them.
 #ifndef MPIDBG_CORE_SLAB_TABLE_H
 #define MPIDBG_CORE_SLAB_TABLE_H
 
 #include <stdint.h>
 
+#include "core/concurrency.h"
+#include "core/record_write.h"
 #include "core/spinlock.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::core {
+
+// In-process readers (and debuggers) find live records by their kind, read with an
+// atomic load; every write of it is an atomic store too.
+inline void StoreKind(mpidbg_record_header* h, uint32_t kind) {
+  __atomic_store_n(&h->kind, static_cast<uint16_t>(kind), __ATOMIC_RELEASE);
+}
 
 class SlabTable {
  public:
@@ -35,6 +52,10 @@ class SlabTable {
   mpidbg_record_header* TakeSlot();
   // Gives a FREE slot back for reuse.
   void ReturnSlot(mpidbg_record_header* slot);
+  // Up to n free slots under one lock; returns how many (fewer only if memory ran out).
+  uint32_t TakeSlots(mpidbg_record_header** out, uint32_t n);
+  // Gives n FREE slots back under one lock.
+  void ReturnSlots(mpidbg_record_header* const* slots, uint32_t n);
 
   // --- record lifecycle on an owned slot (no lock) ---
   // Opens the write window of a new record: seq odd, body zeroed, kind/size/flags set.
@@ -47,6 +68,32 @@ class SlabTable {
   // Turns a live record back into a FREE slot (still owned by the caller).
   void Clear(mpidbg_record_header* rec);
 
+  // --- per-message lifecycle on an owned slot (no lock, no zeroing, no generation) ---
+  // Opens the write window of a new record: seq odd, kind/size/flags set. The caller
+  // writes every field of the body, then calls CloseRecord.
+  void OpenRecord(mpidbg_record_header* slot, uint32_t flags) {
+    BeginRecordWrite(slot);
+    StoreKind(slot, kind_);
+    slot->size = static_cast<uint16_t>(record_size_);
+    slot->flags = flags;
+    slot->reserved = 0;
+  }
+  // Closes it: seq even, the record counts as live.
+  void CloseRecord(mpidbg_record_header* slot) {
+    EndRecordWrite(slot);
+    CounterAdd(&table_->live_count, 1u);
+  }
+  // Turns a live record back into a FREE slot (still owned by the caller); the body
+  // keeps its stale bytes, which readers skip with the FREE kind.
+  void Vacate(mpidbg_record_header* rec) {
+    BeginRecordWrite(rec);
+    StoreKind(rec, MPIDBG_KIND_FREE);
+    rec->flags = 0;
+    EndRecordWrite(rec);
+    CounterAdd(&table_->live_count, ~0u);  // -1
+  }
+  void BumpGenerationHot() const { GenerationBump(generation_); }
+
   // --- conveniences ---
   // TakeSlot + BeginCreate; the caller fills fields, then EndCreate.
   mpidbg_record_header* Create(uint32_t flags);
@@ -54,6 +101,10 @@ class SlabTable {
   void Release(mpidbg_record_header* rec);
 
   void BumpGeneration() const { __atomic_fetch_add(generation_, 1, __ATOMIC_RELEASE); }
+  // Changes made through EndCreate, EndUpdate and Clear so far (not the per-message
+  // forms): a cache of something derived from this table's records is valid while it
+  // stays the same.
+  uint64_t changes() const { return __atomic_load_n(&changes_, __ATOMIC_ACQUIRE); }
   uint32_t record_size() const { return record_size_; }
   uint32_t kind() const { return kind_; }
 
@@ -68,6 +119,7 @@ class SlabTable {
   SpinLock lock_;
   mpidbg_record_header* free_head_ = nullptr;
   mpidbg_slab* last_slab_ = nullptr;
+  mutable uint64_t changes_ = 0;
 };
 
 }  // namespace mpidbg::core

@@ -2,7 +2,8 @@
 //
 // It guards record allocation (slab free lists) and the runtime's private hash tables.
 // Critical sections are a few dozen instructions, so spinning beats a futex; after a
-// while the waiter yields, because MPI jobs often oversubscribe cores.
+// while the waiter yields, because MPI jobs often oversubscribe cores. On the
+// per-message path it is taken only under MPI_THREAD_MULTIPLE (core/concurrency.h).
 #ifndef MPIDBG_CORE_SPINLOCK_H
 #define MPIDBG_CORE_SPINLOCK_H
 

@@ -1,7 +1,13 @@
-// comm_registry.h — communicator records: creation, lookup by handle, names, freeing.
+// comm_registry.h — communicator records: creation, lookup by handle, later changes
+// (name, attributes, errhandler, info), freeing into an orphan.
 //
 // Lookup by handle is lock-free (it runs on every point-to-point call); creation,
-// renaming and freeing take the registry's spinlock (they are not on a hot path).
+// updates and freeing take the registry's spinlock (they are not on a hot path).
+//
+// A freed communicator's record becomes an orphan in the shared orphan list (budget
+// root.orphan_budget) and is no longer found by LookupComm; a debugger still finds it by
+// walking the table. It is marked RELEASED once no pending operation record refers to
+// its job id: at the free, or at a later communicator creation or free.
 #ifndef MPIDBG_RT_COMM_REGISTRY_H
 #define MPIDBG_RT_COMM_REGISTRY_H
 
@@ -42,6 +48,11 @@ bool ReadMembers(MPI_Comm comm, Members* out);
 void FreeMembers(Members* m);
 uint64_t MemberHashOf(const Members& m);
 
+// The MPI_COMM_WORLD rank of each rank of `group`: a malloc'd int32_t[n], with
+// MPIDBG_RANK_UNKNOWN where MPI cannot translate (outside MPI_Init..MPI_Finalize, or a
+// process not in MPI_COMM_WORLD). nullptr when n <= 0 or memory ran out.
+int32_t* GroupWorldRanks(MPI_Group group, int32_t n);
+
 struct CommOrigin {
   int32_t creator = MPIDBG_CALL_NONE;
   uint64_t parent_job_id = 0;
@@ -49,18 +60,40 @@ struct CommOrigin {
   int32_t split_key = 0;
   uint32_t flags = 0;
   const char* name = "";
+  uint64_t info = 0;    // MPI_Info given to the creating call (widened), 0 if none
+  int32_t reorder = 0;  // the topology constructors' `reorder` argument
 };
 
-// Publishes a record for `comm` (takes ownership of m's arrays).
+// Publishes a record for `comm` (takes ownership of m's arrays). Reads the rest from
+// MPI: topology, errhandler, Fortran index.
 void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& origin);
 
 // Per-process counter for a job-id recipe key: returns 0, 1, 2, ... on successive calls.
 uint64_t NextCreationCounter(uint64_t key);
 
 void RegisterPredefinedComms(int32_t world_rank);
+
+// Changes of a live communicator's record (no-ops for communicators the runtime does
+// not know).
 void SetCommName(MPI_Comm comm, const char* name);
-// Marks the record of `handle` freed; it stays as an orphan (bounded number kept).
-void MarkCommFreed(uint64_t handle);
+void SetCommAttribute(MPI_Comm comm, int keyval, uint64_t value);
+void DeleteCommAttribute(MPI_Comm comm, int keyval);
+// Returns the errhandler the record had before (0 if none or not known).
+uint64_t SetCommErrhandler(MPI_Comm comm, uint64_t errhandler);
+void SetCommInfo(MPI_Comm comm, uint64_t info);
+
+// Freeing in two steps. Before PMPI_Comm_free/disconnect: takes the record of `handle`
+// out of the handle lookup (once the call returns, MPI may give the value to another
+// thread's new communicator); nullptr if the runtime does not know it.
+mpidbg_comm_record* DetachCommForFree(uint64_t handle);
+// The free failed: the record is found by its handle again (unless a newer one is).
+void ReattachComm(mpidbg_comm_record* rec);
+// The free succeeded: marks the detached record freed and orphans it. Returns false for
+// nullptr; else *errhandler (if given) gets the errhandler it had.
+bool MarkCommFreed(mpidbg_comm_record* rec, uint64_t* errhandler = nullptr);
+
+// True if a live (not freed) communicator record has `errhandler` attached.
+bool CommsUseErrhandler(uint64_t errhandler);
 
 // The world group, kept from MPI_Init to MPI_Finalize for rank translation.
 void ReleaseWorldGroup();

@@ -8,6 +8,8 @@
 #include "core/job_id.h"
 #include "core/record_write.h"
 #include "rt/handles.h"
+#include "rt/thread_state.h"
+#include "rt/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -75,15 +77,43 @@ bool IsNamed(MPI_Datatype datatype) {
          combiner == MPI_COMBINER_NAMED;
 }
 
+// Describes `datatype`; true if it is a predefined type (cacheable for good).
+bool Describe(MPI_Datatype datatype, DatatypeInfo* out) {
+  *out = DatatypeInfo{};
+  if (datatype == MPI_DATATYPE_NULL) return false;
+  const uint64_t key = HandleToU64(datatype);
+  if (CacheLookup(key, out)) return true;
+  AskLibrary(datatype, out);
+  if (!IsNamed(datatype)) return false;
+  CacheStore(key, *out);
+  return true;
+}
+
 }  // namespace
 
-void DescribeDatatype(MPI_Datatype datatype, DatatypeInfo* out) {
-  *out = DatatypeInfo{};
-  if (datatype == MPI_DATATYPE_NULL) return;
-  const uint64_t key = HandleToU64(datatype);
-  if (CacheLookup(key, out)) return;
-  AskLibrary(datatype, out);
-  if (IsNamed(datatype)) CacheStore(key, *out);
+void DescribeDatatype(MPI_Datatype datatype, DatatypeInfo* out) { Describe(datatype, out); }
+
+const DatatypeInfo& DescribeIntoThread(ThreadState* ts, MPI_Datatype datatype) {
+  DatatypeInfo info;
+  if (Describe(datatype, &info)) {
+    const uint64_t key = HandleToU64(datatype);
+    ThreadState::TypeCacheEntry& e = ts->type_cache[TypeCacheSlot(key)];
+    e.key = key;
+    e.info = info;
+    return e.info;
+  }
+  ts->type_scratch_next ^= 1;
+  DatatypeInfo& out = ts->type_scratch[ts->type_scratch_next];
+  out = info;
+  return out;
+}
+
+int64_t DatatypeSize(MPI_Datatype datatype) {
+  ThreadState* ts = t_state;
+  if (ts != nullptr) return DatatypeOf(ts, datatype).size;
+  DatatypeInfo info;
+  Describe(datatype, &info);
+  return info.size;
 }
 
 }  // namespace mpidbg::rt

@@ -1,7 +1,8 @@
 // datatype_info.h — size and name of a datatype for op and thread records.
 //
 // Predefined (named) datatypes are cached in a small fixed table, so the common path
-// costs a hash probe, not an MPI call. Derived datatypes are asked every time, because
+// costs a hash probe, not an MPI call, and each thread keeps the few it used last
+// (rt/type_cache.h: one compare, no copy). Derived datatypes are asked every time, because
 // their handles can be freed and reused for a different type.
 #ifndef MPIDBG_RT_DATATYPE_INFO_H
 #define MPIDBG_RT_DATATYPE_INFO_H
@@ -18,6 +19,10 @@ struct DatatypeInfo {
 
 // `datatype` must be a valid datatype handle or MPI_DATATYPE_NULL (gives size 0, "").
 void DescribeDatatype(MPI_Datatype datatype, DatatypeInfo* out);
+
+// Only the size in bytes (0 for MPI_DATATYPE_NULL or unknown); from the cache for
+// predefined types.
+int64_t DatatypeSize(MPI_Datatype datatype);
 
 }  // namespace mpidbg::rt
 

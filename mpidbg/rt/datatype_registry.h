@@ -5,7 +5,8 @@
 // rebuild any type map recursively from the records of its input types. Inputs the
 // runtime has no record of (predefined types outside the table, types made where the
 // runtime cannot see, e.g. through the Fortran bindings) are recorded first, the same
-// way. Not on a per-message path.
+// way. The input handles themselves come from the constructor's arguments where the
+// runtime saw the call. Not on a per-message path.
 #ifndef MPIDBG_RT_DATATYPE_REGISTRY_H
 #define MPIDBG_RT_DATATYPE_REGISTRY_H
 
@@ -17,9 +18,12 @@
 namespace mpidbg::rt {
 
 // Records `datatype` as MPI describes it now; `creator` is the constructor's call id
-// (MPIDBG_CALL_NONE when unknown). Returns the record (an existing live one for the
-// cached MPI_Type_create_f90_* types), or nullptr if it could not be made.
-mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator);
+// (MPIDBG_CALL_NONE when unknown), `inputs` the n input types the application passed
+// to it (nullptr when not known: MPI_Type_get_contents then names them). Returns the
+// record (an existing live one for the cached MPI_Type_create_f90_* types), or nullptr
+// if it could not be made.
+mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
+                                       const MPI_Datatype* inputs = nullptr, int ninputs = 0);
 
 // Registers every predefined datatype of the table in datatype_predefined.cc.
 void RegisterPredefinedDatatypes();

@@ -1,8 +1,16 @@
-// handles_init.cc — placeholder: this area's init steps (rt/init_steps.h) do nothing yet.
+// handles_init.cc — this area's MPI_Init step (rt/init_steps.h): records of the
+// predefined groups, reduction ops, errhandlers and MPI_INFO_ENV. The predefined
+// communicators are recorded before (RegisterPredefinedComms), as they must exist
+// before any other record refers to them.
+#include "rt/hooks_groups.h"
+#include "rt/hooks_objects.h"
 #include "rt/init_steps.h"
 
 namespace mpidbg::rt {
 
-void HandlesAfterInit(int32_t) {}
+void HandlesAfterInit(int32_t) {
+  RegisterPredefinedGroups();
+  RegisterPredefinedObjects();
+}
 
 }  // namespace mpidbg::rt

@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
+#include "rt/comm_registry.h"
+#include "rt/op_registry.h"
 
 namespace mpidbg::rt {
 
@@ -38,7 +40,16 @@ struct P2pArgs {
   int direction = MPIDBG_OP_SEND;
   int mode = MPIDBG_MODE_NONE;
   MPI_Request* request = nullptr;
-  MPI_Status* status = nullptr;
+  // The address of the call's status parameter (role `status=&status`): a hook that
+  // needs the status of a call given MPI_STATUS_IGNORE points the parameter at the
+  // thread's own status before PMPI runs; the caller sees no difference.
+  MPI_Status** status = nullptr;
+  MPI_Message* message = nullptr;  // Mprobe/Improbe (out), Mrecv/Imrecv (consumed)
+  int* flag = nullptr;             // Improbe
+  // Filled by the hooks: the call's communicator (for Mrecv/Imrecv the matched
+  // message's), and for Mrecv/Imrecv the handle before MPI nulls it.
+  const CommView* view = nullptr;
+  uint64_t saved_message = 0;
 };
 
 struct SendrecvArgs {
@@ -61,12 +72,22 @@ struct CompletionArgs {
   int* index = nullptr;     // Waitany, Testany
   int* outcount = nullptr;  // Waitsome, Testsome
   int* indices = nullptr;   // Waitsome, Testsome
+  // The address of the status (Wait, Test, Waitany, Testany) or statuses parameter
+  // (the others); see P2pArgs::status.
+  MPI_Status** status = nullptr;
+  MPI_Status** statuses = nullptr;
   int tracked = 0;          // handles saved in the thread's scratch by the Pre hook
+  bool receives = false;    // a tracked request is a receive counted at completion
+};
+
+struct CancelArgs {
+  MPI_Request* request = nullptr;
 };
 
 struct RequestFreeArgs {
   MPI_Request* request = nullptr;
   uint64_t saved = 0;  // the handle before the call (MPI sets it to MPI_REQUEST_NULL)
+  FreeTicket ticket;   // what the Pre hook marked (op_registry.h)
 };
 
 struct CollArgs {
@@ -94,6 +115,7 @@ struct CommCreateArgs {
 struct CommFreeArgs {
   MPI_Comm* comm = nullptr;
   uint64_t saved = 0;
+  mpidbg_comm_record* record = nullptr;  // detached from the handle lookup before the call
 };
 
 struct CommSetNameArgs {

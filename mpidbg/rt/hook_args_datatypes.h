@@ -4,19 +4,25 @@
 #define MPIDBG_RT_HOOK_ARGS_DATATYPES_H
 
 #include <mpi.h>
+
+#include "mpidbg/records.h"
 #include <stdint.h>
 
 namespace mpidbg::rt {
 
-// Every type constructor: the new type is read back from MPI after the call.
+// Every type constructor: the new type is read back from MPI after the call; its input
+// types are the handles the application passed (oldtype, or a struct's array).
 struct TypeCreateArgs {
   MPI_Datatype* newtype = nullptr;
+  const MPI_Datatype* inputs = nullptr;
+  int ninputs = 0;
 };
 
 // MPI_Type_commit and MPI_Type_free (which sets the handle to MPI_DATATYPE_NULL).
 struct TypeHandleArgs {
   MPI_Datatype* datatype = nullptr;
   uint64_t saved = 0;  // the handle before the call
+  mpidbg_object_head* record = nullptr;  // MPI_Type_free: the record detached before the call
 };
 
 struct TypeSetNameArgs {

@@ -2,12 +2,14 @@
 //
 // HOT PATH: no heap allocation, no system call; PMPI_* only.
 #include "core/normalise.h"
+#include "rt/comm_cache.h"
 #include "rt/comm_registry.h"
 #include "rt/datatype_info.h"
 #include "rt/handles.h"
 #include "rt/hooks.h"
 #include "rt/op_registry.h"
 #include "rt/registry.h"
+#include "rt/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -30,14 +32,13 @@ void SignificantPair(const CollArgs& a, int64_t* count, MPI_Datatype* datatype) 
 }  // namespace
 
 void PreCollBlocking(CallScope& scope, CollArgs& args) {
-  scope.SetComm(LookupComm(args.comm));
+  scope.SetComm(CommViewOf(scope.thread(), args.comm));
   CallDetail& d = scope.detail();
   d.root = NormalisedRoot(args);
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   SignificantPair(args, &d.count, &datatype);
   if (datatype != MPI_DATATYPE_NULL) {
-    DatatypeInfo info;
-    DescribeDatatype(datatype, &info);
+    const DatatypeInfo& info = DatatypeOf(scope.thread(), datatype);
     d.datatype = HandleToU64(datatype);
     static_assert(sizeof d.datatype_name == sizeof info.name, "name sizes");
     for (unsigned i = 0; i < sizeof info.name; ++i) d.datatype_name[i] = info.name[i];
@@ -50,7 +51,7 @@ void PreCollNonblocking(CallScope& scope, CollArgs& args) { PreCollBlocking(scop
 
 void PostCollNonblocking(CallScope& scope, CollArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
-  CommView comm = LookupComm(args.comm);
+  CommView comm = CommViewOf(scope.thread(), args.comm);
   OpDescription d;
   d.call = scope.call();
   d.direction = MPIDBG_OP_COLLECTIVE;

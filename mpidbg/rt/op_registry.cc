@@ -3,59 +3,173 @@
 
 #include <string.h>
 
+#include <initializer_list>
+
 #include "core/clock.h"
-#include "core/handle_map.h"
+#include "core/concurrency.h"
+#include "core/record_write.h"
 #include "core/spinlock.h"
 #include "rt/comm_registry.h"
 #include "rt/datatype_info.h"
 #include "rt/handles.h"
 #include "rt/registry.h"
+#include "rt/request_index.h"
 #include "rt/thread_state.h"
+#include "rt/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {
 
-core::SpinLock g_lock;              // guards g_requests and updates of request records
-core::HandleMap g_requests(1024);   // request handle -> op record address
+// Every field of the op record is written by FillOp; a field appended to the record
+// must be added there (this fails when the size changes).
+static_assert(sizeof(mpidbg_op_record) == 224, "FillOp writes every op record field");
+
+core::SpinLock g_lock;             // guards g_requests (only under MPI_THREAD_MULTIPLE)
+core::RequestIndex g_requests(1024);  // request handle -> op record (+ companion)
 
 mpidbg_op_record* OpAt(uint64_t address) {
   return reinterpret_cast<mpidbg_op_record*>(static_cast<uintptr_t>(address));
 }
 
-void CopyBody(mpidbg_op_record* dst, const mpidbg_op_record& src) {
-  memcpy(reinterpret_cast<char*>(dst) + sizeof(mpidbg_record_header),
-         reinterpret_cast<const char*>(&src) + sizeof(mpidbg_record_header),
-         sizeof(mpidbg_op_record) - sizeof(mpidbg_record_header));
+// --- op slots: a per-thread cache over the op table ---
+
+mpidbg_op_record* TakeOpSlot(ThreadState* ts) {
+  if (ts == nullptr) return reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
+  if (ts->slot_count == 0) {
+    ts->slot_count = g_op_table.TakeSlots(ts->slot_cache, kSlotBatch);
+    if (ts->slot_count == 0) return nullptr;
+  }
+  return reinterpret_cast<mpidbg_op_record*>(ts->slot_cache[--ts->slot_count]);
+}
+
+void GiveOpSlot(ThreadState* ts, mpidbg_op_record* rec) {
+  if (ts == nullptr) {
+    g_op_table.ReturnSlot(&rec->hdr);
+    return;
+  }
+  if (ts->slot_count == kSlotCacheSize) {
+    ts->slot_count -= kSlotBatch;
+    g_op_table.ReturnSlots(ts->slot_cache + ts->slot_count, kSlotBatch);
+  }
+  ts->slot_cache[ts->slot_count++] = &rec->hdr;
+}
+
+// A new live record of a request (not yet indexed).
+mpidbg_op_record* NewRequestRecord(ThreadState* ts, uint64_t request, const OpDescription& d,
+                                   uint32_t flags, uint64_t tid) {
+  mpidbg_op_record* rec = TakeOpSlot(ts);
+  if (rec == nullptr) return nullptr;
+  g_op_table.OpenRecord(&rec->hdr, flags);
+  FillOp(rec, d, tid);
+  rec->request = request;
+  g_op_table.CloseRecord(&rec->hdr);
+  return rec;
+}
+
+// Record gone: slot back to the caller's cache.
+void DropRecord(ThreadState* ts, mpidbg_op_record* rec) {
+  g_op_table.Vacate(&rec->hdr);
+  GiveOpSlot(ts, rec);
+}
+
+// The request index held `old` for a handle MPI has just handed out again: a freed
+// record is now known released; any other is stale (completed unseen) and goes.
+// Returns the record to drop after the lock, or nullptr. Called under the lock.
+mpidbg_op_record* Displaced(uint64_t address) {
+  if (address == 0) return nullptr;
+  mpidbg_op_record* old = OpAt(address);
+  if ((old->hdr.flags & MPIDBG_REC_FREED) == 0) return old;
+  core::BeginRecordWrite(&old->hdr);
+  old->hdr.flags |= MPIDBG_REC_RELEASED;
+  core::EndRecordWrite(&old->hdr);
+  return nullptr;  // the orphan list owns it
+}
+
+void Index(ThreadState* ts, uint64_t request, mpidbg_op_record* rec, mpidbg_op_record* companion) {
+  mpidbg_op_record* drop[2] = {nullptr, nullptr};
+  bool indexed;
+  {
+    core::MaybeSpinGuard guard(g_lock);
+    core::RequestIndex::Entry previous;
+    indexed = g_requests.Insert(request, AddressOf(rec), AddressOf(companion), &previous);
+    drop[0] = Displaced(previous.op);
+    drop[1] = Displaced(previous.companion);
+  }
+  if (!indexed) {  // could not index it (memory): drop the records
+    drop[0] = rec;
+    drop[1] = companion;
+  }
+  for (mpidbg_op_record* r : drop) {
+    if (r != nullptr) DropRecord(ts, r);
+  }
+  g_op_table.BumpGenerationHot();
+}
+
+// Orphan release (budget eviction or mpidbg_release_orphans): unindex, then free.
+void ReleaseOrphanOp(mpidbg_record_header* hdr, void*) {
+  auto* rec = reinterpret_cast<mpidbg_op_record*>(hdr);
+  {
+    core::MaybeSpinGuard guard(g_lock);
+    if (!g_requests.CompareErase(rec->request, AddressOf(rec))) {
+      // A companion: the index entry (if still there) must stop naming it.
+      g_requests.ForgetCompanion(rec->request, AddressOf(rec));
+    }
+  }
+  g_op_table.Vacate(&rec->hdr);
+  g_op_table.ReturnSlot(&rec->hdr);
+  g_op_table.BumpGenerationHot();
+}
+
+void MarkFreedLocked(mpidbg_op_record* rec, uint64_t serial) {
+  core::BeginRecordWrite(&rec->hdr);
+  rec->hdr.flags |= MPIDBG_REC_FREED;
+  rec->free_serial = serial;
+  core::EndRecordWrite(&rec->hdr);
+}
+
+bool Inactive(const mpidbg_op_record* rec) {
+  const uint32_t both = MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE;
+  return (rec->hdr.flags & both) == both;
 }
 
 }  // namespace
 
 void FillOp(mpidbg_op_record* rec, const OpDescription& d, uint64_t tid) {
-  DatatypeInfo type;
-  DescribeDatatype(d.datatype, &type);
+  ThreadState* ts = t_state;
+  DatatypeInfo described;
+  const DatatypeInfo* type = d.type;
+  if (type == nullptr && ts != nullptr) type = &DatatypeOf(ts, d.datatype);
+  if (type == nullptr) {
+    DescribeDatatype(d.datatype, &described);
+    type = &described;
+  }
   rec->request = 0;
   rec->comm_handle = d.comm != nullptr ? d.comm->handle : 0;
-  rec->comm_job_id = d.comm != nullptr ? d.comm->job_id : 0;
-  rec->post_serial = NextPostSerial();
+  // Other areas scan op records for these two fields with atomic loads.
+  __atomic_store_n(&rec->comm_job_id, d.comm != nullptr ? d.comm->job_id : 0, __ATOMIC_RELAXED);
+  rec->post_serial = core::CounterAdd(&mpidbg_runtime_root.post_counter, uint64_t{1});
   rec->buffer = AddressOf(d.buffer);
-  rec->datatype = d.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(d.datatype);
+  __atomic_store_n(&rec->datatype, d.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(d.datatype),
+                   __ATOMIC_RELAXED);
   rec->count = d.count;
-  rec->bytes = d.bytes >= 0 ? d.bytes : d.count * type.size;
+  rec->bytes = d.bytes >= 0 ? d.bytes : d.count * type->size;
   rec->tid = tid;
-  rec->post_time_ns = core::RealtimeNs();
+  rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->entry_time_ns : core::CoarseRealtimeNs();
   rec->actual_bytes = 0;
   rec->call = d.call;
   rec->direction = d.direction;
   rec->mode = d.mode;
   rec->status = d.status;
   rec->peer = d.peer;
-  rec->peer_world = d.comm != nullptr ? PeerWorld(*d.comm, d.peer)
-                                      : (d.peer < 0 ? d.peer : MPIDBG_RANK_UNKNOWN);
+  rec->peer_world = d.peer_world != MPIDBG_RANK_UNKNOWN ? d.peer_world
+                    : d.comm != nullptr                ? PeerWorld(*d.comm, d.peer)
+                    : d.peer < 0                       ? d.peer
+                                                       : MPIDBG_RANK_UNKNOWN;
   rec->tag = d.tag;
-  rec->actual_source = MPIDBG_RANK_UNKNOWN;
-  rec->actual_tag = MPIDBG_TAG_ANY;
+  rec->actual_source = d.actual_source;
+  rec->actual_tag = d.actual_tag;
   rec->reserved = 0;
-  memcpy(rec->datatype_name, type.name, sizeof rec->datatype_name);
+  memcpy(rec->datatype_name, type->name, sizeof rec->datatype_name);
   rec->object = d.object;
   rec->free_serial = 0;
   rec->file_offset = d.file_offset;
@@ -65,23 +179,18 @@ void FillOp(mpidbg_op_record* rec, const OpDescription& d, uint64_t tid) {
 }
 
 void TrackRequest(uint64_t request, const OpDescription& d, uint32_t flags, uint64_t tid) {
-  mpidbg_op_record body;
-  FillOp(&body, d, tid);
-  body.request = request;
-  auto* hdr = g_op_table.Create(flags);
-  if (hdr == nullptr) return;
-  auto* rec = reinterpret_cast<mpidbg_op_record*>(hdr);
-  CopyBody(rec, body);
-  g_op_table.EndCreate(hdr);
+  ThreadState* ts = t_state;
+  mpidbg_op_record* rec = NewRequestRecord(ts, request, d, flags, tid);
+  if (rec != nullptr) Index(ts, request, rec, nullptr);
+}
 
-  uint64_t previous = 0;
-  {
-    core::SpinGuard guard(g_lock);
-    if (!g_requests.Insert(request, AddressOf(rec), &previous)) {
-      previous = AddressOf(rec);  // could not index it: drop the record
-    }
-  }
-  if (previous != 0) g_op_table.Release(&OpAt(previous)->hdr);
+void TrackRequestPair(uint64_t request, const OpDescription& main,
+                      const OpDescription& companion, uint64_t tid) {
+  ThreadState* ts = t_state;
+  mpidbg_op_record* rec = NewRequestRecord(ts, request, main, 0, tid);
+  if (rec == nullptr) return;
+  mpidbg_op_record* other = NewRequestRecord(ts, request, companion, 0, tid);
+  Index(ts, request, rec, other);
 }
 
 mpidbg_op_record* FindRequestOp(uint64_t request) {
@@ -91,52 +200,198 @@ mpidbg_op_record* FindRequestOp(uint64_t request) {
 }
 
 void FindRequestOps(const uint64_t* requests, int n, mpidbg_op_record** out) {
-  core::SpinGuard guard(g_lock);
+  core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
-    uint64_t address = 0;
-    out[i] = g_requests.Find(requests[i], &address) ? OpAt(address) : nullptr;
+    const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
+    mpidbg_op_record* rec = e != nullptr ? OpAt(e->op) : nullptr;
+    out[i] = rec != nullptr && (rec->hdr.flags & MPIDBG_REC_FREED) == 0 ? rec : nullptr;
   }
 }
 
-void StartRequest(uint64_t request, uint64_t tid) {
-  core::SpinGuard guard(g_lock);
-  uint64_t address = 0;
-  if (!g_requests.Find(request, &address)) return;
-  mpidbg_op_record* rec = OpAt(address);
-  g_op_table.BeginUpdate(&rec->hdr);
+void FindRequestOpsSaved(const uint64_t* requests, int n, mpidbg_op_record** out,
+                         SavedRequest* saved) {
+  core::MaybeSpinGuard guard(g_lock);
+  for (int i = 0; i < n; ++i) {
+    const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
+    mpidbg_op_record* rec = e != nullptr ? OpAt(e->op) : nullptr;
+    if (rec != nullptr && (rec->hdr.flags & MPIDBG_REC_FREED) != 0) rec = nullptr;
+    out[i] = rec;
+    SavedRequest& s = saved[i];
+    if (rec == nullptr) {
+      s.direction = 0;
+      continue;
+    }
+    s.comm_handle = rec->comm_handle;
+    s.comm_job_id = rec->comm_job_id;
+    s.bytes = rec->bytes;
+    s.direction = rec->direction;
+    s.call = rec->call;
+    s.peer = rec->peer;
+    s.peer_world = rec->peer_world;
+    s.tag = rec->tag;
+  }
+}
+
+void FindRequestOpPairs(const uint64_t* requests, int n, mpidbg_op_record** out,
+                        mpidbg_op_record** companions) {
+  core::MaybeSpinGuard guard(g_lock);
+  for (int i = 0; i < n; ++i) {
+    const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
+    mpidbg_op_record* rec = e != nullptr ? OpAt(e->op) : nullptr;
+    if (rec == nullptr || (rec->hdr.flags & MPIDBG_REC_FREED) != 0) {
+      out[i] = companions[i] = nullptr;
+    } else {
+      out[i] = rec;
+      companions[i] = e->companion != 0 ? OpAt(e->companion) : nullptr;
+    }
+  }
+}
+
+mpidbg_op_record* StartRequestOp(uint64_t request, uint64_t tid) {
+  mpidbg_op_record* rec = FindRequestOp(request);
+  if (rec == nullptr) return nullptr;
+  // The request belongs to the starting thread now (MPI forbids two threads using one
+  // request at a time): its record is written without the lock.
+  core::BeginRecordWrite(&rec->hdr);
   rec->hdr.flags &= ~MPIDBG_OP_INACTIVE;
   rec->status = MPIDBG_OP_PENDING;
-  rec->post_serial = NextPostSerial();
-  rec->post_time_ns = core::RealtimeNs();
+  rec->post_serial = core::CounterAdd(&mpidbg_runtime_root.post_counter, uint64_t{1});
+  const ThreadState* ts = t_state;
+  rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->entry_time_ns : core::CoarseRealtimeNs();
   rec->tid = tid;
-  g_op_table.EndUpdate(&rec->hdr);
+  core::EndRecordWrite(&rec->hdr);
+  g_op_table.BumpGenerationHot();
+  return rec;
 }
+
+void StartRequest(uint64_t request, uint64_t tid) { StartRequestOp(request, tid); }
 
 void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
   if (expected == nullptr) return;
+  mpidbg_op_record* companion = nullptr;
   {
-    core::SpinGuard guard(g_lock);
-    uint64_t address = 0;
-    if (!g_requests.Find(request, &address) || address != AddressOf(expected)) return;
+    core::MaybeSpinGuard guard(g_lock);
+    // `expected` is read only once the index confirms it is still this request's record.
+    core::RequestIndex::Entry* e = g_requests.FindMutable(request);
+    if (e == nullptr || e->op != AddressOf(expected)) return;
     if ((expected->hdr.flags & MPIDBG_OP_PERSISTENT) != 0) {
-      g_op_table.BeginUpdate(&expected->hdr);
+      core::BeginRecordWrite(&expected->hdr);
       expected->hdr.flags |= MPIDBG_OP_INACTIVE;
       expected->status = MPIDBG_OP_COMPLETE;
-      g_op_table.EndUpdate(&expected->hdr);
+      core::EndRecordWrite(&expected->hdr);
+      g_op_table.BumpGenerationHot();
       return;
     }
-    g_requests.CompareErase(request, address);
+    companion = e->companion != 0 ? OpAt(e->companion) : nullptr;
+    g_requests.RemoveEntry(e);
   }
-  g_op_table.Release(&expected->hdr);
+  ThreadState* ts = t_state;
+  DropRecord(ts, expected);
+  if (companion != nullptr) DropRecord(ts, companion);
+  g_op_table.BumpGenerationHot();
 }
 
 void ForgetRequest(uint64_t request) {
-  uint64_t address = 0;
+  core::RequestIndex::Entry e;
   {
-    core::SpinGuard guard(g_lock);
-    if (!g_requests.Erase(request, &address)) return;
+    core::MaybeSpinGuard guard(g_lock);
+    if (!g_requests.Erase(request, &e)) return;
   }
-  g_op_table.Release(&OpAt(address)->hdr);
+  ThreadState* ts = t_state;
+  if (e.op != 0) DropRecord(ts, OpAt(e.op));
+  if (e.companion != 0) DropRecord(ts, OpAt(e.companion));
+  g_op_table.BumpGenerationHot();
+}
+
+void PrepareRequestFree(uint64_t request, FreeTicket* ticket) {
+  *ticket = FreeTicket{};
+  core::MaybeSpinGuard guard(g_lock);
+  core::RequestIndex::Entry* e = g_requests.FindMutable(request);
+  if (e == nullptr) return;
+  mpidbg_op_record* rec = OpAt(e->op);
+  if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return;  // freed twice: MPI's error
+  ticket->rec = rec;
+  ticket->companion = e->companion != 0 ? OpAt(e->companion) : nullptr;
+  ticket->orphan = !Inactive(rec);
+  if (!ticket->orphan) return;
+  // Marked before MPI frees the request: if MPI then hands the handle to another
+  // thread, that thread's TrackRequest sees FREED and marks it RELEASED instead of
+  // dropping it.
+  const uint64_t serial = __atomic_add_fetch(&mpidbg_runtime_root.free_counter, 1,
+                                             __ATOMIC_RELAXED);
+  MarkFreedLocked(rec, serial);
+  if (ticket->companion != nullptr) MarkFreedLocked(ticket->companion, serial);
+}
+
+void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed) {
+  if (ticket.rec == nullptr) return;
+  if (!freed) {
+    if (!ticket.orphan) return;
+    core::MaybeSpinGuard guard(g_lock);  // MPI kept the request: it is live again
+    for (mpidbg_op_record* r : {ticket.rec, ticket.companion}) {
+      if (r == nullptr) continue;
+      core::BeginRecordWrite(&r->hdr);
+      r->hdr.flags &= ~MPIDBG_REC_FREED;
+      r->free_serial = 0;
+      core::EndRecordWrite(&r->hdr);
+    }
+    return;
+  }
+  if (ticket.orphan) {
+    g_op_table.BumpGenerationHot();
+    // Either record may be evicted (and its slot reused) inside Add: nothing is read
+    // through them afterwards.
+    g_orphans.Add(&ticket.rec->hdr, &ReleaseOrphanOp, nullptr);
+    if (ticket.companion != nullptr) g_orphans.Add(&ticket.companion->hdr, &ReleaseOrphanOp, nullptr);
+    return;
+  }
+  // Inactive persistent request: its records go now, unless MPI has already handed the
+  // handle out again and that request's TrackRequest dropped them.
+  bool mine;
+  {
+    core::MaybeSpinGuard guard(g_lock);
+    mine = g_requests.CompareErase(request, AddressOf(ticket.rec));
+  }
+  if (!mine) return;
+  ThreadState* ts = t_state;
+  DropRecord(ts, ticket.rec);
+  if (ticket.companion != nullptr) DropRecord(ts, ticket.companion);
+  g_op_table.BumpGenerationHot();
+}
+
+void FreeRequest(uint64_t request) {
+  FreeTicket ticket;
+  PrepareRequestFree(request, &ticket);
+  FinishRequestFree(request, ticket, true);
+}
+
+uint64_t NextPostSerialHot() {
+  return core::CounterAdd(&mpidbg_runtime_root.post_counter, uint64_t{1});
+}
+
+mpidbg_op_record* OpenBlockingOp(ThreadState* ts, int which) {
+  mpidbg_op_record*& slot = ts->blocking_ops[which];
+  if (slot == nullptr) {
+    slot = reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
+    if (slot == nullptr) return nullptr;
+  }
+  g_op_table.OpenRecord(&slot->hdr, MPIDBG_OP_BLOCKING);
+  return slot;
+}
+
+mpidbg_op_record* OpenRequestOp(ThreadState* ts, uint32_t flags) {
+  mpidbg_op_record* rec = TakeOpSlot(ts);
+  if (rec != nullptr) g_op_table.OpenRecord(&rec->hdr, flags);
+  return rec;
+}
+
+void CloseOp(mpidbg_op_record* rec) { g_op_table.CloseRecord(&rec->hdr); }
+
+void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
+                  mpidbg_op_record* companion) {
+  CloseOp(rec);
+  if (companion != nullptr) CloseOp(companion);
+  Index(ts, request, rec, companion);
 }
 
 uint64_t BeginBlockingOp(ThreadState* ts, int which, const OpDescription& d) {
@@ -145,17 +400,36 @@ uint64_t BeginBlockingOp(ThreadState* ts, int which, const OpDescription& d) {
     slot = reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
     if (slot == nullptr) return 0;
   }
-  mpidbg_op_record body;
-  FillOp(&body, d, ts->tid);
-  g_op_table.BeginCreate(&slot->hdr, MPIDBG_OP_BLOCKING);
-  CopyBody(slot, body);
-  g_op_table.EndCreate(&slot->hdr);
+  g_op_table.OpenRecord(&slot->hdr, MPIDBG_OP_BLOCKING);
+  FillOp(slot, d, ts->tid);
+  g_op_table.CloseRecord(&slot->hdr);
   return AddressOf(slot);
+}
+
+mpidbg_op_record* BlockingOp(ThreadState* ts, int which) {
+  mpidbg_op_record* slot = ts->blocking_ops[which];
+  return slot != nullptr && slot->hdr.kind != MPIDBG_KIND_FREE ? slot : nullptr;
 }
 
 void EndBlockingOp(ThreadState* ts, int which) {
   mpidbg_op_record* slot = ts->blocking_ops[which];
-  if (slot != nullptr && slot->hdr.kind != MPIDBG_KIND_FREE) g_op_table.Clear(&slot->hdr);
+  if (slot != nullptr && slot->hdr.kind != MPIDBG_KIND_FREE) g_op_table.Vacate(&slot->hdr);
+}
+
+void ReleaseThreadOps(ThreadState* ts) {
+  for (mpidbg_op_record*& op : ts->blocking_ops) {
+    if (op == nullptr) continue;
+    if (op->hdr.kind != MPIDBG_KIND_FREE) g_op_table.Vacate(&op->hdr);
+    g_op_table.ReturnSlot(&op->hdr);
+    op = nullptr;
+  }
+  g_op_table.ReturnSlots(ts->slot_cache, ts->slot_count);
+  ts->slot_count = 0;
+}
+
+uint64_t RequestBytes() {
+  // The index doubles when half full, so at least a quarter of its entries are in use.
+  return sizeof(mpidbg_op_record) + 4 * sizeof(core::RequestIndex::Entry);
 }
 
 }  // namespace mpidbg::rt

@@ -1,10 +1,18 @@
 // op_registry.h — operation records: requests (nonblocking, persistent, nonblocking
-// collectives) keyed by request handle, and the envelopes of blocking calls in progress.
+// collectives, and the requests of other areas: RMA, file I/O, generalized) keyed by
+// request handle, and the envelopes of blocking calls in progress.
 //
-// HOT PATH (every point-to-point call). Request records are allocated from the op table
-// and indexed in a hash that only grows (no per-message allocation once warm); both
-// take a spinlock for a few instructions. Blocking calls use op slots reserved per
-// thread and take no lock at all.
+// HOT PATH (every point-to-point call). No heap allocation once warm, no system call.
+// Request records come from a per-thread cache of op slots (refilled and drained in
+// batches under the op table's lock) and are indexed by handle in a RequestIndex (grows
+// only). The index takes a spinlock only under MPI_THREAD_MULTIPLE (core/concurrency.h).
+// Blocking calls use op slots reserved per thread and take no lock at all.
+//
+// MPI_Request_free on an active request keeps its record as an orphan (marked FREED,
+// free_serial from root.free_counter) in the shared orphan list. The runtime cannot see
+// when MPI finishes such a request; it marks the record RELEASED when MPI hands the same
+// request handle out again (MPI reuses a handle only once it has freed the request).
+// Until then, or until the orphan budget evicts it, the record stays FREED only.
 #ifndef MPIDBG_RT_OP_REGISTRY_H
 #define MPIDBG_RT_OP_REGISTRY_H
 
@@ -12,10 +20,12 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
+#include "rt/datatype_info.h"
 
 namespace mpidbg::rt {
 
 struct CommView;
+struct SavedRequest;
 struct ThreadState;
 
 // The caller's description of an operation; MPI-specific values are normalised here.
@@ -37,32 +47,94 @@ struct OpDescription {
   uint64_t extra_state = 0;   // generalized requests
   uint64_t query_fn = 0;      // generalized requests
   int64_t bytes = -1;         // when >= 0, used instead of count * datatype size
+  // Known when the message was matched before posting (MPI_Mrecv/Imrecv).
+  int32_t actual_source = MPIDBG_RANK_UNKNOWN;
+  int32_t actual_tag = MPIDBG_TAG_ANY;
+  // The peer's world rank when the caller knows it (else computed from comm).
+  int32_t peer_world = MPIDBG_RANK_UNKNOWN;
+  // The datatype's size and name when the caller has them (else looked up).
+  const DatatypeInfo* type = nullptr;
 };
 
-// Fills every field of `rec` after the header from `d` (request 0).
+// Fills every field of `rec` after the header from `d` (request 0). Takes the next
+// post serial and the calling thread's entry time as posting time.
 void FillOp(mpidbg_op_record* rec, const OpDescription& d, uint64_t tid);
 
 // --- requests ---
 // Records a request; persistent ones start INACTIVE. A stale record for the same handle
-// (a request that completed without the runtime seeing it) is released.
+// (a request that completed without the runtime seeing it) is released; a freed one
+// (see above) is marked RELEASED.
 void TrackRequest(uint64_t request, const OpDescription& d, uint32_t flags, uint64_t tid);
-// The record of a request, or nullptr.
+// A request with two records: `main` (reported by completion; for MPI_Isendrecv its
+// receive half) and `companion` (the send half). Both go when the request completes.
+void TrackRequestPair(uint64_t request, const OpDescription& main,
+                      const OpDescription& companion, uint64_t tid);
+// The record of a request, or nullptr (freed requests are not found).
 mpidbg_op_record* FindRequestOp(uint64_t request);
 // Looks up n requests under one lock acquisition.
 void FindRequestOps(const uint64_t* requests, int n, mpidbg_op_record** out);
+// The same, also copying what completion needs of each record while the lock is held
+// (saved[i].direction is 0 where a request has no record).
+void FindRequestOpsSaved(const uint64_t* requests, int n, mpidbg_op_record** out,
+                         SavedRequest* saved);
+// The same with companions (nullptr where a request has none).
+void FindRequestOpPairs(const uint64_t* requests, int n, mpidbg_op_record** out,
+                        mpidbg_op_record** companions);
 // A persistent request was started.
 void StartRequest(uint64_t request, uint64_t tid);
-// A request completed: a persistent one goes INACTIVE, others are released. Only if the
-// handle still maps to `expected` (a handle may be reused as soon as MPI frees it).
+// The same; returns the started record (nullptr if unknown) for traffic counting.
+mpidbg_op_record* StartRequestOp(uint64_t request, uint64_t tid);
+// A request completed: a persistent one goes INACTIVE, others are released (with their
+// companion). Only if the handle still maps to `expected` (a handle may be reused as
+// soon as MPI frees it).
 void RetireRequest(uint64_t request, mpidbg_op_record* expected);
-// MPI_Request_free: the record goes away.
+// The record goes away at once (a request MPI never handed out, or one known done).
 void ForgetRequest(uint64_t request);
+// MPI_Request_free: an inactive persistent request's record goes away; an active
+// request's record (and companion) becomes a FREED orphan. In two steps around
+// PMPI_Request_free, because MPI may hand the handle out again (to another thread) as
+// soon as it has freed the request: the records are marked before the call, and
+// orphaned or dropped after it, by pointer, never by looking the handle up again.
+struct FreeTicket {
+  mpidbg_op_record* rec = nullptr;
+  mpidbg_op_record* companion = nullptr;
+  bool orphan = false;  // active: kept as orphans; else dropped
+};
+void PrepareRequestFree(uint64_t request, FreeTicket* ticket);
+void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed);
+// Both steps at once, for a request nobody else can get the handle of meanwhile.
+void FreeRequest(uint64_t request);
+
+// --- per-message forms for hooks that fill op records themselves ---
+// The caller writes every field of the record body between Open* and Close/Index
+// (op_registry.cc has the field list FillOp writes; the point-to-point hooks mirror it).
+// The thread's reserved slot `which` (see BeginBlockingOp), opened with
+// MPIDBG_OP_BLOCKING; nullptr if memory ran out. CloseOp publishes it.
+mpidbg_op_record* OpenBlockingOp(ThreadState* ts, int which);
+// A new request record, opened with `flags`; IndexRequest closes and indexes it (with
+// an optional companion, also opened here and filled by the caller).
+mpidbg_op_record* OpenRequestOp(ThreadState* ts, uint32_t flags);
+void CloseOp(mpidbg_op_record* rec);
+void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
+                  mpidbg_op_record* companion);
+// The next post serial (root.post_counter).
+uint64_t NextPostSerialHot();
 
 // --- blocking calls ---
 // Publishes the envelope of a blocking call in the thread's reserved slot `which`
-// (0 send/probe/recv, 1 the receive of a Sendrecv); returns its address or 0.
+// (0 send/probe/recv, 1 the receive of a Sendrecv); returns its address or 0. The
+// generation step is left to the thread record's publication (CallScope::Publish).
 uint64_t BeginBlockingOp(ThreadState* ts, int which, const OpDescription& d);
+// The op record in slot `which`, or nullptr.
+mpidbg_op_record* BlockingOp(ThreadState* ts, int which);
 void EndBlockingOp(ThreadState* ts, int which);
+
+// Thread exit: the thread's reserved and cached op slots go back to the table.
+void ReleaseThreadOps(ThreadState* ts);
+
+// Bytes of runtime memory per live request: its op record plus its share of the
+// request index at the index's highest load (published as root.request_bytes).
+uint64_t RequestBytes();
 
 }  // namespace mpidbg::rt
 

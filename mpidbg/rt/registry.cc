@@ -79,7 +79,10 @@ core::SlabTable g_session_table(&R.sessions, &R.generation, MPIDBG_KIND_SESSION,
                                 sizeof(mpidbg_session_record), 8);
 }  // namespace
 
-core::ObjectRegistry g_groups(&g_group_table, kShared, &DropGroup);
+// MPI reference counts groups and hands the same handle out again (MPI_Comm_group twice
+// on one communicator): each such handle is one more reference, not a reuse.
+core::ObjectRegistry g_groups(&g_group_table, kShared, &DropGroup,
+                              core::ObjectRegistry::Rehandout::kCountReference);
 core::ObjectRegistry g_datatypes(&g_datatype_table, kShared, &DropDatatype);
 core::ObjectRegistry g_reduce_ops(&g_reduce_op_table, kShared);
 core::ObjectRegistry g_errhandlers(&g_errhandler_table, kShared);

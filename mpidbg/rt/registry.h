@@ -44,6 +44,25 @@ inline uint64_t NextPostSerial() {
 // Reads MPIDBG_ORPHAN_BUDGET (a count; default 4096) into the root. Called at MPI_Init.
 void ConfigureOrphans();
 
+// Calls fn(header) for every slot of `table` in use (live or orphan), walking the slab
+// chain as a debugger does. For the few places that need every record of a kind (is a
+// freed communicator still used by a pending operation, is an errhandler still
+// attached); never on a per-message path. Records may change while fn reads them.
+template <typename Fn>
+void ForEachRecord(const mpidbg_table& table, Fn fn) {
+  uint64_t address = __atomic_load_n(&table.first_slab, __ATOMIC_ACQUIRE);
+  const uint32_t slabs = __atomic_load_n(&table.slab_count, __ATOMIC_ACQUIRE);
+  for (uint32_t n = 0; address != 0 && n < slabs; ++n) {
+    auto* slab = reinterpret_cast<mpidbg_slab*>(static_cast<uintptr_t>(address));
+    char* first = reinterpret_cast<char*>(slab) + slab->header_size;
+    for (uint32_t i = 0; i < slab->capacity; ++i) {
+      auto* h = reinterpret_cast<mpidbg_record_header*>(first + uint64_t{i} * slab->record_size);
+      if (__atomic_load_n(&h->kind, __ATOMIC_ACQUIRE) == table.kind) fn(h);
+    }
+    address = __atomic_load_n(&slab->next, __ATOMIC_ACQUIRE);
+  }
+}
+
 }  // namespace mpidbg::rt
 
 #endif  // MPIDBG_RT_REGISTRY_H

@@ -467,7 +467,10 @@ uint64_t ImageBuilder::add_traffic(const std::vector<mpidbg_traffic_entry>& entr
   for (size_t k = 0; k < logged.size() && log_capacity != 0; ++k) {
     const uint64_t n = log_head - logged.size() + k;
     const uint64_t addr = log_array + (n % log_capacity) * sizeof(mpidbg_send_log_entry);
-    const mpidbg_send_log_entry& r = logged[k];
+    // Send n's slot carries seq 2n+2 as the runtime writes it; an odd seq (a test's
+    // torn slot) is kept as given.
+    mpidbg_send_log_entry r = logged[k];
+    if (r.seq % 2 == 0) r.seq = static_cast<uint32_t>(2 * n + 2);
     PUT(mpidbg_send_log_entry, seq);
     PUT(mpidbg_send_log_entry, call);
     PUT(mpidbg_send_log_entry, comm_job_id);

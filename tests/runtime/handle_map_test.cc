@@ -85,6 +85,22 @@ TEST(HandleMap, TombstonesDoNotGrowTheTableForever) {
   EXPECT_LE(m.capacity(), 64u) << "churn at constant size must not grow the table";
 }
 
+// Ever-new keys come and go (as freed handles do): every rebuild replaces the array,
+// and replaced arrays are freed once no reader is inside, not kept forever.
+TEST(HandleMap, ReplacedArraysAreFreedUnderChurn) {
+  TestMap m(64);
+  for (uint64_t k = 1; k <= 200000; ++k) {
+    ASSERT_TRUE(m.Insert(k, k));
+    if (k > 8) {
+      ASSERT_TRUE(m.Erase(k - 8));
+    }
+  }
+  EXPECT_EQ(m.size(), 8u);
+  EXPECT_LE(m.capacity(), 64u);
+  EXPECT_EQ(m.retired_arrays(), 0u);
+  for (uint64_t k = 200000 - 7; k <= 200000; ++k) EXPECT_TRUE(m.Find(k, nullptr)) << k;
+}
+
 TEST(HandleMap, ProbingSurvivesErasedNeighbours) {
   TestMap m(8);
   for (uint64_t k = 1; k <= 5; ++k) m.Insert(k, k);

@@ -173,6 +173,66 @@ TEST(SlabTable, ConcurrentCreateReleaseKeepsCountsConsistent) {
   EXPECT_EQ(root.generation, uint64_t{kThreads} * kRounds * 2);
 }
 
+TEST(SlabTable, BatchesTakeAndReturnUnderOneLock) {
+  TestRoot root;
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  mpidbg_record_header* slots[10];
+  ASSERT_EQ(table.TakeSlots(slots, 10), 10u);  // spans three slabs
+  EXPECT_EQ(root.table.slab_count, 3u);
+  std::set<mpidbg_record_header*> distinct(slots, slots + 10);
+  EXPECT_EQ(distinct.size(), 10u);
+  for (auto* h : slots) EXPECT_EQ(h->kind, MPIDBG_KIND_FREE);
+  table.ReturnSlots(slots, 10);
+  mpidbg_record_header* again[12];
+  ASSERT_EQ(table.TakeSlots(again, 12), 12u);  // the ten come back, then a fresh slab
+  EXPECT_EQ(root.table.slab_count, 3u);
+  table.ReturnSlots(again, 12);
+  EXPECT_EQ(root.table.live_count, 0u);
+}
+
+// The per-message lifecycle: no zeroing, no generation step until the caller bumps once.
+TEST(SlabTable, OpenCloseVacateLeaveTheGenerationToTheCaller) {
+  TestRoot root;
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  auto* h = table.TakeSlot();
+  ASSERT_NE(h, nullptr);
+  auto* op = reinterpret_cast<mpidbg_op_record*>(h);
+  table.OpenRecord(h, MPIDBG_OP_BLOCKING);
+  EXPECT_EQ(h->seq & 1u, 1u);
+  EXPECT_EQ(h->kind, MPIDBG_KIND_OP);
+  op->tag = 5;
+  table.CloseRecord(h);
+  EXPECT_EQ(h->seq & 1u, 0u);
+  EXPECT_EQ(root.table.live_count, 1u);
+  EXPECT_EQ(root.generation, 0u);
+  ASSERT_EQ(LiveRecords(root.table).size(), 1u);
+  table.BumpGenerationHot();
+  EXPECT_EQ(root.generation, 1u);
+  const uint32_t seq = h->seq;
+  table.Vacate(h);
+  EXPECT_EQ(h->seq, seq + 2);
+  EXPECT_EQ(h->kind, MPIDBG_KIND_FREE);
+  EXPECT_EQ(op->tag, 5) << "vacating leaves the body; readers skip FREE slots";
+  EXPECT_EQ(root.table.live_count, 0u);
+  EXPECT_TRUE(LiveRecords(root.table).empty());
+  table.ReturnSlot(h);
+}
+
+TEST(SlabTable, ChangesCountCreatesUpdatesAndClears) {
+  TestRoot root;
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  EXPECT_EQ(table.changes(), 0u);
+  auto* h = table.Create(0);
+  table.EndCreate(h);
+  table.BeginUpdate(h);
+  table.EndUpdate(h);
+  EXPECT_EQ(table.changes(), 2u);
+  table.OpenRecord(table.TakeSlot(), 0);  // per-message forms do not count
+  EXPECT_EQ(table.changes(), 2u);
+  table.Release(h);
+  EXPECT_EQ(table.changes(), 3u);
+}
+
 TEST(RecordWrite, SeqIsOddOnlyInsideTheWindow) {
   mpidbg_record_header h{};
   EXPECT_TRUE(mpidbg::core::RecordSeqIsStable(h.seq));

@@ -173,10 +173,11 @@ static void tp_report_runtime(void) {
   fflush(stderr);
 }
 
-/* MPI_Init, or MPI_Init_thread when `required` >= 0. Prints the provided thread level. */
-static void tp_init(int* argc, char*** argv, int required) {
+/* MPI_Init, or MPI_Init_thread when `required` >= 0 (prints whether the level was
+ * provided). Returns the thread level provided (MPI_THREAD_SINGLE after MPI_Init). */
+static int tp_init(int* argc, char*** argv, int required) {
+  int provided = MPI_THREAD_SINGLE;
   if (required >= 0) {
-    int provided = -1;
     MPI_Init_thread(argc, argv, required, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &tp_rank);
     tp_out("init_thread required=%d provided>=required: %d", required, provided >= required);
@@ -186,6 +187,7 @@ static void tp_init(int* argc, char*** argv, int required) {
   }
   MPI_Comm_size(MPI_COMM_WORLD, &tp_size);
   if (tp_rank == 0) tp_report_runtime();
+  return provided;
 }
 
 /* Gathers every rank's lines on rank 0, prints them by rank, finalizes. Returns the

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Runs the overhead benchmark: mpi_bench with and without the mpidbg runtime.
+
+usage: run_bench.py --build-dir DIR [--flavours mpich,openmpi] [--rounds N] [--scale S]
+
+For each flavour and round, the same 2-rank program runs once plain and once with the
+runtime LD_PRELOADed (the order alternates between rounds, so a drift in machine load
+does not favour one side). Each run reports the median of several batches; a round's
+ratio is with/without, and the result is the median of the rounds' ratios.
+
+Progress goes to stdout line by line; the last line is one JSON object:
+  latency_ratio        mean of the 0 B and 1 KiB one-way latency ratios (lower is better)
+  latency_0_ratio, latency_1024_ratio
+  message_rate_ratio   messages per second with / without (higher is better)
+  request_bytes        runtime memory per live request (root.request_bytes)
+  orphan_budget        records of freed handles kept (root.orphan_budget)
+  plain, runtime       the medians themselves (us, msg/s), for the record
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+LAUNCH = {
+    "mpich": ["mpiexec.mpich", "-n", "2"],
+    "openmpi": ["mpiexec.openmpi", "--allow-run-as-root", "-n", "2"],
+}
+PRELOAD = {
+    "mpich": lambda lib: ["-env", "LD_PRELOAD", lib],
+    "openmpi": lambda lib: ["-x", "LD_PRELOAD=" + lib],
+}
+METRICS = ("latency_0", "latency_1024", "message_rate")
+
+
+def run_once(flavour, exe, runtime, scale, timeout):
+    cmd = list(LAUNCH[flavour])
+    if runtime:
+        cmd += PRELOAD[flavour](runtime)
+    cmd += [exe, str(scale)]
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         timeout=timeout, check=False)
+    values = {}
+    for line in out.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            try:
+                values[parts[0]] = float(parts[1])
+            except ValueError:
+                pass
+    missing = [m for m in METRICS if m not in values]
+    if out.returncode != 0 or missing:
+        raise RuntimeError(f"{' '.join(cmd)} failed (exit {out.returncode}, missing "
+                           f"{missing}):\n{out.stderr[-2000:]}")
+    return values
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--flavours", default="mpich,openmpi")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--timeout", type=int, default=300)
+    a = ap.parse_args()
+
+    result = {"latency_ratio": {}, "latency_0_ratio": {}, "latency_1024_ratio": {},
+              "message_rate_ratio": {}, "request_bytes": {}, "orphan_budget": {},
+              "plain": {}, "runtime": {}}
+    for flavour in [f for f in a.flavours.split(",") if f]:
+        exe = os.path.join(a.build_dir, "bench", f"mpi_bench_{flavour}")
+        lib = os.path.join(a.build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so")
+        if not (os.path.exists(exe) and os.path.exists(lib)):
+            print(f"{flavour}: not built ({exe}, {lib}); skipped", flush=True)
+            continue
+        ratios = {m: [] for m in METRICS}
+        plain_runs, runtime_runs, extra = [], [], {}
+        for r in range(a.rounds):
+            order = [False, True] if r % 2 == 0 else [True, False]
+            got = {}
+            for with_runtime in order:
+                got[with_runtime] = run_once(flavour, exe, lib if with_runtime else None,
+                                             a.scale, a.timeout)
+            plain_runs.append(got[False])
+            runtime_runs.append(got[True])
+            extra = got[True]
+            for m in METRICS:
+                ratios[m].append(got[True][m] / got[False][m])
+            print(f"{flavour} round {r + 1}/{a.rounds}: " + ", ".join(
+                f"{m} {got[False][m]:.4g} -> {got[True][m]:.4g}" for m in METRICS), flush=True)
+        med = {m: statistics.median(ratios[m]) for m in METRICS}
+        result["latency_0_ratio"][flavour] = round(med["latency_0"], 4)
+        result["latency_1024_ratio"][flavour] = round(med["latency_1024"], 4)
+        result["latency_ratio"][flavour] = round((med["latency_0"] + med["latency_1024"]) / 2, 4)
+        result["message_rate_ratio"][flavour] = round(med["message_rate"], 4)
+        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs) for m in METRICS}
+        result["runtime"][flavour] = {m: statistics.median(x[m] for x in runtime_runs) for m in METRICS}
+        if "request_bytes" in extra:
+            result["request_bytes"][flavour] = int(extra["request_bytes"])
+        if "orphan_budget" in extra:
+            result["orphan_budget"][flavour] = int(extra["orphan_budget"])
+    print(json.dumps(result, sort_keys=False, separators=(",", ":")), flush=True)
+    return 0 if result["latency_ratio"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

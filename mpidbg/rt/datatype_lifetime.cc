@@ -1,0 +1,247 @@
+// datatype_lifetime.cc — see datatype_lifetime.h.
+//
+// Every derived type record has an Entry counting who depends on it:
+//   readers  kept records (live, held or orphan) whose `types` name it
+//   users    of those, the ones not yet released by MPI
+// Entries are keyed by record address and checked against the record's create_serial,
+// so a slot reused by a record the runtime did not track is never mistaken for one.
+// Orphans made here carry their own release callback, which drops the dependencies of
+// the record going away before the record itself.
+#include "rt/datatype_lifetime.h"
+
+#include <stdlib.h>
+
+#include "core/handle_map.h"
+#include "core/spinlock.h"
+#include "rt/handles.h"
+#include "rt/registry.h"
+
+namespace mpidbg::rt {
+namespace {
+
+// Bounds the release cascade along a chain of types (as deep as the recording allows).
+constexpr int kMaxDepth = 64;
+
+struct Entry {
+  mpidbg_object_head* rec;
+  uint64_t create_serial;
+  uint32_t readers;
+  uint32_t users;
+  bool freed;
+  bool released;
+  bool orphaned;      // handed to the orphan list
+  bool awaiting_ops;  // in g_awaiting
+  int n_inputs;
+  Entry** inputs;
+};
+
+core::SpinLock g_lock;            // guards everything below
+core::HandleMap g_entries(64);    // record address -> Entry*
+Entry** g_awaiting = nullptr;     // freed, not released because operations used them
+int g_awaiting_count = 0;
+int g_awaiting_capacity = 0;
+
+Entry* EntryAt(uint64_t value) { return reinterpret_cast<Entry*>(static_cast<uintptr_t>(value)); }
+
+Entry* EntryOfLocked(const mpidbg_object_head* rec) {
+  uint64_t value = 0;
+  if (rec == nullptr || !g_entries.Find(AddressOf(rec), &value) || value == 0) return nullptr;
+  Entry* e = EntryAt(value);
+  return e->rec == rec && e->create_serial == rec->create_serial ? e : nullptr;
+}
+
+// Whether any op record in the runtime's table names `handle` as its datatype; read
+// the way a debugger walks the table.
+bool UsedByOperations(uint64_t handle) {
+  const mpidbg_table& t = mpidbg_runtime_root.ops;
+  uint64_t address = __atomic_load_n(&t.first_slab, __ATOMIC_ACQUIRE);
+  const uint32_t slabs = __atomic_load_n(&t.slab_count, __ATOMIC_ACQUIRE);
+  for (uint32_t n = 0; address != 0 && n < slabs; ++n) {
+    const auto* slab = reinterpret_cast<const mpidbg_slab*>(static_cast<uintptr_t>(address));
+    const char* first = reinterpret_cast<const char*>(slab) + slab->header_size;
+    for (uint32_t i = 0; i < slab->capacity; ++i) {
+      const auto* op = reinterpret_cast<const mpidbg_op_record*>(
+          first + static_cast<uint64_t>(i) * slab->record_size);
+      if (__atomic_load_n(&op->hdr.kind, __ATOMIC_ACQUIRE) == MPIDBG_KIND_OP &&
+          __atomic_load_n(&op->datatype, __ATOMIC_RELAXED) == handle)
+        return true;
+    }
+    address = __atomic_load_n(&slab->next, __ATOMIC_ACQUIRE);
+  }
+  return false;
+}
+
+void AwaitLocked(Entry* e) {
+  if (e->awaiting_ops) return;
+  if (g_awaiting_count == g_awaiting_capacity) {
+    int capacity = g_awaiting_capacity == 0 ? 16 : g_awaiting_capacity * 2;
+    auto* grown = static_cast<Entry**>(realloc(g_awaiting, sizeof(Entry*) * capacity));
+    if (grown == nullptr) return;  // not rechecked: stays unreleased, which is safe
+    g_awaiting = grown;
+    g_awaiting_capacity = capacity;
+  }
+  g_awaiting[g_awaiting_count++] = e;
+  e->awaiting_ops = true;
+}
+
+void UnawaitLocked(Entry* e) {
+  if (!e->awaiting_ops) return;
+  for (int i = 0; i < g_awaiting_count; ++i) {
+    if (g_awaiting[i] == e) {
+      g_awaiting[i] = g_awaiting[--g_awaiting_count];
+      break;
+    }
+  }
+  e->awaiting_ops = false;
+}
+
+void TryReleaseLocked(Entry* e, int depth) {
+  if (!e->freed || e->released || e->users != 0 || depth > kMaxDepth) return;
+  if (UsedByOperations(e->rec->handle)) {
+    AwaitLocked(e);
+    return;
+  }
+  UnawaitLocked(e);
+  e->released = true;
+  g_datatypes.MarkReleased(e->rec);
+  for (int i = 0; i < e->n_inputs; ++i) {
+    Entry* in = e->inputs[i];
+    if (in->users > 0) --in->users;
+    TryReleaseLocked(in, depth + 1);
+  }
+}
+
+// A kept list of records to hand to the orphan list once g_lock is dropped.
+struct Pending {
+  mpidbg_object_head* small[16];
+  mpidbg_object_head** items = small;
+  int count = 0;
+  int capacity = 16;
+  ~Pending() {
+    if (items != small) free(items);
+  }
+  bool Push(mpidbg_object_head* rec) {
+    if (count == capacity) {
+      auto* grown = static_cast<mpidbg_object_head**>(malloc(sizeof(void*) * capacity * 2));
+      if (grown == nullptr) return false;
+      for (int i = 0; i < count; ++i) grown[i] = items[i];
+      if (items != small) free(items);
+      items = grown;
+      capacity *= 2;
+    }
+    items[count++] = rec;
+    return true;
+  }
+};
+
+void ReleaseHeld(mpidbg_record_header* hdr, void* owner);
+
+void AddOrphans(const Pending& p) {
+  for (int i = 0; i < p.count; ++i) g_orphans.Add(&p.items[i]->hdr, &ReleaseHeld, nullptr);
+}
+
+// The orphan list drops `hdr`'s record: its inputs lose a reader (and a user if MPI
+// still held it), and those left freed with no reader become orphans in turn.
+void ReleaseHeld(mpidbg_record_header* hdr, void*) {
+  auto* rec = reinterpret_cast<mpidbg_object_head*>(hdr);
+  Pending orphans;
+  {
+    core::SpinGuard guard(g_lock);
+    Entry* e = EntryOfLocked(rec);
+    if (e != nullptr) {
+      UnawaitLocked(e);
+      for (int i = 0; i < e->n_inputs; ++i) {
+        Entry* in = e->inputs[i];
+        if (in->readers > 0) --in->readers;
+        if (!e->released) {
+          if (in->users > 0) --in->users;
+          TryReleaseLocked(in, 0);
+        }
+        if (in->freed && in->readers == 0 && !in->orphaned) {
+          // Without room in the list the input stays held: kept, never dangling.
+          if (orphans.Push(in->rec)) in->orphaned = true;
+        }
+      }
+      g_entries.CompareErase(AddressOf(rec), AddressOf(e));
+      free(e->inputs);
+      free(e);
+    }
+  }
+  g_datatypes.Discard(rec);
+  AddOrphans(orphans);
+}
+
+void MarkFreedRecord(mpidbg_object_head* rec) {
+  g_datatypes.BeginUpdate(rec);
+  rec->hdr.flags |= MPIDBG_REC_FREED;
+  rec->free_serial = __atomic_add_fetch(&mpidbg_runtime_root.free_counter, 1, __ATOMIC_RELAXED);
+  g_datatypes.EndUpdate(rec);
+}
+
+}  // namespace
+
+void NoteDatatypeInputs(mpidbg_object_head* rec, mpidbg_object_head* const* inputs, int n) {
+  if (rec == nullptr) return;
+  auto* e = static_cast<Entry*>(malloc(sizeof(Entry)));
+  auto* list = n > 0 ? static_cast<Entry**>(malloc(sizeof(Entry*) * n)) : nullptr;
+  if (e == nullptr || (n > 0 && list == nullptr)) {
+    free(e);
+    free(list);
+    return;  // untracked: freed the plain way (DatatypeFreed)
+  }
+  *e = Entry{rec, rec->create_serial, 0, 0, false, false, false, false, 0, list};
+  core::SpinGuard guard(g_lock);
+  for (int i = 0; i < n; ++i) {
+    Entry* in = EntryOfLocked(inputs[i]);
+    if (in == nullptr) continue;  // an input the runtime does not track
+    ++in->readers;
+    ++in->users;
+    e->inputs[e->n_inputs++] = in;
+  }
+  // A stale entry at this address (its record went without the runtime seeing) is
+  // replaced and left allocated: entries that named it as an input may still point at it.
+  if (!g_entries.Insert(AddressOf(rec), AddressOf(e))) {
+    for (int i = 0; i < e->n_inputs; ++i) {
+      --e->inputs[i]->readers;
+      --e->inputs[i]->users;
+    }
+    free(list);
+    free(e);
+  }
+}
+
+void DatatypeFreed(mpidbg_object_head* rec) {
+  if (rec == nullptr) return;
+  bool orphan = false;
+  {
+    core::SpinGuard guard(g_lock);
+    Entry* e = EntryOfLocked(rec);
+    if (e != nullptr) {
+      MarkFreedRecord(rec);
+      e->freed = true;
+      TryReleaseLocked(e, 0);
+      if (e->readers == 0) orphan = e->orphaned = true;
+    }
+  }
+  if (orphan) {
+    g_orphans.Add(&rec->hdr, &ReleaseHeld, nullptr);
+  } else if ((rec->hdr.flags & MPIDBG_REC_FREED) == 0) {
+    g_datatypes.MarkDetachedFreed(rec, /*released_now=*/true);  // a record without an entry
+  }
+}
+
+void RecheckFreedDatatypes() {
+  if (__atomic_load_n(&g_awaiting_count, __ATOMIC_RELAXED) == 0) return;
+  core::SpinGuard guard(g_lock);
+  // Take the whole list; the ones operations still use put themselves back.
+  Entry** list = g_awaiting;
+  const int n = g_awaiting_count;
+  g_awaiting = nullptr;
+  g_awaiting_count = 0;
+  g_awaiting_capacity = 0;
+  for (int i = 0; i < n; ++i) list[i]->awaiting_ops = false;
+  for (int i = 0; i < n; ++i) TryReleaseLocked(list[i], 0);
+  free(list);
+}
+
+}  // namespace mpidbg::rt

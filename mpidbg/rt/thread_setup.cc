@@ -1,0 +1,81 @@
+// thread_setup.cc — the cold half of thread state: a thread's first MPI call (its
+// record, its kernel thread id), growth of its completion scratch, and its exit.
+#include <pthread.h>
+#include <stdlib.h>
+
+#include <new>
+
+#include "core/clock.h"
+#include "rt/op_registry.h"
+#include "rt/registry.h"
+#include "rt/thread_state.h"
+
+namespace mpidbg::rt {
+namespace {
+
+pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+pthread_key_t g_key;
+
+// Runs at thread exit: the thread's records and cached slots go back to their tables.
+void ThreadExit(void* p) {
+  auto* ts = static_cast<ThreadState*>(p);
+  t_state = nullptr;
+  ReleaseThreadOps(ts);
+  if (ts->rec != nullptr) g_thread_table.Release(&ts->rec->hdr);
+  free(ts->saved_handles);
+  free(ts->saved_ops);
+  free(ts->saved_requests);
+  free(ts->statuses);
+  ts->~ThreadState();
+  free(ts);
+}
+
+void MakeKey() { pthread_key_create(&g_key, ThreadExit); }
+
+}  // namespace
+
+ThreadState* CreateThreadState() {
+  void* mem = malloc(sizeof(ThreadState));
+  if (mem == nullptr) return nullptr;
+  auto* ts = new (mem) ThreadState();
+  ts->tid = core::KernelThreadId();
+  auto* hdr = g_thread_table.Create(0);
+  if (hdr == nullptr) {
+    free(ts);
+    return nullptr;
+  }
+  ts->rec = reinterpret_cast<mpidbg_thread_record*>(hdr);
+  ts->rec->tid = ts->tid;
+  ts->rec->state = MPIDBG_THREAD_NOT_IN_MPI;
+  ts->rec->call = MPIDBG_CALL_NONE;
+  ts->rec->root = -1;
+  g_thread_table.EndCreate(hdr);
+  pthread_once(&g_key_once, MakeKey);
+  pthread_setspecific(g_key, ts);
+  t_state = ts;
+  return ts;
+}
+
+bool GrowScratch(ThreadState* ts, int n) {
+  if (n <= ts->saved_capacity) return true;
+  int capacity = ts->saved_capacity == 0 ? 16 : ts->saved_capacity;
+  while (capacity < n) capacity *= 2;
+  const size_t c = static_cast<size_t>(capacity);
+  auto* handles = static_cast<uint64_t*>(realloc(ts->saved_handles, sizeof(uint64_t) * c));
+  if (handles == nullptr) return false;
+  ts->saved_handles = handles;
+  auto* ops = static_cast<mpidbg_op_record**>(realloc(ts->saved_ops, sizeof(void*) * c));
+  if (ops == nullptr) return false;
+  ts->saved_ops = ops;
+  auto* requests =
+      static_cast<SavedRequest*>(realloc(ts->saved_requests, sizeof(SavedRequest) * c));
+  if (requests == nullptr) return false;
+  ts->saved_requests = requests;
+  auto* statuses = static_cast<MPI_Status*>(realloc(ts->statuses, sizeof(MPI_Status) * c));
+  if (statuses == nullptr) return false;
+  ts->statuses = statuses;
+  ts->saved_capacity = capacity;
+  return true;
+}
+
+}  // namespace mpidbg::rt

@@ -1,0 +1,189 @@
+// OrphanList on a fake root: budget, eviction order, keep_all, ReleaseAll, counters,
+// growth of its ring, concurrent use.
+#include "core/orphan_list.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using mpidbg::core::OrphanList;
+
+struct FakeRoot {
+  uint32_t budget = 4;
+  uint32_t keep_all = 0;
+  uint64_t count = 0;
+  uint64_t evictions = 0;
+  uint64_t releases = 0;
+};
+
+// Records the order release callbacks run in (by the header's `reserved` tag).
+struct Sink {
+  std::mutex mu;
+  std::vector<uint32_t> released;
+};
+
+void Release(mpidbg_record_header* rec, void* owner) {
+  auto* sink = static_cast<Sink*>(owner);
+  std::lock_guard<std::mutex> lock(sink->mu);
+  sink->released.push_back(rec->reserved);
+}
+
+class OrphanListTest : public ::testing::Test {
+ protected:
+  OrphanListTest()
+      : list(OrphanList::Counters{&root.budget, &root.keep_all, &root.count, &root.evictions,
+                                  &root.releases}) {}
+  ~OrphanListTest() override {
+    list.ReleaseAll();
+    list.ReleaseMemoryForTests();
+  }
+
+  // Adds orphans tagged first, first+1, ... (headers live in `recs`).
+  void AddTagged(uint32_t first, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) {
+      auto* h = new mpidbg_record_header{};
+      h->reserved = first + i;
+      recs.emplace_back(h);
+      list.Add(h, &Release, &sink);
+    }
+  }
+  static std::vector<uint32_t> Range(uint32_t first, uint32_t n) {
+    std::vector<uint32_t> v;
+    for (uint32_t i = 0; i < n; ++i) v.push_back(first + i);
+    return v;
+  }
+
+  FakeRoot root;
+  OrphanList list;
+  Sink sink;
+  std::vector<std::unique_ptr<mpidbg_record_header>> recs;
+};
+
+TEST_F(OrphanListTest, KeepsWithinBudgetEvictingOldestFirst) {
+  AddTagged(0, 4);
+  EXPECT_TRUE(sink.released.empty());
+  EXPECT_EQ(root.count, 4u);
+  EXPECT_EQ(root.evictions, 0u);
+  AddTagged(4, 6);
+  EXPECT_EQ(sink.released, Range(0, 6));
+  EXPECT_EQ(root.count, 4u);
+  EXPECT_EQ(list.size(), 4u);
+  EXPECT_EQ(root.evictions, 6u);
+  EXPECT_EQ(root.releases, 0u);
+}
+
+TEST_F(OrphanListTest, ZeroBudgetReleasesAtOnce) {
+  root.budget = 0;
+  AddTagged(0, 3);
+  EXPECT_EQ(sink.released, Range(0, 3));
+  EXPECT_EQ(root.count, 0u);
+  EXPECT_EQ(root.evictions, 3u);
+}
+
+TEST_F(OrphanListTest, KeepAllIgnoresTheBudgetUntilCleared) {
+  root.keep_all = 1;
+  AddTagged(0, 10);
+  EXPECT_TRUE(sink.released.empty());
+  EXPECT_EQ(root.count, 10u);
+  EXPECT_EQ(root.evictions, 0u);
+  root.keep_all = 0;
+  AddTagged(10, 1);  // the next orphan brings the list back within the budget
+  EXPECT_EQ(sink.released, Range(0, 7));
+  EXPECT_EQ(root.count, 4u);
+  EXPECT_EQ(root.evictions, 7u);
+}
+
+TEST_F(OrphanListTest, ReleaseAllDropsEverythingOldestFirst) {
+  root.budget = 100;
+  AddTagged(0, 40);
+  EXPECT_EQ(list.ReleaseAll(), 40u);
+  EXPECT_EQ(sink.released, Range(0, 40));
+  EXPECT_EQ(root.count, 0u);
+  EXPECT_EQ(root.releases, 40u);
+  EXPECT_EQ(root.evictions, 0u);
+  EXPECT_EQ(list.ReleaseAll(), 0u);
+  EXPECT_EQ(root.releases, 40u);
+  // The list works on after being emptied.
+  AddTagged(40, 2);
+  EXPECT_EQ(root.count, 2u);
+}
+
+TEST_F(OrphanListTest, SetBudgetShrinksNowAndGrowsLater) {
+  root.budget = 10;
+  AddTagged(0, 10);
+  list.SetBudget(3);
+  EXPECT_EQ(root.budget, 3u);
+  EXPECT_EQ(sink.released, Range(0, 7));
+  EXPECT_EQ(root.count, 3u);
+  EXPECT_EQ(root.evictions, 7u);
+  list.SetBudget(5);
+  AddTagged(10, 2);
+  EXPECT_EQ(root.count, 5u);
+  EXPECT_EQ(sink.released.size(), 7u);
+}
+
+TEST_F(OrphanListTest, GrowsPastItsFirstRingKeepingOrderAfterWrapAround) {
+  // Move the ring's head around first so growth has to unwrap it.
+  root.budget = 50;
+  AddTagged(0, 100);
+  EXPECT_EQ(sink.released, Range(0, 50));
+  root.budget = 100000;
+  AddTagged(100, 1000);  // several doublings
+  EXPECT_EQ(root.count, 1050u);
+  sink.released.clear();
+  list.SetBudget(0);
+  EXPECT_EQ(sink.released, Range(50, 1050));
+  EXPECT_EQ(root.evictions, 50u + 1050u);
+}
+
+TEST_F(OrphanListTest, EvictsInBatchesLargerThanOneCallbackBatch) {
+  root.keep_all = 1;
+  AddTagged(0, 300);
+  root.keep_all = 0;
+  list.SetBudget(1);
+  EXPECT_EQ(sink.released, Range(0, 299));
+  EXPECT_EQ(root.count, 1u);
+}
+
+TEST_F(OrphanListTest, ConcurrentAddsLoseNothing) {
+  root.budget = 64;
+  constexpr int kThreads = 4, kPerThread = 2000;
+  std::vector<std::vector<std::unique_ptr<mpidbg_record_header>>> per(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i) {
+        auto* h = new mpidbg_record_header{};
+        h->reserved = static_cast<uint32_t>(t * kPerThread + i);
+        per[t].emplace_back(h);
+        list.Add(h, &Release, &sink);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(root.count, 64u);
+  EXPECT_EQ(root.evictions, uint64_t{kThreads * kPerThread - 64});
+  EXPECT_EQ(sink.released.size(), size_t{kThreads * kPerThread - 64});
+  EXPECT_EQ(list.ReleaseAll(), 64u);
+  std::vector<bool> seen(kThreads * kPerThread, false);
+  for (uint32_t tag : sink.released) {
+    ASSERT_LT(tag, seen.size());
+    EXPECT_FALSE(seen[tag]) << "released twice: " << tag;
+    seen[tag] = true;
+  }
+}
+
+TEST_F(OrphanListTest, IgnoresNullArguments) {
+  list.Add(nullptr, &Release, &sink);
+  mpidbg_record_header h{};
+  list.Add(&h, nullptr, &sink);
+  EXPECT_EQ(root.count, 0u);
+  EXPECT_EQ(list.size(), 0u);
+}
+
+}  // namespace

@@ -1,0 +1,153 @@
+// orphans_check — 2 ranks, run with MPIDBG_ORPHAN_BUDGET=4. Records of freed handles of
+// every kind share one budget: past it the oldest are evicted (and counted), a debugger
+// may keep them all (root.orphan_keep_all) or drop them (mpidbg_release_orphans()).
+// Usage: rt_orphans_<f> <mpich|openmpi>.
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "rt_check.h"
+
+using namespace rtcheck;
+
+namespace {
+
+mpidbg_root* R = nullptr;
+
+// free_serial of every orphan (freed record) in the tables of this area.
+std::vector<uint64_t> OrphanSerials() {
+  std::vector<uint64_t> out;
+  for (const auto* c : Records<mpidbg_comm_record>(R->comms))
+    if (c->hdr.flags & MPIDBG_REC_FREED) out.push_back(c->free_serial);
+  auto objects = [&](const mpidbg_table& t) {
+    for (const auto* r : Records<mpidbg_object_head>(t))
+      if (r->hdr.flags & MPIDBG_REC_FREED) out.push_back(r->free_serial);
+  };
+  objects(R->groups);
+  objects(R->infos);
+  objects(R->errhandlers);
+  objects(R->reduce_ops);
+  objects(R->sessions);
+  objects(R->datatypes);
+  objects(R->windows);
+  objects(R->files);
+  objects(R->messages);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The last n free serials handed out: what a budget of n keeps.
+std::vector<uint64_t> Newest(uint64_t n) {
+  std::vector<uint64_t> v;
+  for (uint64_t s = R->free_counter - n + 1; s <= R->free_counter; ++s) v.push_back(s);
+  return v;
+}
+
+void FreeInfos(int n) {
+  for (int i = 0; i < n; ++i) {
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_free(&info);
+  }
+}
+
+void UserOp(void*, void*, int*, MPI_Datatype*) {}
+void UserEh(MPI_Comm*, int*, ...) {}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  R = const_cast<mpidbg_root*>(Root());
+  if (R == nullptr) {
+    MPI_Finalize();
+    return Finish("orphans_check");
+  }
+  RT_CHECK_EQ(R->orphan_budget, 4u);  // MPIDBG_ORPHAN_BUDGET
+  RT_CHECK_EQ(R->orphan_keep_all, 0u);
+  using Release = int (*)(void);
+  auto release = reinterpret_cast<Release>(dlsym(RTLD_DEFAULT, "mpidbg_release_orphans"));
+  RT_CHECK(release != nullptr);
+
+  // 1. Past the budget the oldest orphans go first, and are counted.
+  const uint64_t count0 = R->orphan_count, evictions0 = R->orphan_evictions;
+  FreeInfos(10);
+  RT_CHECK_EQ(R->orphan_count, 4u);
+  RT_CHECK_EQ(R->orphan_evictions, evictions0 + count0 + 10 - 4);
+  RT_CHECK(OrphanSerials() == Newest(4));
+
+  // 2. All kinds share the budget: four orphans of other kinds push out every info.
+  MPI_Group g;
+  MPI_Comm_group(MPI_COMM_WORLD, &g);
+  MPI_Op op;
+  MPI_Op_create(&UserOp, 1, &op);
+  MPI_Errhandler eh;
+  MPI_Comm_create_errhandler(&UserEh, &eh);
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  const uint64_t evictions1 = R->orphan_evictions;
+  MPI_Group_free(&g);
+  MPI_Op_free(&op);
+  MPI_Errhandler_free(&eh);
+  MPI_Comm_free(&dup);
+  RT_CHECK_EQ(R->orphan_count, 4u);
+  RT_CHECK_EQ(R->orphan_evictions, evictions1 + 4);
+  RT_CHECK(OrphanSerials() == Newest(4));
+  int infos_left = 0;
+  for (const auto* r : Records<mpidbg_info_record>(R->infos))
+    if (r->obj.hdr.flags & MPIDBG_REC_FREED) ++infos_left;
+  RT_CHECK_EQ(infos_left, 0);
+
+  // 3. A freed communicator still waited on is evicted like any orphan; the slot it
+  // leaves may be reused at once and must not inherit its state.
+  MPI_Comm pend;
+  MPI_Comm_dup(MPI_COMM_WORLD, &pend);
+  int in = -1, out = 5;
+  MPI_Request req = MPI_REQUEST_NULL;
+  if (g_rank == 0) MPI_Irecv(&in, 1, MPI_INT, 1, 1, pend, &req);
+  if (g_rank == 1) MPI_Send(&out, 1, MPI_INT, 0, 1, pend);
+  MPI_Comm_free(&pend);
+  FreeInfos(4);  // evicts the communicator
+  MPI_Comm fresh;
+  MPI_Comm_dup(MPI_COMM_WORLD, &fresh);
+  for (const auto* c : Records<mpidbg_comm_record>(R->comms)) {
+    if (c->handle == U64(fresh) && (c->hdr.flags & MPIDBG_REC_FREED) == 0)
+      RT_CHECK_EQ(c->hdr.flags & MPIDBG_REC_RELEASED, 0);
+  }
+  if (g_rank == 0) MPI_Wait(&req, MPI_STATUS_IGNORE);
+  RT_CHECK_EQ(in, g_rank == 0 ? 5 : -1);
+  MPI_Comm_free(&fresh);
+
+  // 4. keep_all: a debugger's wish to keep every orphan beats the budget.
+  R->orphan_keep_all = 1;
+  const uint64_t evictions2 = R->orphan_evictions;
+  const uint64_t count2 = R->orphan_count;
+  FreeInfos(6);
+  RT_CHECK_EQ(R->orphan_count, count2 + 6);
+  RT_CHECK_EQ(R->orphan_evictions, evictions2);
+  RT_CHECK_EQ(OrphanSerials().size(), count2 + 6);
+
+  // 5. mpidbg_release_orphans() drops them all.
+  const uint64_t releases0 = R->orphan_releases;
+  const uint64_t kept = R->orphan_count;
+  if (release != nullptr) RT_CHECK_EQ(release(), static_cast<int>(kept));
+  RT_CHECK_EQ(R->orphan_count, 0u);
+  RT_CHECK_EQ(R->orphan_releases, releases0 + kept);
+  RT_CHECK(OrphanSerials().empty());
+  if (release != nullptr) RT_CHECK_EQ(release(), 0);
+
+  // 6. With keep_all cleared the budget applies again at the next free.
+  FreeInfos(2);
+  RT_CHECK_EQ(R->orphan_count, 2u);
+  R->orphan_keep_all = 0;
+  FreeInfos(5);
+  RT_CHECK_EQ(R->orphan_count, 4u);
+  RT_CHECK(OrphanSerials() == Newest(4));
+
+  MPI_Finalize();
+  return Finish("orphans_check");
+}

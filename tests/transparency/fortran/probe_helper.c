@@ -1,0 +1,139 @@
+/*
+ * probe_helper.c — lets a Fortran program see what the runtime recorded about its own
+ * MPI calls. Linked into the Fortran probes; reads the runtime's exported root the way
+ * a debugger would and never calls MPI.
+ *
+ *   tp_rt_begin()              remember this thread's MPI call count
+ *   tp_rt_end(name)            print "call <name> seen=S wrapped=W": S is 1 when the
+ *                              runtime counted an MPI call on this thread since
+ *                              tp_rt_begin, W is 1 when the runtime defines the C
+ *                              function <name> (so a C program calling it is seen)
+ *   tp_rt_state()              print the process state the runtime recorded and how
+ *                              many operation and communicator records it holds
+ *   tp_rt_findex(what, f)      print whether a live record of kind `what` (1 comm,
+ *                              2 datatype, 3 group) carries Fortran index f
+ *
+ * Only the process the launcher calls rank 0 prints (the rank comes from the launcher's
+ * environment, so the MPI_Init probe can print before MPI can be asked). Every line
+ * goes to standard output with a "probe: " prefix, flushed at once.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpidbg/records.h"
+
+static const mpidbg_root* root(void) {
+  const mpidbg_root* r = (const mpidbg_root*)dlsym(RTLD_DEFAULT, MPIDBG_ROOT_SYMBOL);
+  return r != NULL && r->magic == MPIDBG_ROOT_MAGIC ? r : NULL;
+}
+
+/* Calls `visit` on every in-use slot of a table; stops when it returns nonzero. */
+static int walk(const mpidbg_table* t, int (*visit)(const mpidbg_record_header*, const void*),
+                const void* arg) {
+  uint64_t addr = __atomic_load_n(&t->first_slab, __ATOMIC_ACQUIRE);
+  for (uint32_t n = 0; addr != 0 && n < t->slab_count; ++n) {
+    const mpidbg_slab* slab = (const mpidbg_slab*)(uintptr_t)addr;
+    if (slab->magic != MPIDBG_SLAB_MAGIC) return 0;
+    const char* first = (const char*)slab + slab->header_size;
+    for (uint32_t i = 0; i < slab->capacity; ++i) {
+      const mpidbg_record_header* h =
+          (const mpidbg_record_header*)(first + (uint64_t)i * slab->record_size);
+      if (h->kind == t->kind && visit(h, arg)) return 1;
+    }
+    addr = __atomic_load_n(&slab->next, __ATOMIC_ACQUIRE);
+  }
+  return 0;
+}
+
+static uint64_t g_calls;
+
+static int sum_own_calls(const mpidbg_record_header* h, const void* arg) {
+  (void)arg;
+  const mpidbg_thread_record* t = (const mpidbg_thread_record*)h;
+  if (t->tid == (uint64_t)gettid()) g_calls = t->calls;
+  return 0;
+}
+
+static uint64_t own_calls(void) {
+  const mpidbg_root* r = root();
+  g_calls = 0;
+  if (r != NULL) walk(&r->threads, sum_own_calls, NULL);
+  return g_calls;
+}
+
+static uint64_t g_begin;
+
+/* True on the process the launcher started as rank 0 (Hydra: PMI_RANK; Open MPI:
+ * OMPI_COMM_WORLD_RANK; PMIx launchers: PMIX_RANK). */
+static int reporter(void) {
+  const char* vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
+    const char* v = getenv(vars[i]);
+    if (v != NULL) return atoi(v) == 0;
+  }
+  return 1;
+}
+
+void tp_rt_begin(void) { g_begin = own_calls(); }
+
+/* 1 when the C function `name` resolves into the runtime library. */
+static int wrapped(const char* name) {
+  const mpidbg_root* r = root();
+  void* fn = dlsym(RTLD_DEFAULT, name);
+  Dl_info fi, ri;
+  if (r == NULL || fn == NULL || !dladdr(fn, &fi) || !dladdr(r, &ri)) return 0;
+  return fi.dli_fbase == ri.dli_fbase;
+}
+
+void tp_rt_end(const char* name) {
+  uint64_t now = own_calls();
+  if (!reporter()) return;
+  printf("probe: call %s seen=%d wrapped=%d\n", name, now > g_begin, wrapped(name));
+  fflush(stdout);
+}
+
+void tp_rt_state(void) {
+  if (!reporter()) return;
+  const mpidbg_root* r = root();
+  const char* state = r == NULL ? "no runtime"
+                      : r->process_state == MPIDBG_PROCESS_RUNNING   ? "running"
+                      : r->process_state == MPIDBG_PROCESS_FINALIZED ? "finalized"
+                                                                     : "before init";
+  printf("probe: runtime state %s\n", state);
+  /* Informational: operations the runtime still shows as pending (a request whose
+   * posting call was seen but whose completion was not stays here). */
+  if (r != NULL) {
+    printf("probe: live operation records %u, communicator records %u\n", r->ops.live_count,
+           r->comms.live_count);
+  }
+  fflush(stdout);
+}
+
+static int comm_has_index(const mpidbg_record_header* h, const void* arg) {
+  const mpidbg_comm_record* c = (const mpidbg_comm_record*)h;
+  return (h->flags & MPIDBG_REC_FREED) == 0 && c->fortran_index == *(const int*)arg;
+}
+
+static int object_has_index(const mpidbg_record_header* h, const void* arg) {
+  const mpidbg_object_head* o = (const mpidbg_object_head*)h;
+  return (h->flags & MPIDBG_REC_FREED) == 0 && o->fortran_index == *(const int*)arg;
+}
+
+void tp_rt_findex(int what, int findex) {
+  if (!reporter()) return;
+  const mpidbg_root* r = root();
+  int found = 0;
+  const char* kind = what == 1 ? "comm" : what == 2 ? "datatype" : "group";
+  if (r != NULL) {
+    if (what == 1) found = walk(&r->comms, comm_has_index, &findex);
+    if (what == 2) found = walk(&r->datatypes, object_has_index, &findex);
+    if (what == 3) found = walk(&r->groups, object_has_index, &findex);
+  }
+  printf("probe: f2c %s recorded=%d\n", kind, found);
+  fflush(stdout);
+}

@@ -1,0 +1,159 @@
+! probe_legacy.F90 — which MPI calls of a Fortran program the runtime sees, through the
+! integer-handle bindings: `include 'mpif.h'` (built with -DPROBE_MPIF_H) or `use mpi`.
+! Each call is bracketed by tp_rt_begin/tp_rt_end (probe_helper.c), which print whether
+! the runtime counted it. Rank 0 reports (probe_helper.c decides); run with 2 ranks.
+program probe_legacy
+  use, intrinsic :: iso_c_binding
+#ifndef PROBE_MPIF_H
+  use mpi
+#endif
+  implicit none
+#ifdef PROBE_MPIF_H
+  include 'mpif.h'
+#endif
+  interface
+    subroutine tp_rt_begin() bind(C, name="tp_rt_begin")
+    end subroutine
+    subroutine tp_rt_end(name) bind(C, name="tp_rt_end")
+      import :: c_char
+      character(kind=c_char), dimension(*) :: name
+    end subroutine
+    subroutine tp_rt_state() bind(C, name="tp_rt_state")
+    end subroutine
+    subroutine tp_rt_findex(what, findex) bind(C, name="tp_rt_findex")
+      import :: c_int
+      integer(c_int), value :: what, findex
+    end subroutine
+  end interface
+
+  integer :: ierr, rank, size, peer, newcomm, dupcomm, vtype, group, subgroup, info
+  integer :: req, reqs(2), total, one
+  logical :: flag
+  integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 2)
+  integer :: sbuf(4), rbuf(4), ranks(1)
+
+  call tp_rt_begin()
+  call MPI_Init(ierr)
+  call probe_done('MPI_Init')
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
+  peer = 1 - rank
+  call tp_rt_state()
+  sbuf = (/ 1, 2, 3, 4 /)
+
+  ! Point to point: rank 0 sends first, rank 1 receives first.
+  call tp_rt_begin()
+  if (rank == 0) then
+    call MPI_Send(sbuf, 4, MPI_INTEGER, peer, 1, MPI_COMM_WORLD, ierr)
+  else
+    call MPI_Recv(rbuf, 4, MPI_INTEGER, peer, 1, MPI_COMM_WORLD, status, ierr)
+  end if
+  call probe_done('MPI_Send')
+  call tp_rt_begin()
+  if (rank == 0) then
+    call MPI_Recv(rbuf, 4, MPI_INTEGER, peer, 2, MPI_COMM_WORLD, status, ierr)
+  else
+    call MPI_Send(sbuf, 4, MPI_INTEGER, peer, 2, MPI_COMM_WORLD, ierr)
+  end if
+  call probe_done('MPI_Recv')
+  call tp_rt_begin()
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, peer, 3, MPI_COMM_WORLD, reqs(1), ierr)
+  call probe_done('MPI_Irecv')
+  call tp_rt_begin()
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, peer, 3, MPI_COMM_WORLD, reqs(2), ierr)
+  call probe_done('MPI_Isend')
+  call tp_rt_begin()
+  call MPI_Waitall(2, reqs, statuses, ierr)
+  call probe_done('MPI_Waitall')
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, peer, 4, MPI_COMM_WORLD, req, ierr)
+  call MPI_Recv(rbuf, 4, MPI_INTEGER, peer, 4, MPI_COMM_WORLD, status, ierr)
+  call tp_rt_begin()
+  call MPI_Wait(req, status, ierr)
+  call probe_done('MPI_Wait')
+  call tp_rt_begin()
+  call MPI_Test(req, flag, status, ierr)
+  call probe_done('MPI_Test')
+  call tp_rt_begin()
+  call MPI_Sendrecv(sbuf, 4, MPI_INTEGER, peer, 5, rbuf, 4, MPI_INTEGER, peer, 5, &
+                    MPI_COMM_WORLD, status, ierr)
+  call probe_done('MPI_Sendrecv')
+
+  ! Collectives.
+  call tp_rt_begin()
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call probe_done('MPI_Barrier')
+  call tp_rt_begin()
+  call MPI_Bcast(sbuf, 4, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  call probe_done('MPI_Bcast')
+  one = 1
+  call tp_rt_begin()
+  call MPI_Allreduce(one, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call probe_done('MPI_Allreduce')
+  call tp_rt_begin()
+  call MPI_Ibarrier(MPI_COMM_WORLD, req, ierr)
+  call MPI_Wait(req, status, ierr)
+  call probe_done('MPI_Ibarrier')
+
+  ! Communicators, and the Fortran index of the new one.
+  call tp_rt_begin()
+  call MPI_Comm_split(MPI_COMM_WORLD, 0, rank, newcomm, ierr)
+  call probe_done('MPI_Comm_split')
+  call tp_rt_findex(1, newcomm)
+  call tp_rt_begin()
+  call MPI_Comm_dup(newcomm, dupcomm, ierr)
+  call probe_done('MPI_Comm_dup')
+  call tp_rt_begin()
+  call MPI_Comm_set_name(dupcomm, 'probe', ierr)
+  call probe_done('MPI_Comm_set_name')
+  call tp_rt_begin()
+  call MPI_Comm_free(dupcomm, ierr)
+  call probe_done('MPI_Comm_free')
+  call MPI_Comm_free(newcomm, ierr)
+
+  ! Groups.
+  call tp_rt_begin()
+  call MPI_Comm_group(MPI_COMM_WORLD, group, ierr)
+  call probe_done('MPI_Comm_group')
+  ranks(1) = 0
+  call tp_rt_begin()
+  call MPI_Group_incl(group, 1, ranks, subgroup, ierr)
+  call probe_done('MPI_Group_incl')
+  call tp_rt_findex(3, subgroup)
+  call tp_rt_begin()
+  call MPI_Group_free(subgroup, ierr)
+  call probe_done('MPI_Group_free')
+  call MPI_Group_free(group, ierr)
+
+  ! Datatypes.
+  call tp_rt_begin()
+  call MPI_Type_vector(2, 1, 2, MPI_INTEGER, vtype, ierr)
+  call probe_done('MPI_Type_vector')
+  call tp_rt_begin()
+  call MPI_Type_commit(vtype, ierr)
+  call probe_done('MPI_Type_commit')
+  call tp_rt_findex(2, vtype)
+  call tp_rt_begin()
+  call MPI_Type_free(vtype, ierr)
+  call probe_done('MPI_Type_free')
+
+  ! Info.
+  call tp_rt_begin()
+  call MPI_Info_create(info, ierr)
+  call probe_done('MPI_Info_create')
+  call tp_rt_begin()
+  call MPI_Info_free(info, ierr)
+  call probe_done('MPI_Info_free')
+
+  call tp_rt_begin()
+  call MPI_Finalize(ierr)
+  call probe_done('MPI_Finalize')
+  call tp_rt_state()
+
+contains
+
+  subroutine probe_done(name)
+    character(len=*), intent(in) :: name
+    call tp_rt_end(name // c_null_char)
+  end subroutine
+
+end program probe_legacy
