@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mpidbg/records.h"
+#include "rt_check.h"
 
 namespace {
 
@@ -51,29 +52,9 @@ const T* At(uint64_t a) { return reinterpret_cast<const T*>(static_cast<uintptr_
 
 uint64_t Tid() { return static_cast<uint64_t>(syscall(SYS_gettid)); }
 
-// All live records of a table, walked as a debugger would.
-template <typename R>
-std::vector<const R*> Records(const mpidbg_table& t) {
-  std::vector<const R*> out;
-  uint64_t addr = __atomic_load_n(&t.first_slab, __ATOMIC_ACQUIRE);
-  for (uint32_t n = 0; addr != 0 && n < t.slab_count; ++n) {
-    const auto* slab = At<mpidbg_slab>(addr);
-    if (slab->magic != MPIDBG_SLAB_MAGIC) {
-      CHECK(slab->magic == MPIDBG_SLAB_MAGIC);
-      break;
-    }
-    const char* first = reinterpret_cast<const char*>(slab) + slab->header_size;
-    for (uint32_t i = 0; i < slab->capacity; ++i) {
-      const auto* h = reinterpret_cast<const mpidbg_record_header*>(
-          first + uint64_t{i} * slab->record_size);
-      if (__atomic_load_n(&h->kind, __ATOMIC_ACQUIRE) == t.kind) {
-        out.push_back(reinterpret_cast<const R*>(h));
-      }
-    }
-    addr = __atomic_load_n(&slab->next, __ATOMIC_ACQUIRE);
-  }
-  return out;
-}
+// The debugger-style table walk every MPI check program shares (rt_check.h); its own
+// failures are counted in rtcheck::g_failures and added in at the end.
+using rtcheck::Records;
 
 const mpidbg_comm_record* FindComm(uint64_t handle, bool include_freed = false) {
   for (const auto* c : Records<mpidbg_comm_record>(g_root->comms)) {
@@ -643,6 +624,7 @@ int main(int argc, char** argv) {
 
   MPI_Finalize();
   CHECK_EQ(g_root->process_state, MPIDBG_PROCESS_FINALIZED);
+  g_failures += rtcheck::g_failures;  // the shared table walk's own checks
   printf("[rank %d] runtime_mpi_check: %s (%d failed checks)\n", g_rank,
          g_failures == 0 ? "PASS" : "FAIL", g_failures);
   return g_failures == 0 ? 0 : 1;
