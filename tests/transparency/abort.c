@@ -4,6 +4,8 @@
  * launcher and the runtime report are compared (the launcher's messages name pids).
  * Run with 2 ranks.
  */
+#include <unistd.h>
+
 #include "tp.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +16,9 @@ int main(int argc, char** argv) {
     MPI_Recv(&go, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Abort(MPI_COMM_WORLD, 3);
   } else if (tp_rank == 0) {
+    /* The report went into the launcher's stderr pipe; MPI_Abort would kill the job
+     * before the launcher forwards it. Half a second lets it through. */
+    usleep(500000);
     MPI_Send(&go, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
     int never = 0;
     MPI_Recv(&never, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
