@@ -5,9 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "scenario.h"
-#include "session.h"
-#include "test_kinds.h"
+#include "built_scenario.h"
 
 namespace mpidbg::test {
 namespace {
@@ -81,22 +79,7 @@ ImageBuilder::MpitImage Catalogue() {
   return m;
 }
 
-class Metadata : public testing::TestWithParam<KindAndHandles> {
- protected:
-  template <typename Fill>
-  void Start(Fill fill) {
-    scenario_ = build_main_scenario(GetParam().kind, GetParam().handle_size);
-    fill(*scenario_.builder);
-    scenario_.builder->commit();
-    session_ = std::make_unique<Session>(scenario_.target.get());
-    ASSERT_EQ(session_->start(), mqs_ok) << session_->process_message;
-  }
-  const PluginApi& p() { return plugin(); }
-  mqs_process* proc() { return session_->process(); }
-
-  Scenario scenario_;
-  std::unique_ptr<Session> session_;
-};
+class Metadata : public BuiltScenario {};
 
 TEST_P(Metadata, LaunchInfoAndOrphanCounters) {
   Start([](ImageBuilder& b) {

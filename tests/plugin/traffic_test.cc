@@ -5,9 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "scenario.h"
-#include "session.h"
-#include "test_kinds.h"
+#include "built_scenario.h"
 
 namespace mpidbg::test {
 namespace {
@@ -46,23 +44,7 @@ mpidbg_send_log_entry Logged(uint64_t ordinal, int32_t peer, int32_t tag, uint32
   return l;
 }
 
-class Traffic : public testing::TestWithParam<KindAndHandles> {
- protected:
-  // The main scenario plus a traffic block built by `fill`, re-committed.
-  template <typename Fill>
-  void Start(Fill fill) {
-    scenario_ = build_main_scenario(GetParam().kind, GetParam().handle_size);
-    fill(*scenario_.builder);
-    scenario_.builder->commit();
-    session_ = std::make_unique<Session>(scenario_.target.get());
-    ASSERT_EQ(session_->start(), mqs_ok) << session_->process_message;
-  }
-  const PluginApi& p() { return plugin(); }
-  mqs_process* proc() { return session_->process(); }
-
-  Scenario scenario_;
-  std::unique_ptr<Session> session_;
-};
+class Traffic : public BuiltScenario {};
 
 TEST_P(Traffic, CountersAndLogDecode) {
   Start([](ImageBuilder& b) {
