@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <vector>
 
@@ -112,6 +113,45 @@ const R* FindObject(const mpidbg_table& t, uint64_t handle, bool live_only = tru
 template <typename T>
 const T* ArrayAt(const mpidbg_array& a) {
   return At<T>(a.address);
+}
+
+// A side array's elements as a vector (for comparisons).
+template <typename T>
+std::vector<T> ArrayValues(const mpidbg_array& a) {
+  const T* p = ArrayAt<T>(a);
+  return p == nullptr ? std::vector<T>() : std::vector<T>(p, p + a.count);
+}
+inline std::vector<int32_t> Int32s(const mpidbg_array& a) { return ArrayValues<int32_t>(a); }
+
+// Job-wide id of the newest live record of a communicator handle, 0 when none.
+inline uint64_t CommJobId(uint64_t comm_handle) {
+  const mpidbg_comm_record* best = nullptr;
+  for (const auto* c : Records<mpidbg_comm_record>(Root()->comms)) {
+    if (c->handle != comm_handle || (c->hdr.flags & MPIDBG_REC_FREED) != 0) continue;
+    if (best == nullptr || c->create_serial > best->create_serial) best = c;
+  }
+  return best != nullptr ? best->job_id : 0;
+}
+
+// The op record of a request handle, or nullptr.
+inline const mpidbg_op_record* RequestOp(uint64_t request) {
+  for (const auto* op : Records<mpidbg_op_record>(Root()->ops)) {
+    if (op->request == request) return op;
+  }
+  return nullptr;
+}
+
+// Whether some thread record of this process shows `call` BLOCKED on `comm_handle`
+// within `seconds` (polled by another thread while the caller is inside the call).
+inline bool SeenBlocked(int32_t call, uint64_t comm_handle, double seconds) {
+  for (int i = 0; i < seconds * 1000; ++i) {
+    for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
+      if (t->call == call && t->state == MPIDBG_THREAD_BLOCKED && t->comm_handle == comm_handle)
+        return true;
+    }
+    usleep(1000);
+  }
+  return false;
 }
 
 // Prints the verdict line the CTest FAIL regex looks for; returns the exit status.

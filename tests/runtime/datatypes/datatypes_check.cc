@@ -40,18 +40,9 @@ const Rec* InputRecord(uint64_t handle, uint64_t serial) {
   return best;
 }
 
-std::vector<int32_t> Ints(const Rec* r) {
-  const int32_t* p = ArrayAt<int32_t>(r->integers);
-  return std::vector<int32_t>(p, p + r->integers.count);
-}
-std::vector<int64_t> Addrs(const Rec* r) {
-  const int64_t* p = ArrayAt<int64_t>(r->addresses);
-  return std::vector<int64_t>(p, p + r->addresses.count);
-}
-std::vector<uint64_t> Types(const Rec* r) {
-  const uint64_t* p = ArrayAt<uint64_t>(r->types);
-  return std::vector<uint64_t>(p, p + r->types.count);
-}
+std::vector<int32_t> Ints(const Rec* r) { return ArrayValues<int32_t>(r->integers); }
+std::vector<int64_t> Addrs(const Rec* r) { return ArrayValues<int64_t>(r->addresses); }
+std::vector<uint64_t> Types(const Rec* r) { return ArrayValues<uint64_t>(r->types); }
 
 int32_t Combiner(int mpi) {
   if (mpi == MPI_COMBINER_NAMED) return MPIDBG_COMBINER_NAMED;

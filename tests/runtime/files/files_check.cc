@@ -25,33 +25,6 @@ using FileRec = mpidbg_file_record;
 
 const FileRec* File(MPI_File f) { return FindObject<FileRec>(Root()->files, U64(f)); }
 
-uint64_t CommJobId(MPI_Comm comm) {
-  const mpidbg_comm_record* best = nullptr;
-  for (const auto* c : Records<mpidbg_comm_record>(Root()->comms)) {
-    if (c->handle != U64(comm) || (c->hdr.flags & MPIDBG_REC_FREED) != 0) continue;
-    if (best == nullptr || c->create_serial > best->create_serial) best = c;
-  }
-  return best != nullptr ? best->job_id : 0;
-}
-
-const mpidbg_op_record* RequestOp(uint64_t request) {
-  for (const auto* op : Records<mpidbg_op_record>(Root()->ops)) {
-    if (op->request == request) return op;
-  }
-  return nullptr;
-}
-
-bool SeenBlocked(int32_t call, uint64_t comm, double seconds) {
-  for (int i = 0; i < seconds * 1000; ++i) {
-    for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
-      if (t->call == call && t->state == MPIDBG_THREAD_BLOCKED && t->comm_handle == comm)
-        return true;
-    }
-    usleep(1000);
-  }
-  return false;
-}
-
 void CheckOpen(MPI_File fh, const std::string& path, int amode, MPI_Info info) {
   const FileRec* r = File(fh);
   RT_CHECK(r != nullptr);
@@ -62,7 +35,7 @@ void CheckOpen(MPI_File fh, const std::string& path, int amode, MPI_Info info) {
   RT_CHECK(r->obj.create_time_ns > 0);
   RT_CHECK_EQ(r->comm_handle, U64(MPI_COMM_WORLD));
   RT_CHECK(r->comm_job_id != 0);
-  RT_CHECK_EQ(r->comm_job_id, CommJobId(MPI_COMM_WORLD));
+  RT_CHECK_EQ(r->comm_job_id, CommJobId(U64(MPI_COMM_WORLD)));
   RT_CHECK_STREQ(r->filename, path.c_str());
   RT_CHECK_EQ(r->amode, amode);
   RT_CHECK_EQ(r->info, U64(info));
@@ -121,7 +94,7 @@ void CheckFiles(int rank) {
     RT_CHECK_EQ(op->datatype, U64(MPI_INT));
     RT_CHECK_EQ(op->buffer, Addr(in));
     RT_CHECK_EQ(op->comm_handle, U64(MPI_COMM_WORLD));
-    RT_CHECK_EQ(op->comm_job_id, CommJobId(MPI_COMM_WORLD));
+    RT_CHECK_EQ(op->comm_job_id, CommJobId(U64(MPI_COMM_WORLD)));
   }
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   RT_CHECK(RequestOp(handle) == nullptr);

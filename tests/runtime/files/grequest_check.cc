@@ -32,13 +32,6 @@ int Free(void* extra) {
 
 int Cancel(void*, int) { return MPI_SUCCESS; }
 
-const mpidbg_op_record* RequestOp(uint64_t request) {
-  for (const auto* op : Records<mpidbg_op_record>(Root()->ops)) {
-    if (op->request == request) return op;
-  }
-  return nullptr;
-}
-
 // One request through start, complete and collection by MPI_Wait or MPI_Test.
 void Lifecycle(bool by_test) {
   State state;

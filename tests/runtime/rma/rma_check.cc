@@ -28,27 +28,6 @@ using WinRec = mpidbg_window_record;
 
 const WinRec* Win(MPI_Win w) { return FindObject<WinRec>(Root()->windows, U64(w)); }
 
-std::vector<int32_t> Int32s(const mpidbg_array& a) {
-  const int32_t* p = ArrayAt<int32_t>(a);
-  return std::vector<int32_t>(p, p + a.count);
-}
-
-uint64_t CommJobId(MPI_Comm comm) {
-  const mpidbg_comm_record* best = nullptr;
-  for (const auto* c : Records<mpidbg_comm_record>(Root()->comms)) {
-    if (c->handle != U64(comm) || (c->hdr.flags & MPIDBG_REC_FREED) != 0) continue;
-    if (best == nullptr || c->create_serial > best->create_serial) best = c;
-  }
-  return best != nullptr ? best->job_id : 0;
-}
-
-const mpidbg_op_record* RequestOp(uint64_t request) {
-  for (const auto* op : Records<mpidbg_op_record>(Root()->ops)) {
-    if (op->request == request) return op;
-  }
-  return nullptr;
-}
-
 // Fields every freshly created window shows.
 void CheckNewWindow(MPI_Win win, MPI_Comm comm, int32_t creator, int32_t flavor,
                     const void* base, int64_t size, int32_t disp_unit) {
@@ -62,7 +41,7 @@ void CheckNewWindow(MPI_Win win, MPI_Comm comm, int32_t creator, int32_t flavor,
   RT_CHECK_EQ(r->flavor, flavor);
   RT_CHECK_EQ(r->comm_handle, U64(comm));
   RT_CHECK(r->comm_job_id != 0);
-  RT_CHECK_EQ(r->comm_job_id, CommJobId(comm));
+  RT_CHECK_EQ(r->comm_job_id, CommJobId(U64(comm)));
   RT_CHECK_EQ(r->base, Addr(base));
   RT_CHECK_EQ(r->size, size);
   RT_CHECK_EQ(r->disp_unit, disp_unit);
@@ -232,7 +211,7 @@ void CheckLocks(int rank, int size) {
     RT_CHECK_EQ(op->buffer, Addr(src));
     RT_CHECK_EQ(op->datatype, U64(MPI_INT));
     RT_CHECK_EQ(op->comm_handle, U64(MPI_COMM_WORLD));
-    RT_CHECK_EQ(op->comm_job_id, CommJobId(MPI_COMM_WORLD));
+    RT_CHECK_EQ(op->comm_job_id, CommJobId(U64(MPI_COMM_WORLD)));
   }
   MPI_Wait(&put, MPI_STATUS_IGNORE);
   RT_CHECK(RequestOp(put_handle) == nullptr);
@@ -254,19 +233,6 @@ void CheckLocks(int rank, int size) {
   RT_CHECK(Int32s(r->target_locks) == std::vector<int32_t>(size, MPIDBG_LOCK_NONE));
   RT_CHECK_EQ(r->access_epoch, MPIDBG_EPOCH_NONE);
   MPI_Win_free(&win);
-}
-
-// Whether some thread record of this process shows `call` BLOCKED on `comm` within
-// `seconds` (polled by another thread while the caller is inside the call).
-bool SeenBlocked(int32_t call, uint64_t comm, double seconds) {
-  for (int i = 0; i < seconds * 1000; ++i) {
-    for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
-      if (t->call == call && t->state == MPIDBG_THREAD_BLOCKED && t->comm_handle == comm)
-        return true;
-    }
-    usleep(1000);
-  }
-  return false;
 }
 
 // PSCW on a communicator that reverses MPI_COMM_WORLD's ranks: groups are recorded as

@@ -79,13 +79,10 @@ inline std::vector<mpidbg_send_log_entry> LoggedSendsTo(uint64_t job_id, int32_t
 }
 
 inline uint64_t JobIdOf(MPI_Comm comm) {
-  const mpidbg_root* r = Root();
-  if (r == nullptr) return 0;
-  for (const auto* c : rtcheck::Records<mpidbg_comm_record>(r->comms)) {
-    if (c->handle == rtcheck::U64(comm) && (c->hdr.flags & MPIDBG_REC_FREED) == 0) return c->job_id;
-  }
-  RT_CHECK(!"communicator has a record");
-  return 0;
+  if (Root() == nullptr) return 0;
+  const uint64_t id = rtcheck::CommJobId(rtcheck::U64(comm));
+  RT_CHECK(id != 0 && "communicator has a record");
+  return id;
 }
 
 // Op records of a request handle: live ones, or with `orphans` also those of freed
