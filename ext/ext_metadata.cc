@@ -14,15 +14,6 @@ namespace {
 using mpidbg::mqs::ProcessState;
 using namespace mpidbg::plugin;
 
-// The root as it is now (metadata appears at MPI_Init and changes on refresh).
-int fresh_root(mqs_process* process, ProcessState** ps, mpidbg_root* root) {
-  *ps = mpidbg::mqs::process_state(process);
-  if (*ps == nullptr) return kErrOutOfOrder;
-  const int rc = mpidbg::mqs::ensure_root(*ps);
-  if (rc != mqs_ok) return rc;
-  return read_runtime_root((*ps)->reader, (*ps)->root_addr, (*ps)->limits, root);
-}
-
 int last_mpit(mqs_process* process, const MpitSnapshot** out) {
   ProcessState* ps = mpidbg::mqs::process_state(process);
   if (ps == nullptr || ps->mpit == nullptr) return kErrOutOfOrder;
@@ -30,9 +21,34 @@ int last_mpit(mqs_process* process, const MpitSnapshot** out) {
   return mqs_ok;
 }
 
-int32_t clamp_count(size_t n) { return n > INT32_MAX ? INT32_MAX : static_cast<int32_t>(n); }
+// Entry `index` of one list of the catalogue the last mpidbg_mpit_read decoded.
+template <typename T>
+int mpit_entry(mqs_process* process, int index, Vec<T> MpitSnapshot::*list,
+               const MpitSnapshot** m, const T** entry) {
+  const int rc = last_mpit(process, m);
+  if (rc != mqs_ok) return rc;
+  const Vec<T>& items = (*m)->*list;
+  if (index < 0 || static_cast<size_t>(index) >= items.size()) return kErrNoSuchEntry;
+  *entry = &items[static_cast<size_t>(index)];
+  return mqs_ok;
+}
 
 void copy_string(char* dst, size_t size, const char* src) { std::snprintf(dst, size, "%s", src); }
+
+// What control and performance variables have alike (the rest is zero).
+template <typename Var>
+void fill_variable(const MpitSnapshot& m, const Var& v, int32_t performance,
+                   mpidbg_mpit_variable* full) {
+  std::memset(full, 0, sizeof *full);
+  full->performance = performance;
+  full->verbosity = v.verbosity;
+  full->datatype = v.datatype;
+  full->bind = v.bind;
+  full->count = v.count;
+  full->flags = v.flags;
+  copy_string(full->name, sizeof full->name, m.string_at(v.name));
+  copy_string(full->description, sizeof full->description, m.string_at(v.desc));
+}
 
 }  // namespace
 
@@ -41,7 +57,7 @@ MPIDBG_EXPORT int mpidbg_process_get_launch(mqs_process* process, mpidbg_launch_
   if (n == 0) return kErrBadArgument;
   ProcessState* ps;
   mpidbg_root root;
-  int rc = fresh_root(process, &ps, &root);
+  int rc = mpidbg::mqs::read_current_root(process, &ps, &root);
   if (rc != mqs_ok) return rc;
   mpidbg_launch_info info;
   rc = decode_launch_info(ps->reader, root, &info);
@@ -83,7 +99,7 @@ MPIDBG_EXPORT int mpidbg_mpit_read(mqs_process* process, mpidbg_mpit_summary* ou
   if (n == 0) return kErrBadArgument;
   ProcessState* ps;
   mpidbg_root root;
-  int rc = fresh_root(process, &ps, &root);
+  int rc = mpidbg::mqs::read_current_root(process, &ps, &root);
   if (rc != mqs_ok) return rc;
   MpitSnapshot* fresh = debugger_new<MpitSnapshot>();
   if (fresh == nullptr) return kErrNoMemory;
@@ -97,9 +113,9 @@ MPIDBG_EXPORT int mpidbg_mpit_read(mqs_process* process, mpidbg_mpit_summary* ou
   mpidbg_mpit_summary full;
   std::memset(&full, 0, sizeof full);
   full.available = fresh->header.available;
-  full.cvars = clamp_count(fresh->cvars.size());
-  full.pvars = clamp_count(fresh->pvars.size());
-  full.categories = clamp_count(fresh->categories.size());
+  full.cvars = mpidbg::ext::clamp_count(fresh->cvars.size());
+  full.pvars = mpidbg::ext::clamp_count(fresh->pvars.size());
+  full.categories = mpidbg::ext::clamp_count(fresh->categories.size());
   full.refreshes = fresh->header.refreshes;
   full.captured_time_ns = fresh->header.captured_time_ns;
   mpidbg::ext::copy_prefix(out, full, n);
@@ -110,27 +126,18 @@ MPIDBG_EXPORT int mpidbg_mpit_cvar_get(mqs_process* process, int index, mpidbg_m
   const uint32_t n = mpidbg::ext::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MpitSnapshot* m;
-  const int rc = last_mpit(process, &m);
+  const mpidbg_mpit_cvar* c;
+  const int rc = mpit_entry(process, index, &MpitSnapshot::cvars, &m, &c);
   if (rc != mqs_ok) return rc;
-  if (index < 0 || static_cast<size_t>(index) >= m->cvars.size()) return kErrNoSuchEntry;
-  const mpidbg_mpit_cvar& c = m->cvars[static_cast<size_t>(index)];
   mpidbg_mpit_variable full;
-  std::memset(&full, 0, sizeof full);
-  full.performance = 0;
-  full.verbosity = c.verbosity;
-  full.datatype = c.datatype;
-  full.bind = c.bind;
-  full.count = c.count;
-  full.scope = c.scope;
+  fill_variable(*m, *c, /*performance=*/0, &full);
+  full.scope = c->scope;
   full.var_class = -1;
-  full.flags = c.flags;
-  full.value_valid = (c.flags & MPIDBG_CVAR_VALUE_VALID) != 0;
-  full.value_int = c.value_int;
-  full.value_double = c.value_double;
-  copy_string(full.name, sizeof full.name, m->string_at(c.name));
-  copy_string(full.description, sizeof full.description, m->string_at(c.desc));
-  if (c.datatype == MPIDBG_MPIT_CHAR) {
-    copy_string(full.value_text, sizeof full.value_text, m->string_at(c.value_text));
+  full.value_valid = (c->flags & MPIDBG_CVAR_VALUE_VALID) != 0;
+  full.value_int = c->value_int;
+  full.value_double = c->value_double;
+  if (c->datatype == MPIDBG_MPIT_CHAR) {
+    copy_string(full.value_text, sizeof full.value_text, m->string_at(c->value_text));
   }
   mpidbg::ext::copy_prefix(out, full, n);
   return mqs_ok;
@@ -140,22 +147,13 @@ MPIDBG_EXPORT int mpidbg_mpit_pvar_get(mqs_process* process, int index, mpidbg_m
   const uint32_t n = mpidbg::ext::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MpitSnapshot* m;
-  const int rc = last_mpit(process, &m);
+  const mpidbg_mpit_pvar* p;
+  const int rc = mpit_entry(process, index, &MpitSnapshot::pvars, &m, &p);
   if (rc != mqs_ok) return rc;
-  if (index < 0 || static_cast<size_t>(index) >= m->pvars.size()) return kErrNoSuchEntry;
-  const mpidbg_mpit_pvar& p = m->pvars[static_cast<size_t>(index)];
   mpidbg_mpit_variable full;
-  std::memset(&full, 0, sizeof full);
-  full.performance = 1;
-  full.verbosity = p.verbosity;
-  full.datatype = p.datatype;
-  full.bind = p.bind;
-  full.count = p.count;
+  fill_variable(*m, *p, /*performance=*/1, &full);
   full.scope = -1;
-  full.var_class = p.var_class;
-  full.flags = p.flags;
-  copy_string(full.name, sizeof full.name, m->string_at(p.name));
-  copy_string(full.description, sizeof full.description, m->string_at(p.desc));
+  full.var_class = p->var_class;
   mpidbg::ext::copy_prefix(out, full, n);
   return mqs_ok;
 }
@@ -165,17 +163,16 @@ MPIDBG_EXPORT int mpidbg_mpit_category_get(mqs_process* process, int index,
   const uint32_t n = mpidbg::ext::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MpitSnapshot* m;
-  const int rc = last_mpit(process, &m);
+  const mpidbg_mpit_category* c;
+  const int rc = mpit_entry(process, index, &MpitSnapshot::categories, &m, &c);
   if (rc != mqs_ok) return rc;
-  if (index < 0 || static_cast<size_t>(index) >= m->categories.size()) return kErrNoSuchEntry;
-  const mpidbg_mpit_category& c = m->categories[static_cast<size_t>(index)];
   mpidbg_mpit_category_info full;
   std::memset(&full, 0, sizeof full);
-  full.num_cvars = c.num_cvars;
-  full.num_pvars = c.num_pvars;
-  full.num_categories = c.num_categories;
-  copy_string(full.name, sizeof full.name, m->string_at(c.name));
-  copy_string(full.description, sizeof full.description, m->string_at(c.desc));
+  full.num_cvars = c->num_cvars;
+  full.num_pvars = c->num_pvars;
+  full.num_categories = c->num_categories;
+  copy_string(full.name, sizeof full.name, m->string_at(c->name));
+  copy_string(full.description, sizeof full.description, m->string_at(c->desc));
   mpidbg::ext::copy_prefix(out, full, n);
   return mqs_ok;
 }
@@ -184,16 +181,15 @@ MPIDBG_EXPORT int mpidbg_mpit_category_member(mqs_process* process, int index, i
                                               int* member) {
   if (kind == nullptr || member == nullptr) return kErrBadArgument;
   const MpitSnapshot* m;
-  const int rc = last_mpit(process, &m);
+  const mpidbg_mpit_category* c;
+  const int rc = mpit_entry(process, index, &MpitSnapshot::categories, &m, &c);
   if (rc != mqs_ok) return rc;
-  if (index < 0 || static_cast<size_t>(index) >= m->categories.size()) return kErrNoSuchEntry;
-  const mpidbg_mpit_category& c = m->categories[static_cast<size_t>(index)];
-  if (c.num_cvars < 0 || c.num_pvars < 0 || c.num_categories < 0) return kErrMetadataDamaged;
-  const int64_t total = int64_t{c.num_cvars} + c.num_pvars + c.num_categories;
+  if (c->num_cvars < 0 || c->num_pvars < 0 || c->num_categories < 0) return kErrMetadataDamaged;
+  const int64_t total = int64_t{c->num_cvars} + c->num_pvars + c->num_categories;
   if (k < 0 || k >= total) return kErrNoSuchEntry;
-  const uint64_t at = uint64_t{c.first_member} + static_cast<uint64_t>(k);
+  const uint64_t at = uint64_t{c->first_member} + static_cast<uint64_t>(k);
   if (at >= m->members.size()) return kErrMetadataDamaged;
-  *kind = k < c.num_cvars ? 0 : (k < int64_t{c.num_cvars} + c.num_pvars ? 1 : 2);
+  *kind = k < c->num_cvars ? 0 : (k < int64_t{c->num_cvars} + c->num_pvars ? 1 : 2);
   *member = m->members[static_cast<size_t>(at)];
   return mqs_ok;
 }

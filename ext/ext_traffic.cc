@@ -14,8 +14,6 @@ namespace {
 using mpidbg::mqs::ProcessState;
 using namespace mpidbg::plugin;
 
-int32_t clamp_count(size_t n) { return n > INT32_MAX ? INT32_MAX : static_cast<int32_t>(n); }
-
 // The traffic of the last mpidbg_traffic_read, or an error when there was none.
 int last_traffic(mqs_process* process, const TrafficSnapshot** out) {
   ProcessState* ps = mpidbg::mqs::process_state(process);
@@ -30,14 +28,10 @@ int last_traffic(mqs_process* process, const TrafficSnapshot** out) {
 MPIDBG_EXPORT int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summary* out) {
   const uint32_t n = mpidbg::ext::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps = mpidbg::mqs::process_state(process);
-  if (ps == nullptr) return kErrOutOfOrder;
-  int rc = mpidbg::mqs::ensure_root(ps);
-  if (rc != mqs_ok) return rc;
-  // Only the root's current traffic address is needed, but the root must be re-read:
-  // the block appears at MPI_Init.
+  // The root is re-read: the traffic block appears at MPI_Init.
+  ProcessState* ps;
   mpidbg_root root;
-  rc = read_runtime_root(ps->reader, ps->root_addr, ps->limits, &root);
+  int rc = mpidbg::mqs::read_current_root(process, &ps, &root);
   if (rc != mqs_ok) return rc;
   TrafficSnapshot* fresh = debugger_new<TrafficSnapshot>();
   if (fresh == nullptr) return kErrNoMemory;
@@ -50,8 +44,8 @@ MPIDBG_EXPORT int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summa
   ps->traffic = fresh;
   mpidbg_traffic_summary full;
   std::memset(&full, 0, sizeof full);
-  full.entries = clamp_count(fresh->entries.size());
-  full.logged_sends = clamp_count(fresh->sends.size());
+  full.entries = mpidbg::ext::clamp_count(fresh->entries.size());
+  full.logged_sends = mpidbg::ext::clamp_count(fresh->sends.size());
   full.log_capacity = static_cast<int32_t>(fresh->header.log_capacity);
   full.sends_logged = fresh->header.log_head;
   full.dropped = fresh->header.dropped;

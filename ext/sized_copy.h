@@ -29,6 +29,11 @@ void copy_prefix(T* out, T full, uint32_t n) {
   std::memcpy(static_cast<void*>(out), &full, n);
 }
 
+// A host-side count as the int32_t the extension structures carry.
+inline int32_t clamp_count(size_t n) {
+  return n > INT32_MAX ? INT32_MAX : static_cast<int32_t>(n);
+}
+
 }  // namespace mpidbg::ext
 
 #endif  // MPIDBG_EXT_SIZED_COPY_H

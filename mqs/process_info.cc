@@ -30,6 +30,14 @@ int ensure_root(ProcessState* ps) {
   return mqs_ok;
 }
 
+int read_current_root(mqs_process* process, ProcessState** ps, mpidbg_root* root) {
+  *ps = process_state(process);
+  if (*ps == nullptr) return plugin::kErrOutOfOrder;
+  const int rc = ensure_root(*ps);
+  if (rc != mqs_ok) return rc;
+  return plugin::read_runtime_root((*ps)->reader, (*ps)->root_addr, (*ps)->limits, root);
+}
+
 static void reset_iterators(ProcessState* ps) {
   ps->comm_cursor = Cursor::kNotSetUp;
   ps->comm_index = 0;

@@ -72,6 +72,10 @@ ProcessState* process_state(mqs_process* process);
 // Finds and checks the runtime root once; later calls reuse the address.
 int ensure_root(ProcessState* ps);
 
+// The state of `process` and its runtime root as it is now, read afresh (for what
+// changes without moving the generation: traffic, metadata).
+int read_current_root(mqs_process* process, ProcessState** ps, mpidbg_root* root);
+
 // Decodes a fresh snapshot (replacing the old one only on success) and resets both
 // iterators, which pointed into the old one.
 int refresh_snapshot(ProcessState* ps);
