@@ -153,6 +153,12 @@ void ObjectRegistry::MarkDetachedFreed(mpidbg_object_head* rec, bool released_no
   shared_.orphans->Add(&rec->hdr, &ReleaseOrphan, this);
 }
 
+void ObjectRegistry::MarkDetachedFreedHeld(mpidbg_object_head* rec) {
+  if (rec == nullptr) return;
+  SpinGuard guard(lock_);
+  if ((rec->hdr.flags & MPIDBG_REC_FREED) == 0) OrphanLocked(rec, /*released_now=*/false);
+}
+
 void ObjectRegistry::MarkReleased(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
   SpinGuard guard(lock_);

@@ -91,6 +91,9 @@ class ObjectRegistry {
   // The free succeeded: marks the detached record FREED (RELEASED when MPI drops the
   // object now) and orphans it. Read nothing through `rec` afterwards.
   void MarkDetachedFreed(mpidbg_object_head* rec, bool released_now);
+  // Only the marking (FREED, free_serial): for a kind that holds freed records outside
+  // the orphan budget while other records still name them and orphans them itself.
+  void MarkDetachedFreedHeld(mpidbg_object_head* rec);
 
   // MPI no longer needs a freed object (e.g. a freed request completed). `rec` must
   // still be a record of this registry (not yet released).

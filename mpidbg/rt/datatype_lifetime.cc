@@ -171,13 +171,6 @@ void ReleaseHeld(mpidbg_record_header* hdr, void*) {
   AddOrphans(orphans);
 }
 
-void MarkFreedRecord(mpidbg_object_head* rec) {
-  g_datatypes.BeginUpdate(rec);
-  rec->hdr.flags |= MPIDBG_REC_FREED;
-  rec->free_serial = __atomic_add_fetch(&mpidbg_runtime_root.free_counter, 1, __ATOMIC_RELAXED);
-  g_datatypes.EndUpdate(rec);
-}
-
 }  // namespace
 
 void NoteDatatypeInputs(mpidbg_object_head* rec, mpidbg_object_head* const* inputs, int n) {
@@ -217,7 +210,7 @@ void DatatypeFreed(mpidbg_object_head* rec) {
     core::SpinGuard guard(g_lock);
     Entry* e = EntryOfLocked(rec);
     if (e != nullptr) {
-      MarkFreedRecord(rec);
+      g_datatypes.MarkDetachedFreedHeld(rec);
       e->freed = true;
       TryReleaseLocked(e, 0);
       if (e->readers == 0) orphan = e->orphaned = true;

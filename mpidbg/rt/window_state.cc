@@ -375,7 +375,10 @@ void WindowUnlockedAll(MPI_Win win) {
   PublishLocksLocked(s, MPIDBG_EPOCH_NONE);
 }
 
-void WindowAccessStarted(MPI_Win win, MPI_Group group) {
+namespace {
+
+// A PSCW group epoch begins (access: MPI_Win_start; exposure: MPI_Win_post).
+void GroupEpochStarted(MPI_Win win, MPI_Group group, bool access, int32_t epoch) {
   mpidbg_array ranks = GroupAsWindowRanks(win, group);
   core::SpinGuard guard(g_lock);
   WindowState* s = StateLocked(win);
@@ -383,33 +386,29 @@ void WindowAccessStarted(MPI_Win win, MPI_Group group) {
     core::FreeArray(ranks);
     return;
   }
-  SetGroupLocked(s, /*access=*/true, ranks, MPIDBG_EPOCH_START);
+  SetGroupLocked(s, access, ranks, epoch);
 }
 
-void WindowAccessEnded(MPI_Win win) {
+void GroupEpochEnded(MPI_Win win, bool access) {
   core::SpinGuard guard(g_lock);
   WindowState* s = StateLocked(win);
   if (s == nullptr) return;
-  SetGroupLocked(s, /*access=*/true, mpidbg_array{0, 0, sizeof(int32_t)}, MPIDBG_EPOCH_NONE);
+  SetGroupLocked(s, access, mpidbg_array{0, 0, sizeof(int32_t)}, MPIDBG_EPOCH_NONE);
 }
+
+}  // namespace
+
+void WindowAccessStarted(MPI_Win win, MPI_Group group) {
+  GroupEpochStarted(win, group, /*access=*/true, MPIDBG_EPOCH_START);
+}
+
+void WindowAccessEnded(MPI_Win win) { GroupEpochEnded(win, /*access=*/true); }
 
 void WindowExposureStarted(MPI_Win win, MPI_Group group) {
-  mpidbg_array ranks = GroupAsWindowRanks(win, group);
-  core::SpinGuard guard(g_lock);
-  WindowState* s = StateLocked(win);
-  if (s == nullptr) {
-    core::FreeArray(ranks);
-    return;
-  }
-  SetGroupLocked(s, /*access=*/false, ranks, MPIDBG_EPOCH_POST);
+  GroupEpochStarted(win, group, /*access=*/false, MPIDBG_EPOCH_POST);
 }
 
-void WindowExposureEnded(MPI_Win win) {
-  core::SpinGuard guard(g_lock);
-  WindowState* s = StateLocked(win);
-  if (s == nullptr) return;
-  SetGroupLocked(s, /*access=*/false, mpidbg_array{0, 0, sizeof(int32_t)}, MPIDBG_EPOCH_NONE);
-}
+void WindowExposureEnded(MPI_Win win) { GroupEpochEnded(win, /*access=*/false); }
 
 void CountRma(MPI_Win win) {
   core::SpinGuard guard(g_lock);
