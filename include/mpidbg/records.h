@@ -161,7 +161,44 @@ typedef struct mpidbg_root {
   int32_t thread_level_requested; /* MPI_Init_thread's `required`, MPI_Init: SINGLE */
   int32_t debug_gate_hold;        /* 1 while MPI_Init holds for a debugger (MPIR_debug_gate) */
   uint64_t request_bytes;         /* bytes of runtime memory per live request */
+
+  /* ---- appended: what a handle query needs to know of this MPI's C ABI ---- */
+  /* MPI_Status as this MPI lays it out (offsets in bytes, -1 when absent), so a debugger
+   * can decode a status variable of the program. */
+  uint32_t status_size;            /* sizeof(MPI_Status) */
+  int32_t status_source_offset;    /* MPI_SOURCE */
+  int32_t status_tag_offset;       /* MPI_TAG */
+  int32_t status_error_offset;     /* MPI_ERROR */
+  int32_t status_count_offset;     /* the received byte count, see status_count_encoding */
+  int32_t status_count_encoding;   /* enum mpidbg_status_count_encoding */
+  int32_t status_cancelled_offset; /* int flag (OPENMPI_INT) or bit 0 of the high word */
+  int32_t status_reserved;
+  /* The null handles (and the other named non-objects) of this MPI, widened. */
+  uint64_t comm_null_handle;
+  uint64_t group_null_handle;
+  uint64_t group_empty_handle;
+  uint64_t datatype_null_handle;
+  uint64_t reduce_op_null_handle;
+  uint64_t errhandler_null_handle;
+  uint64_t info_null_handle;
+  uint64_t win_null_handle;
+  uint64_t file_null_handle;
+  uint64_t request_null_handle;
+  uint64_t message_null_handle;
+  uint64_t message_no_proc_handle;
 } mpidbg_root;
+
+/* How MPI_Status holds the received byte count. */
+enum mpidbg_status_count_encoding {
+  MPIDBG_STATUS_COUNT_UNKNOWN = 0,
+  /* MPICH: int count_lo at status_count_offset, int count_hi_and_cancelled right after
+   * it; bytes = (uint32)count_lo | (count_hi_and_cancelled >> 1) << 32, cancelled =
+   * count_hi_and_cancelled & 1 (status_cancelled_offset names that int). */
+  MPIDBG_STATUS_COUNT_LO_HI_CANCELLED = 1,
+  /* Open MPI: size_t _ucount at status_count_offset (target pointer width), int
+   * _cancelled at status_cancelled_offset. */
+  MPIDBG_STATUS_COUNT_SIZE_T = 2
+};
 
 /* Common head of every record slot. */
 typedef struct mpidbg_record_header {
@@ -667,7 +704,7 @@ typedef struct mpidbg_traffic {
  * sits at an 8-aligned offset, so i386's 4-byte alignment of int64_t changes nothing). */
 static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
-static_assert(sizeof(mpidbg_root) == 800, "mpidbg_root layout");
+static_assert(sizeof(mpidbg_root) == 928, "mpidbg_root layout");
 static_assert(sizeof(mpidbg_comm_record) == 224, "mpidbg_comm_record layout");
 static_assert(sizeof(mpidbg_op_record) == 224, "mpidbg_op_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");
