@@ -11,6 +11,9 @@
 //   byte 0  target kind: bit 0 pointer size (0: 8, 1: 4), bit 1 big endian,
 //           bit 2 8-byte MPI handles (Open MPI-like) instead of 4-byte ones
 //   byte 1  session options, see kOpt* below
+//           (after the message-queue session, a handle-interface session queries every
+//           handle of the image: communicators, requests, statuses and objects of every
+//           kind, whose tables the image also holds)
 //   byte 2  caller structure size variant: 0 full size, else a truncated size
 //   then    mutation commands until the input ends (see apply_command):
 //     cmd   bits 0-2 operation, bits 3-4 width for kOpInteresting,
@@ -36,6 +39,7 @@
 
 #include "fake_target.h"
 #include "mpidbg/mpidbg_ext.h"
+#include "mpidbg/mpidbg_handles.h"
 #include "mpidbg/mqs_interface.h"
 #include "scenario.h"
 
@@ -60,6 +64,7 @@ constexpr uint8_t kOptMoveRootSymbol = 1 << 2;   // to another region's offset
 constexpr uint8_t kOptExtBeforeUpdate = 1 << 3;  // extension calls before any update
 constexpr uint8_t kOptSecondStop = 1 << 4;       // update and walk again
 constexpr uint8_t kOptGlobalRankOdd = 1 << 5;
+constexpr uint8_t kOptHandlesShareInfos = 1 << 6;  // handle session on the mqs side's infos
 
 enum Op : uint8_t {
   kOpByte = 0,        // operand: 1 byte
@@ -419,6 +424,415 @@ void extension_calls(mqs_process* p, uint8_t variant) {
   traffic_calls(p, variant);
 }
 
+// ---- the handle interface ----------------------------------------------------------------
+
+// Handles of the image the handle session asks about (beside the scenario's own).
+struct HandleSet {
+  std::vector<uint64_t> comms, requests, statuses, errhandlers, datatypes, groups, ops, infos,
+      wins, files, messages;
+};
+
+mpidbg_object_head head(uint64_t handle, uint64_t serial, uint32_t flags) {
+  mpidbg_object_head h = mpidbg::test::make_head(handle, serial, "obj");
+  h.hdr.flags = flags;
+  h.fortran_index = static_cast<int32_t>(serial);
+  return h;
+}
+
+// Object records of every kind with their side arrays, a communicator with a topology
+// and attributes, the status layout, the null handles and two status variables, so
+// mutations reach every decoder of the handle queries.
+HandleSet add_handle_objects(Scenario& sc) {
+  ImageBuilder& b = *sc.builder;
+  const uint32_t hs = sc.handle_size;
+  const bool mpich = hs == 4;
+  const uint64_t base = hs == 4 ? 0x98000000 : 0x7f5500000000;
+  HandleSet set;
+  mpidbg_root& r = b.root;
+  r.comm_null_handle = base + 0x10;
+  r.request_null_handle = base + 0x20;
+  r.errhandler_null_handle = base + 0x30;
+  r.datatype_null_handle = base + 0x40;
+  r.group_null_handle = base + 0x50;
+  r.group_empty_handle = base + 0x60;
+  r.reduce_op_null_handle = base + 0x70;
+  r.info_null_handle = base + 0x80;
+  r.win_null_handle = base + 0x90;
+  r.file_null_handle = base + 0xa0;
+  r.message_null_handle = base + 0xb0;
+  r.message_no_proc_handle = base + 0xc0;
+  if (mpich) {
+    r.status_size = 20;
+    r.status_count_offset = 0;
+    r.status_cancelled_offset = 4;
+    r.status_source_offset = 8;
+    r.status_tag_offset = 12;
+    r.status_error_offset = 16;
+    r.status_count_encoding = MPIDBG_STATUS_COUNT_LO_HI_CANCELLED;
+  } else {
+    r.status_source_offset = 0;
+    r.status_tag_offset = 4;
+    r.status_error_offset = 8;
+    r.status_cancelled_offset = 12;
+    r.status_count_offset = 16;
+    r.status_size = 24;
+    r.status_count_encoding = MPIDBG_STATUS_COUNT_SIZE_T;
+  }
+  const uint8_t status_bytes[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
+  set.statuses = {b.add_bytes(status_bytes, sizeof status_bytes), 0};
+
+  const uint64_t ranks = b.add_int32_array({0, 1, 2, 3});
+  mpidbg_comm_record cart = mpidbg::test::make_comm(base + 0x100, 0x8800, 1, 4, ranks, 90, "cart");
+  cart.hdr.flags = MPIDBG_COMM_CART;
+  cart.topology = MPIDBG_TOPO_CART;
+  cart.topo_args = b.int32_side_array({2, 2, 2, 1, 0, 0, 1, 1});
+  cart.attributes = b.int64_side_array({77, 0x1234, 0x64400001, 32767});
+  cart.errhandler = base + 0x200;
+  cart.fortran_index = 90;
+  b.add_comm(cart);
+  mpidbg_comm_record dist = mpidbg::test::make_comm(base + 0x110, 0x8801, 1, 4, ranks, 91, "");
+  dist.hdr.flags = MPIDBG_COMM_DIST_GRAPH;
+  dist.topology = MPIDBG_TOPO_DIST_GRAPH;
+  dist.topo_args = b.int32_side_array({2, 1, 1, 0, 3, 5, 6, 2, 7, 1});
+  b.add_comm(dist);
+  mpidbg_comm_record graph = mpidbg::test::make_comm(base + 0x120, 0x8802, 0, 3, ranks, 92, "");
+  graph.hdr.flags = MPIDBG_COMM_GRAPH | MPIDBG_REC_FREED;
+  graph.topology = MPIDBG_TOPO_GRAPH;
+  graph.topo_args = b.int32_side_array({3, 4, 2, 3, 4, 1, 2, 0, 0, 0});
+  b.add_comm(graph);
+  set.comms = {base + 0x100, base + 0x110, base + 0x120, r.comm_null_handle, 0};
+
+  mpidbg_errhandler_record eh{};
+  eh.obj = head(base + 0x200, 40, 0);
+  eh.target = MPIDBG_ERRH_COMM;
+  eh.function = 0x401000;
+  b.add_errhandler(eh);
+  eh.obj = head(base + 0x210, 41, MPIDBG_REC_PREDEFINED);
+  eh.target = MPIDBG_ERRH_ANY;
+  b.add_errhandler(eh);
+  set.errhandlers = {base + 0x200, base + 0x210, r.errhandler_null_handle, 0};
+
+  mpidbg_datatype_record contig{};
+  contig.obj = head(base + 0x300, 50, MPIDBG_REC_PREDEFINED);
+  contig.combiner = MPIDBG_COMBINER_NAMED;
+  contig.size = contig.extent = contig.true_extent = 4;
+  b.add_datatype(contig);
+  mpidbg_datatype_record vec{};
+  vec.obj = head(base + 0x310, 51, MPIDBG_TYPE_COMMITTED);
+  vec.combiner = MPIDBG_COMBINER_VECTOR;
+  vec.integers = b.int32_side_array({3, 2, 4});
+  vec.types = b.uint64_side_array({base + 0x300});
+  vec.size = 24;
+  vec.extent = 40;
+  vec.true_extent = 40;
+  b.add_datatype(vec);
+  mpidbg_datatype_record st{};
+  st.obj = head(base + 0x320, 52, 0);
+  st.combiner = MPIDBG_COMBINER_STRUCT;
+  st.integers = b.int32_side_array({2, 1, 2});
+  st.addresses = b.int64_side_array({0, 8});
+  st.types = b.uint64_side_array({base + 0x300, base + 0x310});
+  st.size = 52;
+  st.extent = 48;
+  b.add_datatype(st);
+  set.datatypes = {base + 0x300, base + 0x310, base + 0x320, r.datatype_null_handle};
+
+  mpidbg_group_record g{};
+  g.obj = head(base + 0x400, 60, 0);
+  g.world_ranks = b.int32_side_array({3, 1});
+  g.args = b.int32_side_array({3, 1});
+  g.size = 2;
+  g.rank = 1;
+  g.source_handle = base + 0x100;
+  b.add_group(g);
+  set.groups = {base + 0x400, r.group_empty_handle, r.group_null_handle};
+
+  mpidbg_reduce_op_record op{};
+  op.obj = head(base + 0x500, 70, 0);
+  op.function = 0x402000;
+  op.commute = 1;
+  b.add_reduce_op(op);
+  set.ops = {base + 0x500, r.reduce_op_null_handle};
+
+  mpidbg_info_record info{};
+  info.obj = head(base + 0x600, 80, 0);
+  info.entries = b.info_entries({{"cb_nodes", "4"}, {"host", "node1"}});
+  info.nkeys = 2;
+  b.add_info(info);
+  set.infos = {base + 0x600, r.info_null_handle};
+
+  mpidbg_window_record w{};
+  w.obj = head(base + 0x700, 85, 0);
+  w.comm_handle = base + 0x100;
+  w.comm_job_id = 0x8800;
+  w.errhandler = base + 0x200;
+  w.flavor = MPIDBG_WIN_DYNAMIC;
+  w.target_locks = b.int32_side_array({0, 1, 2, 0});
+  w.access_group = b.int32_side_array({2});
+  w.exposure_group = b.int32_side_array({0, 3});
+  w.attached = b.int64_side_array({0x10000, 64, 0x20000, 128});
+  w.comm_size = 4;
+  b.add_window(w);
+  set.wins = {base + 0x700, r.win_null_handle};
+
+  mpidbg_file_record f{};
+  f.obj = head(base + 0x800, 86, 0);
+  f.comm_handle = base + 0x100;
+  f.comm_job_id = 0x8800;
+  f.errhandler = base + 0x200;
+  std::strcpy(f.filename, "/tmp/fuzz.dat");
+  std::strcpy(f.datarep, "native");
+  b.add_file(f);
+  set.files = {base + 0x800, r.file_null_handle};
+
+  mpidbg_message_record m{};
+  m.obj = head(base + 0x900, 87, 0);
+  m.comm_handle = base + 0x100;
+  m.comm_job_id = 0x8800;
+  m.bytes = 12;
+  b.add_message(m);
+  set.messages = {base + 0x900, r.message_null_handle, r.message_no_proc_handle};
+
+  mpidbg_session_record session{};
+  session.obj = head(base + 0xa00, 88, 0);
+  b.add_session(session);
+
+  set.requests = {mpidbg::test::request_value(mpidbg::test::kIsendRequest, hs),
+                  mpidbg::test::request_value(mpidbg::test::kIrecvAnyRequest, hs),
+                  mpidbg::test::request_value(mpidbg::test::kMatchedRequest, hs),
+                  mpidbg::test::request_value(0xac000010, hs), r.request_null_handle, 0};
+  for (uint64_t c : {mpidbg::test::kWorldHandle, mpidbg::test::kSelfHandle,
+                     mpidbg::test::kDupHandle, mpidbg::test::kInterHandle,
+                     mpidbg::test::kFreedBusyHandle}) {
+    set.comms.push_back(c);
+  }
+  b.commit();
+  return set;
+}
+
+// Every element of a result array is read (ASan sees a count larger than the block).
+template <typename T>
+void touch(const T* p, int64_t n) {
+  if (p == nullptr) return;
+  if (n < 0 || n > (int64_t{1} << 24)) {
+    std::fprintf(stderr, "plugin_fuzzer: result array count %lld out of bounds\n",
+                 static_cast<long long>(n));
+    std::abort();
+  }
+  volatile uint8_t sink = 0;
+  for (int64_t i = 0; i < n; ++i) sink ^= reinterpret_cast<const uint8_t*>(p + i)[sizeof(T) - 1];
+  (void)sink;
+}
+
+void check_string(const char* s) {
+  if (s != nullptr) (void)std::strlen(s);
+}
+
+void free_comm_members(mpidbg_comm_info_t* c) {
+  touch(c->comm_local_procs, c->comm_num_local_procs);
+  touch(c->comm_remote_procs, c->comm_num_remote_procs);
+  touch(c->comm_cart_dims, c->comm_cart_num_dims);
+  touch(c->comm_cart_periods, c->comm_cart_num_dims);
+  touch(c->comm_graph_index, c->comm_graph_num_nodes);
+  touch(c->comm_attrs, c->comm_num_attrs);
+  touch(c->comm_pending_requests, c->comm_num_pending_requests);
+  touch(c->comm_derived_windows, c->comm_num_derived_windows);
+  touch(c->comm_derived_files, c->comm_num_derived_files);
+  check_string(c->comm_name);
+  fz_free(c->comm_local_procs);
+  fz_free(c->comm_remote_procs);
+  fz_free(c->comm_cart_dims);
+  fz_free(c->comm_cart_periods);
+  fz_free(c->comm_graph_index);
+  fz_free(c->comm_graph_edges);
+  for (int i = 0; c->comm_attrs != nullptr && i < c->comm_num_attrs; ++i) {
+    check_string(c->comm_attrs[i].keyval_name);
+    check_string(c->comm_attrs[i].value);
+    fz_free(c->comm_attrs[i].keyval_name);
+    fz_free(c->comm_attrs[i].value);
+  }
+  fz_free(c->comm_attrs);
+  fz_free(c->comm_pending_requests);
+  fz_free(c->comm_derived_windows);
+  fz_free(c->comm_derived_files);
+}
+
+void free_name_map(mpidbg_name_map_t* map) {
+  if (map == nullptr) return;
+  int i = 0;
+  for (; map[i].map_name != nullptr; ++i) {
+    if (i > 100000) std::abort();
+    check_string(map[i].map_name);
+    fz_free(map[i].map_name);
+  }
+  fz_free(map);
+}
+
+// The queries of one process, each result checked and freed as a debugger does.
+void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_process_info* pi,
+                    const HandleSet& set, uint8_t variant) {
+  for (uint64_t h : set.comms) {
+    mpidbg_comm_info_t* c = nullptr;
+    if (mpidbg_comm_query(im, ii, p, pi, h, &c) == MPIDBG_SUCCESS) {
+      free_comm_members(c);
+      fz_free(c);
+    }
+    mpidbg_comm_ext_info_t* e = nullptr;
+    if (mpidbg_comm_query_ext(im, ii, p, pi, h, &e) == MPIDBG_SUCCESS) {
+      free_comm_members(&e->base);
+      touch(e->dist_sources, e->dist_num_sources);
+      touch(e->dist_destinations, e->dist_num_destinations);
+      fz_free(e->dist_sources);
+      fz_free(e->dist_destinations);
+      fz_free(e);
+    }
+    mqs_taddr_t out = 0;
+    (void)mpidbg_comm_f2c(im, ii, p, pi, h, &out);
+    (void)mpidbg_comm_f2c(im, ii, p, pi, variant, &out);
+  }
+  for (uint64_t h : set.requests) {
+    mpidbg_request_info_t* r = nullptr;
+    if (mpidbg_request_query(im, ii, p, pi, h, &r) == MPIDBG_SUCCESS) fz_free(r);
+    mpidbg_request_ext_info_t* e = nullptr;
+    if (mpidbg_request_query_ext(im, ii, p, pi, h, &e) == MPIDBG_SUCCESS) fz_free(e);
+    mqs_taddr_t out = 0;
+    (void)mpidbg_request_f2c(im, ii, p, pi, h, &out);
+  }
+  for (uint64_t h : set.statuses) {
+    mpidbg_status_info_t* s = nullptr;
+    if (mpidbg_status_query(im, ii, p, pi, h, &s) == MPIDBG_SUCCESS) fz_free(s);
+    mpidbg_status_ext_info_t* e = nullptr;
+    if (mpidbg_status_query_ext(im, ii, p, pi, h, &e) == MPIDBG_SUCCESS) fz_free(e);
+  }
+  for (uint64_t h : set.errhandlers) {
+    mpidbg_errhandler_info_t* e = nullptr;
+    if (mpidbg_errhandler_query(im, ii, p, pi, h, &e) == MPIDBG_SUCCESS) {
+      touch(e->eh_handles, e->eh_refcount);
+      fz_free(e->eh_handles);
+      fz_free(e);
+    }
+    mqs_taddr_t out = 0;
+    (void)mpidbg_errhandler_f2c(im, ii, p, pi, 40, &out);
+  }
+  for (uint64_t h : set.datatypes) {
+    mpidbg_datatype_info_t* d = nullptr;
+    if (mpidbg_datatype_query(im, ii, p, pi, h, variant % 3 == 0 ? 0 : variant, &d) ==
+        MPIDBG_SUCCESS) {
+      touch(d->dt_integers, d->dt_num_integers);
+      touch(d->dt_addresses, d->dt_num_addresses);
+      touch(d->dt_datatypes, d->dt_num_datatypes);
+      touch(d->dt_map, d->dt_map_length);
+      fz_free(d->dt_integers);
+      fz_free(d->dt_addresses);
+      fz_free(d->dt_datatypes);
+      fz_free(d->dt_map);
+      fz_free(d);
+    }
+  }
+  for (uint64_t h : set.groups) {
+    mpidbg_group_info_t* g = nullptr;
+    if (mpidbg_group_query(im, ii, p, pi, h, &g) == MPIDBG_SUCCESS) {
+      touch(g->group_procs, g->group_size > 0 ? g->group_size : 0);
+      touch(g->group_args, g->group_num_args);
+      fz_free(g->group_procs);
+      fz_free(g->group_args);
+      fz_free(g);
+    }
+  }
+  for (uint64_t h : set.ops) {
+    mpidbg_op_info_t* o = nullptr;
+    if (mpidbg_op_query(im, ii, p, pi, h, &o) == MPIDBG_SUCCESS) fz_free(o);
+  }
+  for (uint64_t h : set.infos) {
+    mpidbg_info_info_t* i = nullptr;
+    if (mpidbg_info_query(im, ii, p, pi, h, &i) == MPIDBG_SUCCESS) {
+      touch(i->info_pairs, i->info_num_pairs);
+      for (int k = 0; i->info_pairs != nullptr && k < i->info_num_pairs; ++k) {
+        check_string(i->info_pairs[k].key);
+        check_string(i->info_pairs[k].value);
+        fz_free(i->info_pairs[k].key);
+        fz_free(i->info_pairs[k].value);
+      }
+      fz_free(i->info_pairs);
+      fz_free(i);
+    }
+  }
+  for (uint64_t h : set.wins) {
+    mpidbg_win_info_t* w = nullptr;
+    if (mpidbg_win_query(im, ii, p, pi, h, &w) == MPIDBG_SUCCESS) {
+      touch(w->win_target_locks, w->win_num_target_locks);
+      touch(w->win_access_group, w->win_num_access_group);
+      touch(w->win_exposure_group, w->win_num_exposure_group);
+      touch(w->win_regions, w->win_num_regions);
+      touch(w->win_pending_requests, w->win_num_pending_requests);
+      fz_free(w->win_target_locks);
+      fz_free(w->win_access_group);
+      fz_free(w->win_exposure_group);
+      fz_free(w->win_regions);
+      fz_free(w->win_pending_requests);
+      fz_free(w);
+    }
+  }
+  for (uint64_t h : set.files) {
+    mpidbg_file_info_t* f = nullptr;
+    if (mpidbg_file_query(im, ii, p, pi, h, &f) == MPIDBG_SUCCESS) {
+      touch(f->file_pending_requests, f->file_num_pending_requests);
+      fz_free(f->file_pending_requests);
+      fz_free(f);
+    }
+  }
+  for (uint64_t h : set.messages) {
+    mpidbg_message_info_t* m = nullptr;
+    if (mpidbg_message_query(im, ii, p, pi, h, &m) == MPIDBG_SUCCESS) fz_free(m);
+  }
+  for (int kind = 0; kind <= MPIDBG_HANDLE_SESSION + 1; ++kind) {
+    mpidbg_name_map_t* map = nullptr;
+    if (mpidbg_name_map_query(im, ii, p, pi, kind, &map) == MPIDBG_SUCCESS) free_name_map(map);
+  }
+}
+
+void run_handle_session(FakeTarget& target, uint8_t options, uint8_t variant,
+                        const HandleSet& set) {
+  static const mqs_basic_callbacks basic = make_basic_callbacks();
+  FakeDebugger dbg(&target);
+  dbg.lie_about_byte_order = (options & kOptLieAboutByteOrder) != 0;
+  const bool shared = (options & kOptHandlesShareInfos) != 0;
+  if (shared) {
+    mqs_setup_basic_callbacks(&basic);
+    (void)mqs_setup_image(dbg.image(), FakeDebugger::image_callbacks());
+    (void)mqs_setup_process(dbg.process(), FakeDebugger::process_callbacks());
+  }
+  (void)mpidbg_init_once(&basic);
+  (void)mpidbg_version_string();
+  (void)mpidbg_interface_version_compatibility();
+  (void)mpidbg_handle_ext_version();
+  mpidbg_handle_info_t types;
+  if (mpidbg_init_per_image(dbg.image(), FakeDebugger::image_callbacks(), &types) ==
+      MPIDBG_SUCCESS) {
+    if (mpidbg_init_per_process(dbg.process(), FakeDebugger::process_callbacks(), &types) ==
+        MPIDBG_SUCCESS) {
+      for (mpidbg_name_map_t* m : {mpidbg_comm_name_map, mpidbg_errhandler_name_map}) {
+        for (int i = 0; m != nullptr && m[i].map_name != nullptr; ++i) {
+          if (i > 100000) std::abort();
+          check_string(m[i].map_name);
+        }
+      }
+      handle_queries(dbg.image(), dbg.image_info, dbg.process(), dbg.process_info, set, variant);
+      if (shared) {
+        // The mqs side lets go first; the handle side goes on with the same infos.
+        mqs_destroy_process_info(dbg.process_info);
+        handle_queries(dbg.image(), nullptr, dbg.process(), nullptr, set, variant);
+      }
+      mpidbg_finalize_per_process(dbg.process(), dbg.process_info);
+    }
+    if (shared) mqs_destroy_image_info(dbg.image_info);
+    mpidbg_finalize_per_image(dbg.image(), dbg.image_info);
+  } else if (shared) {
+    mqs_destroy_process_info(dbg.process_info);
+    mqs_destroy_image_info(dbg.image_info);
+  }
+}
+
 struct Iteration {
   std::unique_ptr<Scenario> scenario;
   std::vector<std::pair<uint64_t, Write>> deferred;  // (trigger read count, write)
@@ -485,6 +899,8 @@ void write_seeds(const char* dir) {
   std::vector<std::vector<uint8_t>> seeds;
   for (uint8_t kind = 0; kind < 8; ++kind) seeds.push_back({kind, 0, 0});
   seeds.push_back({0, kOptSecondStop, 0});
+  seeds.push_back({5, kOptHandlesShareInfos, 0});
+  seeds.push_back({2, kOptHandlesShareInfos | kOptSecondStop, 3});
   seeds.push_back({3, kOptExtBeforeUpdate, 17});
   seeds.push_back({0, 0, 0, kOpInteresting | (2 << 3), 1, 0x40, 0, 19});      // a slab count
   seeds.push_back({1, 0, 0, kOpAddress, 7, 8, 0, 7, 0, 0});                   // a slab's next
@@ -542,6 +958,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Iteration it;
   it.scenario = std::make_unique<Scenario>(mpidbg::test::build_main_scenario(kind, handle_size));
   add_traffic_block(*it.scenario->builder);
+  const HandleSet handles = add_handle_objects(*it.scenario);
   FakeTarget& target = *it.scenario->target;
   const auto regions = target.regions();
 
@@ -568,6 +985,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   target.on_read = on_read;
   const long blocks_before = g_mem.live_blocks;
   run_session(target, options, variant);
+  run_handle_session(target, options, variant, handles);
   g_it = nullptr;
   if (g_mem.live_blocks != blocks_before) {
     std::fprintf(stderr, "plugin_fuzzer: %ld debugger memory blocks leaked\n",

@@ -2,6 +2,7 @@
 #include "mpidbg/mqs_interface.h"
 #include "mqs/pending_operation.h"
 #include "mqs/process_info.h"
+#include "mqs/unexpected_queue.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
@@ -26,10 +27,15 @@ MPIDBG_EXPORT int mqs_setup_operation_iterator(mqs_process* process, int op_clas
     case mqs_pending_sends:
     case mqs_pending_receives:
       break;
-    case mqs_unexpected_messages:
-      // The runtime sees messages only when the application receives them; what the
-      // MPI library holds unmatched is not visible from the PMPI layer.
-      return mqs_no_information;
+    case mqs_unexpected_messages: {
+      // PMPI sees no receiver's queue: the messages sent here and not yet received are
+      // joined from the other processes of the job the debugger has set up (or
+      // mqs_no_information when there are none).
+      const int rc = mpidbg::mqs::collect_unexpected(ps, *mpidbg::mqs::current_comm(ps),
+                                                     &ps->unexpected);
+      if (rc != mqs_ok) return rc;
+      break;
+    }
     default:
       return kErrBadArgument;
   }
@@ -55,16 +61,28 @@ MPIDBG_EXPORT int mqs_next_operation(mqs_process* process, mqs_pending_operation
   if (op == nullptr) return kErrBadArgument;
   const CommEntry* comm = mpidbg::mqs::current_comm(ps);
   if (comm == nullptr) return kErrNoCurrentComm;
-  const auto& ops = ps->snapshot->ops;
-  // Operations are sorted by post_serial, which is MPI's matching order.
-  for (size_t i = ps->op_next; i < ops.size(); ++i) {
-    if (!mpidbg::mqs::op_in_queue(ops[i], *comm, ps->op_class)) continue;
-    mpidbg::mqs::to_pending_operation(ops[i], *comm, ps->reader, op);
-    ps->op_next = i + 1;
-    ps->last_op = i;
-    return mqs_ok;
+  if (ps->op_class == mqs_unexpected_messages) {
+    if (ps->op_next < ps->unexpected.size()) {
+      mpidbg::mqs::to_unexpected_operation(ps->unexpected[ps->op_next], *comm, ps->reader, op);
+      ++ps->op_next;
+      ps->last_op = SIZE_MAX;  // no operation record behind it
+      return mqs_ok;
+    }
+  } else {
+    // The communicator's operations in posting order, which is MPI's matching order.
+    const auto& snap = *ps->snapshot;
+    for (size_t k = ps->op_next; k < comm->pending_ops; ++k) {
+      const size_t at = size_t{comm->first_op} + k;
+      if (at >= snap.comm_ops.size() || snap.comm_ops[at] >= snap.ops.size()) break;
+      const size_t i = snap.comm_ops[at];
+      if (!mpidbg::mqs::op_in_queue(snap.ops[i], *comm, ps->op_class)) continue;
+      mpidbg::mqs::to_pending_operation(snap.ops[i], *comm, ps->reader, op);
+      ps->op_next = k + 1;
+      ps->last_op = i;
+      return mqs_ok;
+    }
   }
-  ps->op_next = ops.size();
+  ps->op_next = SIZE_MAX;
   ps->op_cursor = Cursor::kAtEnd;
   ps->last_op = SIZE_MAX;
   return mqs_end_of_list;

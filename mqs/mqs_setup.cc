@@ -15,6 +15,7 @@
 
 namespace {
 
+using mpidbg::mqs::InfoUser;
 using mpidbg::mqs::ProcessState;
 using namespace mpidbg::plugin;
 
@@ -42,15 +43,9 @@ MPIDBG_EXPORT int mqs_dll_taddr_width(void) { return static_cast<int>(sizeof(mqs
 MPIDBG_EXPORT char* mqs_dll_error_string(int error_code) { return message_for(error_code); }
 
 MPIDBG_EXPORT int mqs_setup_image(mqs_image* image, const mqs_image_callbacks* cb) {
-  const mqs_basic_callbacks* basic = basic_callbacks();
-  if (basic == nullptr || basic->mqs_put_image_info_fp == nullptr || cb == nullptr) {
-    return kErrNoCallbacks;
-  }
-  _mqs_image_info* info = debugger_new<_mqs_image_info>();
-  if (info == nullptr) return kErrNoMemory;
-  info->cb = *cb;
-  basic->mqs_put_image_info_fp(image, info);
-  return mqs_ok;
+  // Shared with the handle interface when it set this image up first.
+  _mqs_image_info* info = nullptr;
+  return mpidbg::mqs::acquire_image_info(image, cb, InfoUser::kMessageQueues, &info);
 }
 
 MPIDBG_EXPORT int mqs_image_has_queues(mqs_image* image, char** message) {
@@ -68,36 +63,13 @@ MPIDBG_EXPORT int mqs_image_has_queues(mqs_image* image, char** message) {
 }
 
 MPIDBG_EXPORT int mqs_destroy_image_info(mqs_image_info* info) {
-  debugger_delete(info);
+  mpidbg::mqs::release_image_info(info, InfoUser::kMessageQueues);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mqs_setup_process(mqs_process* process, const mqs_process_callbacks* cb) {
-  const mqs_basic_callbacks* basic = basic_callbacks();
-  if (basic == nullptr || basic->mqs_put_process_info_fp == nullptr ||
-      basic->mqs_get_image_info_fp == nullptr || cb == nullptr || cb->mqs_get_image_fp == nullptr ||
-      cb->mqs_fetch_data_fp == nullptr) {
-    return kErrNoCallbacks;
-  }
-  mqs_image* image = cb->mqs_get_image_fp(process);
-  _mqs_image_info* image_info = basic->mqs_get_image_info_fp(image);
-  if (image_info == nullptr) return kErrOutOfOrder;  // mqs_setup_image first
-
-  _mqs_process_info* info = debugger_new<_mqs_process_info>();
-  if (info == nullptr) return kErrNoMemory;
-  ProcessState& ps = info->state;
-  ps.process = process;
-  ps.cb = *cb;
-  ps.image = image;
-  ps.image_cb = image_info->cb;
-  // Byte order as the debugger says; the root's magic confirms or corrects it later.
-  TargetFormat format;
-  bool swap = false;
-  format.swap = byte_order_from_debugger(process, &ps.cb, &swap) && swap;
-  format.pointer_size = pointer_size_from_debugger(process, &ps.image_cb, 8);
-  ps.reader = TargetReader(process, &ps.cb, format);
-  basic->mqs_put_process_info_fp(process, info);
-  return mqs_ok;
+  _mqs_process_info* info = nullptr;
+  return mpidbg::mqs::acquire_process_info(process, cb, InfoUser::kMessageQueues, &info);
 }
 
 MPIDBG_EXPORT int mqs_process_has_queues(mqs_process* process, char** message) {
@@ -110,7 +82,7 @@ MPIDBG_EXPORT int mqs_process_has_queues(mqs_process* process, char** message) {
 }
 
 MPIDBG_EXPORT int mqs_destroy_process_info(mqs_process_info* info) {
-  mpidbg::mqs::destroy_process_state(info);
+  mpidbg::mqs::release_process_info(info, InfoUser::kMessageQueues);
   return mqs_ok;
 }
 
@@ -120,5 +92,5 @@ MPIDBG_EXPORT int mqs_destroy_process_info(mqs_process_info* info) {
 MPIDBG_EXPORT int mqs_update_communicator_list(mqs_process* process) {
   ProcessState* ps = mpidbg::mqs::process_state(process);
   if (ps == nullptr) return kErrOutOfOrder;
-  return mpidbg::mqs::refresh_snapshot(ps);
+  return mpidbg::mqs::update_snapshot(ps);
 }

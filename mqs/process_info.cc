@@ -1,5 +1,6 @@
 #include "process_info.h"
 
+#include "handles/query_support.h"
 #include "plugin/debugger_memory.h"
 #include "plugin/errors.h"
 
@@ -62,6 +63,18 @@ int refresh_snapshot(ProcessState* ps) {
   return mqs_ok;
 }
 
+int update_snapshot(ProcessState* ps) {
+  if (ps->snapshot != nullptr) {
+    uint64_t generation = 0;
+    const int rc = plugin::read_root_generation(ps->reader, ps->root_addr, &generation);
+    if (rc == mqs_ok && generation == ps->snapshot->root.generation) {
+      reset_iterators(ps);
+      return mqs_ok;
+    }
+  }
+  return refresh_snapshot(ps);
+}
+
 int current_snapshot(ProcessState* ps, const RuntimeSnapshot** out) {
   if (ps->snapshot != nullptr) {
     uint64_t generation = 0;
@@ -89,15 +102,144 @@ const CommEntry* current_comm(const ProcessState* ps) {
   return &ps->snapshot->comms[ps->comm_index];
 }
 
+namespace {
+
+_mqs_image_info* g_image_infos = nullptr;
+_mqs_process_info* g_process_infos = nullptr;
+
+template <typename Info>
+void link(Info** head, Info* info) {
+  info->prev = nullptr;
+  info->next = *head;
+  if (*head != nullptr) (*head)->prev = info;
+  *head = info;
+}
+
+template <typename Info>
+void unlink(Info** head, Info* info) {
+  if (info->prev != nullptr) info->prev->next = info->next;
+  if (info->next != nullptr) info->next->prev = info->prev;
+  if (*head == info) *head = info->next;
+  info->prev = info->next = nullptr;
+}
+
+template <typename Info>
+bool on_list(const Info* head, const Info* info) {
+  if (info == nullptr) return false;
+  for (const Info* i = head; i != nullptr; i = i->next) {
+    if (i == info) return true;
+  }
+  return false;
+}
+
+uint8_t bit(InfoUser user) { return static_cast<uint8_t>(user); }
+
+}  // namespace
+
 void destroy_process_state(_mqs_process_info* info) {
   if (info == nullptr) return;
+  if (on_list(g_process_infos, info)) unlink(&g_process_infos, info);
   debugger_delete(info->state.snapshot);
   info->state.snapshot = nullptr;
   debugger_delete(info->state.traffic);
   info->state.traffic = nullptr;
   debugger_delete(info->state.mpit);
   info->state.mpit = nullptr;
+  debugger_delete(info->state.handle_snapshot);
+  info->state.handle_snapshot = nullptr;
+  debugger_delete(info->state.objects);
+  info->state.objects = nullptr;
+  debugger_delete(info->state.sender_traffic);
+  info->state.sender_traffic = nullptr;
   debugger_delete(info);
+  // The handle queries' bookkeeping is DLL-wide; it goes with the last process.
+  if (g_process_infos == nullptr) handles::release_result_tracking();
+}
+
+bool is_live_image_info(const _mqs_image_info* info) { return on_list(g_image_infos, info); }
+bool is_live_process_info(const _mqs_process_info* info) {
+  return on_list(g_process_infos, info);
+}
+bool any_process_info() { return g_process_infos != nullptr; }
+_mqs_process_info* first_process_info() { return g_process_infos; }
+
+int acquire_image_info(mqs_image* image, const mqs_image_callbacks* cb, InfoUser user,
+                       _mqs_image_info** out) {
+  const mqs_basic_callbacks* basic = plugin::basic_callbacks();
+  if (basic == nullptr || basic->mqs_put_image_info_fp == nullptr || cb == nullptr) {
+    return plugin::kErrNoCallbacks;
+  }
+  _mqs_image_info* info = nullptr;
+  if (basic->mqs_get_image_info_fp != nullptr) {
+    _mqs_image_info* attached = basic->mqs_get_image_info_fp(image);
+    if (is_live_image_info(attached) && attached->image == image) info = attached;
+  }
+  if (info == nullptr) {
+    info = debugger_new<_mqs_image_info>();
+    if (info == nullptr) return plugin::kErrNoMemory;
+    info->image = image;
+    link(&g_image_infos, info);
+    basic->mqs_put_image_info_fp(image, info);
+  }
+  info->cb = *cb;
+  info->users |= bit(user);
+  *out = info;
+  return mqs_ok;
+}
+
+void release_image_info(_mqs_image_info* info, InfoUser user) {
+  if (!is_live_image_info(info)) return;
+  info->users &= static_cast<uint8_t>(~bit(user));
+  if (info->users != 0) return;
+  unlink(&g_image_infos, info);
+  debugger_delete(info);
+}
+
+int acquire_process_info(mqs_process* process, const mqs_process_callbacks* cb, InfoUser user,
+                         _mqs_process_info** out) {
+  const mqs_basic_callbacks* basic = plugin::basic_callbacks();
+  if (basic == nullptr || basic->mqs_put_process_info_fp == nullptr ||
+      basic->mqs_get_process_info_fp == nullptr || basic->mqs_get_image_info_fp == nullptr ||
+      cb == nullptr || cb->mqs_get_image_fp == nullptr || cb->mqs_fetch_data_fp == nullptr) {
+    return plugin::kErrNoCallbacks;
+  }
+  mqs_image* image = cb->mqs_get_image_fp(process);
+  _mqs_image_info* image_info = basic->mqs_get_image_info_fp(image);
+  if (!is_live_image_info(image_info)) return plugin::kErrOutOfOrder;  // image first
+
+  _mqs_process_info* info = basic->mqs_get_process_info_fp(process);
+  if (!is_live_process_info(info) || info->state.process != process) {
+    info = debugger_new<_mqs_process_info>();
+    if (info == nullptr) return plugin::kErrNoMemory;
+    link(&g_process_infos, info);
+    basic->mqs_put_process_info_fp(process, info);
+  }
+  ProcessState& ps = info->state;
+  ps.process = process;
+  ps.cb = *cb;
+  ps.image = image;
+  ps.image_cb = image_info->cb;
+  // Byte order as the debugger says; the root's magic confirms or corrects it later.
+  plugin::TargetFormat format;
+  bool swap = false;
+  format.swap = plugin::byte_order_from_debugger(process, &ps.cb, &swap) && swap;
+  format.pointer_size = plugin::pointer_size_from_debugger(process, &ps.image_cb, 8);
+  if ((info->users & ~bit(user)) != 0 && ps.root_known) {
+    // The other interface set this process up and found the root: the magic settled the
+    // byte order then; keep it.
+    format.swap = ps.reader.format().swap;
+  }
+  ps.reader = plugin::TargetReader(process, &ps.cb, format);
+  info->users |= bit(user);
+  *out = info;
+  return mqs_ok;
+}
+
+void release_process_info(_mqs_process_info* info, InfoUser user) {
+  if (!is_live_process_info(info)) return;
+  info->users &= static_cast<uint8_t>(~bit(user));
+  if (info->users != 0) return;
+  destroy_process_state(info);
 }
 
 }  // namespace mpidbg::mqs

@@ -9,22 +9,35 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdint>
 
 #include "mpidbg/mqs_interface.h"
-#include "plugin/runtime_snapshot.h"
+#include "plugin/debugger_memory.h"
 #include "plugin/metadata_snapshot.h"
+#include "plugin/object_snapshot.h"
+#include "plugin/runtime_snapshot.h"
 #include "plugin/target_reader.h"
 #include "plugin/traffic_snapshot.h"
+#include "mqs/unexpected_join.h"
+
+namespace mpidbg::mqs {
+// Which interface holds an info.
+enum class InfoUser : uint8_t { kMessageQueues = 1, kHandles = 2 };
+}  // namespace mpidbg::mqs
 
 // The debugger sees these as opaque; they are defined here.
 struct _mqs_image_info {
-  mqs_image_callbacks cb;
+  mqs_image_callbacks cb{};
+  mqs_image* image = nullptr;
+  uint8_t users = 0;  // InfoUser bits
+  _mqs_image_info* prev = nullptr;  // the list of live image infos
+  _mqs_image_info* next = nullptr;
 };
 
 namespace mpidbg::mqs {
 
 using plugin::CommEntry;
+using plugin::debugger_delete;
+using plugin::debugger_new;
 using plugin::OpEntry;
 using plugin::RuntimeSnapshot;
 using plugin::TargetAddr;
@@ -56,12 +69,29 @@ struct ProcessState {
   int op_class = 0;
   size_t op_next = 0;                  // next index of snapshot->ops to examine
   size_t last_op = SIZE_MAX;           // index of the operation returned last
+  // The unexpected queue of the current communicator while op_class is
+  // mqs_unexpected_messages (op_next indexes it then).
+  plugin::Vec<UnexpectedMessage> unexpected;
+  // What other processes' unexpected queues need of this one as a sender: its job
+  // identity (fixed once MPI_Init has run) and its traffic as of `sender_generation`.
+  uint64_t world_job = 0;  // job id of its MPI_COMM_WORLD, 0 until known
+  int32_t world_rank = -1;
+  plugin::TrafficSnapshot* sender_traffic = nullptr;
+  uint64_t sender_generation = 0;
+
+  // The handle interface's decodes. It reads `snapshot` when that is current and
+  // otherwise decodes its own copy, so a handle query never moves the mqs iterators.
+  RuntimeSnapshot* handle_snapshot = nullptr;
+  plugin::ObjectSnapshot* objects = nullptr;
 };
 
 }  // namespace mpidbg::mqs
 
 struct _mqs_process_info {
   mpidbg::mqs::ProcessState state;
+  uint8_t users = 0;  // InfoUser bits
+  _mqs_process_info* prev = nullptr;  // the list of live process infos
+  _mqs_process_info* next = nullptr;
 };
 
 namespace mpidbg::mqs {
@@ -80,6 +110,10 @@ int read_current_root(mqs_process* process, ProcessState** ps, mpidbg_root* root
 // iterators, which pointed into the old one.
 int refresh_snapshot(ProcessState* ps);
 
+// What mqs_update_communicator_list does: keeps the snapshot when the runtime's
+// generation has not moved (one small read), else decodes afresh; resets both iterators.
+int update_snapshot(ProcessState* ps);
+
 // The snapshot for the extension calls: decoded afresh when there is none yet or the
 // runtime's generation moved on since it was taken.
 int current_snapshot(ProcessState* ps, const RuntimeSnapshot** out);
@@ -93,6 +127,28 @@ const CommEntry* current_comm(const ProcessState* ps);
 
 // Frees a process state and everything it owns.
 void destroy_process_state(_mqs_process_info* info);
+
+// The image info for `image` with `user` added: the one already attached to the image
+// when it is a live info of ours for the same image, else a new one attached with
+// mqs_put_image_info. The callbacks are (re)taken from `cb`. Plugin error code.
+int acquire_image_info(mqs_image* image, const mqs_image_callbacks* cb, InfoUser user,
+                       _mqs_image_info** out);
+// Drops `user`; frees the info when no user is left. Ignores infos that are not ours.
+void release_image_info(_mqs_image_info* info, InfoUser user);
+// Whether `info` is a live image info of this DLL.
+bool is_live_image_info(const _mqs_image_info* info);
+
+// The same for process infos. A new process info needs the image set up first
+// (kErrOutOfOrder otherwise).
+int acquire_process_info(mqs_process* process, const mqs_process_callbacks* cb, InfoUser user,
+                         _mqs_process_info** out);
+void release_process_info(_mqs_process_info* info, InfoUser user);
+bool is_live_process_info(const _mqs_process_info* info);
+// Whether any process info is alive (DLL-wide state may be let go when none is).
+bool any_process_info();
+// The live process infos of every process set up, as a list: the first, then ->next
+// (nullptr at the end). The list changes only in set-up and destroy/finalize calls.
+_mqs_process_info* first_process_info();
 
 }  // namespace mpidbg::mqs
 

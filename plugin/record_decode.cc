@@ -20,6 +20,9 @@ template <size_t N>
 void field(const Decoder& d, size_t off, char (*out)[N]) {
   d.str(off, N, *out);
 }
+void field(const Decoder& d, size_t off, mpidbg_array* out) {
+  decode_array(d.sub(off, sizeof(mpidbg_array)), out);
+}
 
 #define MPIDBG_FIELD(type, name) field(d, offsetof(type, name), &out->name)
 
@@ -93,6 +96,26 @@ void decode_root(const Decoder& d, mpidbg_root* out) {
   MPIDBG_FIELD(mpidbg_root, thread_level_requested);
   MPIDBG_FIELD(mpidbg_root, debug_gate_hold);
   MPIDBG_FIELD(mpidbg_root, request_bytes);
+  MPIDBG_FIELD(mpidbg_root, status_size);
+  MPIDBG_FIELD(mpidbg_root, status_source_offset);
+  MPIDBG_FIELD(mpidbg_root, status_tag_offset);
+  MPIDBG_FIELD(mpidbg_root, status_error_offset);
+  MPIDBG_FIELD(mpidbg_root, status_count_offset);
+  MPIDBG_FIELD(mpidbg_root, status_count_encoding);
+  MPIDBG_FIELD(mpidbg_root, status_cancelled_offset);
+  MPIDBG_FIELD(mpidbg_root, status_reserved);
+  MPIDBG_FIELD(mpidbg_root, comm_null_handle);
+  MPIDBG_FIELD(mpidbg_root, group_null_handle);
+  MPIDBG_FIELD(mpidbg_root, group_empty_handle);
+  MPIDBG_FIELD(mpidbg_root, datatype_null_handle);
+  MPIDBG_FIELD(mpidbg_root, reduce_op_null_handle);
+  MPIDBG_FIELD(mpidbg_root, errhandler_null_handle);
+  MPIDBG_FIELD(mpidbg_root, info_null_handle);
+  MPIDBG_FIELD(mpidbg_root, win_null_handle);
+  MPIDBG_FIELD(mpidbg_root, file_null_handle);
+  MPIDBG_FIELD(mpidbg_root, request_null_handle);
+  MPIDBG_FIELD(mpidbg_root, message_null_handle);
+  MPIDBG_FIELD(mpidbg_root, message_no_proc_handle);
 }
 
 void decode_traffic_header(const Decoder& d, mpidbg_traffic* out) {
@@ -314,5 +337,135 @@ void decode_mpit_category(const Decoder& d, mpidbg_mpit_category* out) {
   MPIDBG_FIELD(mpidbg_mpit_category, num_categories);
   MPIDBG_FIELD(mpidbg_mpit_category, first_member);
 }
+
+}  // namespace mpidbg::plugin
+
+namespace mpidbg::plugin {
+
+void decode_object_head(const Decoder& d, mpidbg_object_head* out) {
+  std::memset(out, 0, sizeof *out);
+  decode_record_header(d.sub(0, sizeof(mpidbg_record_header)), &out->hdr);  // hdr is first
+  MPIDBG_FIELD(mpidbg_object_head, handle);
+  MPIDBG_FIELD(mpidbg_object_head, create_serial);
+  MPIDBG_FIELD(mpidbg_object_head, free_serial);
+  MPIDBG_FIELD(mpidbg_object_head, create_time_ns);
+  MPIDBG_FIELD(mpidbg_object_head, creator);
+  MPIDBG_FIELD(mpidbg_object_head, fortran_index);
+  MPIDBG_FIELD(mpidbg_object_head, name);
+}
+
+// Every handle record starts with its object head.
+#define MPIDBG_OBJECT_HEAD() decode_object_head(d.sub(0, sizeof(mpidbg_object_head)), &out->obj)
+
+void decode_group(const Decoder& d, mpidbg_group_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_group_record, source_handle);
+  MPIDBG_FIELD(mpidbg_group_record, source_handle2);
+  MPIDBG_FIELD(mpidbg_group_record, source_comm_job_id);
+  MPIDBG_FIELD(mpidbg_group_record, world_ranks);
+  MPIDBG_FIELD(mpidbg_group_record, args);
+  MPIDBG_FIELD(mpidbg_group_record, size);
+  MPIDBG_FIELD(mpidbg_group_record, rank);
+}
+
+void decode_datatype(const Decoder& d, mpidbg_datatype_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_datatype_record, size);
+  MPIDBG_FIELD(mpidbg_datatype_record, lb);
+  MPIDBG_FIELD(mpidbg_datatype_record, extent);
+  MPIDBG_FIELD(mpidbg_datatype_record, true_lb);
+  MPIDBG_FIELD(mpidbg_datatype_record, true_extent);
+  MPIDBG_FIELD(mpidbg_datatype_record, integers);
+  MPIDBG_FIELD(mpidbg_datatype_record, addresses);
+  MPIDBG_FIELD(mpidbg_datatype_record, types);
+  MPIDBG_FIELD(mpidbg_datatype_record, combiner);
+  MPIDBG_FIELD(mpidbg_datatype_record, reserved);
+}
+
+void decode_reduce_op(const Decoder& d, mpidbg_reduce_op_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_reduce_op_record, function);
+  MPIDBG_FIELD(mpidbg_reduce_op_record, commute);
+  MPIDBG_FIELD(mpidbg_reduce_op_record, reserved);
+}
+
+void decode_errhandler(const Decoder& d, mpidbg_errhandler_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_errhandler_record, function);
+  MPIDBG_FIELD(mpidbg_errhandler_record, target);
+  MPIDBG_FIELD(mpidbg_errhandler_record, reserved);
+}
+
+void decode_info(const Decoder& d, mpidbg_info_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_info_record, entries);
+  MPIDBG_FIELD(mpidbg_info_record, nkeys);
+  MPIDBG_FIELD(mpidbg_info_record, reserved);
+}
+
+void decode_window(const Decoder& d, mpidbg_window_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_window_record, comm_handle);
+  MPIDBG_FIELD(mpidbg_window_record, comm_job_id);
+  MPIDBG_FIELD(mpidbg_window_record, base);
+  MPIDBG_FIELD(mpidbg_window_record, size);
+  MPIDBG_FIELD(mpidbg_window_record, errhandler);
+  MPIDBG_FIELD(mpidbg_window_record, info);
+  MPIDBG_FIELD(mpidbg_window_record, fence_count);
+  MPIDBG_FIELD(mpidbg_window_record, rma_count);
+  MPIDBG_FIELD(mpidbg_window_record, target_locks);
+  MPIDBG_FIELD(mpidbg_window_record, access_group);
+  MPIDBG_FIELD(mpidbg_window_record, exposure_group);
+  MPIDBG_FIELD(mpidbg_window_record, attached);
+  MPIDBG_FIELD(mpidbg_window_record, disp_unit);
+  MPIDBG_FIELD(mpidbg_window_record, flavor);
+  MPIDBG_FIELD(mpidbg_window_record, access_epoch);
+  MPIDBG_FIELD(mpidbg_window_record, exposure_epoch);
+  MPIDBG_FIELD(mpidbg_window_record, comm_size);
+  MPIDBG_FIELD(mpidbg_window_record, reserved);
+}
+
+void decode_file(const Decoder& d, mpidbg_file_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_file_record, comm_handle);
+  MPIDBG_FIELD(mpidbg_file_record, comm_job_id);
+  MPIDBG_FIELD(mpidbg_file_record, info);
+  MPIDBG_FIELD(mpidbg_file_record, errhandler);
+  MPIDBG_FIELD(mpidbg_file_record, view_disp);
+  MPIDBG_FIELD(mpidbg_file_record, etype);
+  MPIDBG_FIELD(mpidbg_file_record, filetype);
+  MPIDBG_FIELD(mpidbg_file_record, amode);
+  MPIDBG_FIELD(mpidbg_file_record, reserved);
+  MPIDBG_FIELD(mpidbg_file_record, datarep);
+  MPIDBG_FIELD(mpidbg_file_record, filename);
+}
+
+void decode_message(const Decoder& d, mpidbg_message_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_message_record, comm_handle);
+  MPIDBG_FIELD(mpidbg_message_record, comm_job_id);
+  MPIDBG_FIELD(mpidbg_message_record, bytes);
+  MPIDBG_FIELD(mpidbg_message_record, source);
+  MPIDBG_FIELD(mpidbg_message_record, source_world);
+  MPIDBG_FIELD(mpidbg_message_record, tag);
+  MPIDBG_FIELD(mpidbg_message_record, state);
+}
+
+void decode_session(const Decoder& d, mpidbg_session_record* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_OBJECT_HEAD();
+  MPIDBG_FIELD(mpidbg_session_record, info);
+  MPIDBG_FIELD(mpidbg_session_record, errhandler);
+}
+
+#undef MPIDBG_OBJECT_HEAD
 
 }  // namespace mpidbg::plugin

@@ -26,6 +26,16 @@ void decode_mpit_pvar(const Decoder& d, mpidbg_mpit_pvar* out);
 void decode_mpit_category(const Decoder& d, mpidbg_mpit_category* out);
 void decode_op(const Decoder& d, mpidbg_op_record* out);
 void decode_thread(const Decoder& d, mpidbg_thread_record* out);
+void decode_object_head(const Decoder& d, mpidbg_object_head* out);
+void decode_group(const Decoder& d, mpidbg_group_record* out);
+void decode_datatype(const Decoder& d, mpidbg_datatype_record* out);
+void decode_reduce_op(const Decoder& d, mpidbg_reduce_op_record* out);
+void decode_errhandler(const Decoder& d, mpidbg_errhandler_record* out);
+void decode_info(const Decoder& d, mpidbg_info_record* out);
+void decode_window(const Decoder& d, mpidbg_window_record* out);
+void decode_file(const Decoder& d, mpidbg_file_record* out);
+void decode_message(const Decoder& d, mpidbg_message_record* out);
+void decode_session(const Decoder& d, mpidbg_session_record* out);
 
 }  // namespace mpidbg::plugin
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "errors.h"
+#include "object_snapshot.h"
 #include "record_decode.h"
 
 namespace mpidbg::plugin {
@@ -68,26 +69,27 @@ const char* kind_name(uint32_t kind) {
       return "operation";
     case MPIDBG_KIND_THREAD:
       return "thread";
+    case MPIDBG_KIND_GROUP:
+      return "group";
+    case MPIDBG_KIND_DATATYPE:
+      return "datatype";
+    case MPIDBG_KIND_REDUCE_OP:
+      return "reduction op";
+    case MPIDBG_KIND_ERRHANDLER:
+      return "errhandler";
+    case MPIDBG_KIND_INFO:
+      return "info";
+    case MPIDBG_KIND_WINDOW:
+      return "window";
+    case MPIDBG_KIND_FILE:
+      return "file";
+    case MPIDBG_KIND_MESSAGE:
+      return "message";
+    case MPIDBG_KIND_SESSION:
+      return "session";
     default:
       return "unknown";
   }
-}
-
-struct WalkContext {
-  TargetReader& reader;
-  const SnapshotLimits& limits;
-  SnapshotStats& stats;
-  uint64_t bytes_left;  // of limits.max_total_bytes
-};
-
-// Notes why a table walk ended early; the snapshot stays usable.
-void table_damaged(WalkContext& ctx, uint32_t kind, int code, const char* why, uint64_t addr) {
-  ++ctx.stats.tables_damaged;
-  if (ctx.stats.first_table_error == 0) ctx.stats.first_table_error = code;
-  char text[192];
-  std::snprintf(text, sizeof text, "mpidbg plugin: %s table walk stopped at slab 0x%llx: %s\n",
-                kind_name(kind), static_cast<unsigned long long>(addr), why);
-  debug_print(text);
 }
 
 bool slab_is_sane(const mpidbg_slab& slab, uint32_t kind, const SnapshotLimits& limits) {
@@ -98,70 +100,79 @@ bool slab_is_sane(const mpidbg_slab& slab, uint32_t kind, const SnapshotLimits& 
          slab.header_size >= sizeof(mpidbg_slab) && slab.header_size <= limits.max_header_size;
 }
 
+}  // namespace
+
+// Notes why a table walk ended early; the snapshot stays usable.
+void TableWalker::damaged(uint32_t kind, int code, const char* why, uint64_t addr) {
+  ++stats_.tables_damaged;
+  if (stats_.first_table_error == 0) stats_.first_table_error = code;
+  char text[192];
+  std::snprintf(text, sizeof text, "mpidbg plugin: %s table walk stopped at slab 0x%llx: %s\n",
+                kind_name(kind), static_cast<unsigned long long>(addr), why);
+  debug_print(text);
+}
+
 // Reads a slot that was seen mid-update again, up to limits.torn_retries times. True
 // when a consistent (even seq) copy is now in `slot`.
-bool reread_torn_slot(WalkContext& ctx, TargetAddr addr, uint8_t* slot, uint32_t size) {
-  for (int attempt = 0; attempt < ctx.limits.torn_retries; ++attempt) {
-    if (ctx.reader.read(addr, size, slot) != mqs_ok) return false;
+bool TableWalker::reread_torn_slot(TargetAddr addr, uint8_t* slot, uint32_t size) {
+  for (int attempt = 0; attempt < limits_.torn_retries; ++attempt) {
+    if (reader_.read(addr, size, slot) != mqs_ok) return false;
     mpidbg_record_header hdr;
-    decode_record_header(Decoder(slot, size, ctx.reader.format().swap), &hdr);
+    decode_record_header(Decoder(slot, size, reader_.format().swap), &hdr);
     if (hdr.seq % 2 == 0) return true;
   }
   return false;
 }
 
-// Walks one table and calls visit(decoder, slot address) for every consistent record of
-// `kind`. visit returns false when it ran out of memory.
-template <typename Visit>
-int walk_table(WalkContext& ctx, const mpidbg_table& table, uint32_t kind, Visit visit) {
+int TableWalker::walk(const mpidbg_table& table, uint32_t kind, Visit visit, void* ctx) {
   if (table.first_slab == 0) return mqs_ok;
   if (table.kind != kind) {
-    table_damaged(ctx, kind, kErrBadMagic, "the table's kind does not match", table.first_slab);
+    damaged(kind, kErrBadMagic, "the table's kind does not match", table.first_slab);
     return mqs_ok;
   }
   AddressSet visited;
   Vec<uint8_t> slots;
-  const bool swap = ctx.reader.format().swap;
+  const bool swap = reader_.format().swap;
   TargetAddr cur(table.first_slab);
   for (uint32_t steps = 0; !cur.is_null(); ++steps) {
-    if (steps >= ctx.limits.max_slabs) {
-      table_damaged(ctx, kind, kErrReadFailed, "too many slabs", cur.value());
+    if (steps >= limits_.max_slabs) {
+      damaged(kind, kErrReadFailed, "too many slabs", cur.value());
       break;
     }
     const int fresh = visited.insert(cur.value());
     if (fresh < 0) return kErrNoMemory;
     if (fresh == 0) {
-      table_damaged(ctx, kind, kErrReadFailed, "the slab chain has a cycle", cur.value());
+      damaged(kind, kErrReadFailed, "the slab chain has a cycle", cur.value());
       break;
     }
     uint8_t head[sizeof(mpidbg_slab)];
-    int rc = ctx.reader.read(cur, sizeof head, head);
+    int rc = reader_.read(cur, sizeof head, head);
     if (rc != mqs_ok) {
-      table_damaged(ctx, kind, rc, "the slab cannot be read", cur.value());
+      damaged(kind, rc, "the slab cannot be read", cur.value());
       break;
     }
     mpidbg_slab slab;
     decode_slab(Decoder(head, sizeof head, swap), &slab);
-    if (!slab_is_sane(slab, kind, ctx.limits)) {
-      table_damaged(ctx, kind, kErrBadMagic, "bad slab header", cur.value());
+    if (!slab_is_sane(slab, kind, limits_)) {
+      damaged(kind, kErrBadMagic, "bad slab header", cur.value());
       break;
     }
     const uint64_t bytes = uint64_t{slab.capacity} * slab.record_size;
     TargetAddr first_slot;
-    if (bytes > ctx.limits.max_slab_bytes || bytes > ctx.bytes_left ||
+    if (bytes > limits_.max_slab_bytes || bytes > bytes_left_ ||
         !cur.offset_by(slab.header_size, &first_slot)) {
-      table_damaged(ctx, kind, kErrReadFailed, "the slab exceeds the size limits", cur.value());
+      damaged(kind, kErrReadFailed, "the slab exceeds the size limits", cur.value());
       break;
     }
-    ctx.bytes_left -= bytes;
+    bytes_left_ -= bytes;
     if (!slots.resize(static_cast<size_t>(bytes))) return kErrNoMemory;
     // All slots of the slab in one fetch.
-    rc = ctx.reader.read(first_slot, static_cast<size_t>(bytes), slots.data());
+    rc = reader_.read(first_slot, static_cast<size_t>(bytes), slots.data());
     if (rc != mqs_ok) {
-      table_damaged(ctx, kind, rc, "the slab's records cannot be read", cur.value());
+      damaged(kind, rc, "the slab's records cannot be read", cur.value());
       break;
     }
-    ++ctx.stats.slabs_read;
+    ++stats_.slabs_read;
     for (uint32_t i = 0; i < slab.capacity; ++i) {
       uint8_t* slot = slots.data() + size_t{i} * slab.record_size;
       const TargetAddr slot_addr(first_slot.value() + uint64_t{i} * slab.record_size);
@@ -169,12 +180,12 @@ int walk_table(WalkContext& ctx, const mpidbg_table& table, uint32_t kind, Visit
       decode_record_header(Decoder(slot, slab.record_size, swap), &hdr);
       if (hdr.kind == MPIDBG_KIND_FREE) continue;
       if (hdr.kind != kind || hdr.size < sizeof(mpidbg_record_header)) {
-        ++ctx.stats.records_bad;
+        ++stats_.records_bad;
         continue;
       }
       if (hdr.seq % 2 != 0) {
-        if (!reread_torn_slot(ctx, slot_addr, slot, slab.record_size)) {
-          ++ctx.stats.records_torn;
+        if (!reread_torn_slot(slot_addr, slot, slab.record_size)) {
+          ++stats_.records_torn;
           continue;
         }
         decode_record_header(Decoder(slot, slab.record_size, swap), &hdr);
@@ -182,44 +193,62 @@ int walk_table(WalkContext& ctx, const mpidbg_table& table, uint32_t kind, Visit
       }
       // Fields beyond what the writer wrote (hdr.size) read as zero.
       const uint32_t written = hdr.size < slab.record_size ? hdr.size : slab.record_size;
-      if (!visit(Decoder(slot, written, swap), slot_addr)) return kErrNoMemory;
+      if (!visit(ctx, Decoder(slot, written, swap), slot_addr)) return kErrNoMemory;
     }
     cur = TargetAddr(slab.next);
   }
   return mqs_ok;
 }
 
-bool same_handle(uint64_t a, uint64_t b, uint32_t handle_size) {
-  if (handle_size == 4) return static_cast<uint32_t>(a) == static_cast<uint32_t>(b);
-  return a == b;
-}
+namespace {
 
 // Counts, per communicator, the operations that still refer to it and are not
 // inactive persistent requests.
-int count_pending_ops(RuntimeSnapshot* snap) {
+// Counts, per communicator, the operations referring to it that are not inactive and
+// groups them: comm_ops holds, for each communicator in turn, the indices of its
+// operations in posting order (CommEntry::first_op, pending_ops).
+int index_ops_by_comm(RuntimeSnapshot* snap) {
   Vec<uint32_t> by_key;
   if (!by_key.resize(snap->comms.size())) return kErrNoMemory;
   for (size_t i = 0; i < by_key.size(); ++i) by_key[i] = static_cast<uint32_t>(i);
-  const auto key_less = [snap](uint32_t a, uint32_t b) {
+  std::sort(by_key.begin(), by_key.end(), [snap](uint32_t a, uint32_t b) {
     const mpidbg_comm_record& x = snap->comms[a].rec;
     const mpidbg_comm_record& y = snap->comms[b].rec;
     return x.job_id != y.job_id ? x.job_id < y.job_id : x.handle < y.handle;
-  };
-  std::sort(by_key.begin(), by_key.end(), key_less);
-  for (const OpEntry& op : snap->ops) {
-    if ((op.rec.hdr.flags & MPIDBG_OP_INACTIVE) != 0) continue;
+  });
+  // Calls visit(comm index) for every communicator record the operation refers to
+  // (several only in damaged targets).
+  auto for_each_comm_of = [snap, &by_key](const mpidbg_op_record& r, auto visit) {
+    if ((r.hdr.flags & MPIDBG_OP_INACTIVE) != 0) return;
     const uint32_t* it = std::lower_bound(
-        by_key.begin(), by_key.end(), op.rec, [snap](uint32_t i, const mpidbg_op_record& r) {
+        by_key.begin(), by_key.end(), r, [snap](uint32_t i, const mpidbg_op_record& op) {
           const mpidbg_comm_record& c = snap->comms[i].rec;
-          return c.job_id != r.comm_job_id ? c.job_id < r.comm_job_id
-                                           : c.handle < r.comm_handle;
+          return c.job_id != op.comm_job_id ? c.job_id < op.comm_job_id
+                                            : c.handle < op.comm_handle;
         });
-    // Every record with the same key counts it (duplicates only in damaged targets).
     for (; it != by_key.end(); ++it) {
-      CommEntry& comm = snap->comms[*it];
-      if (comm.rec.job_id != op.rec.comm_job_id || comm.rec.handle != op.rec.comm_handle) break;
-      ++comm.pending_ops;
+      const mpidbg_comm_record& c = snap->comms[*it].rec;
+      if (c.job_id != r.comm_job_id || c.handle != r.comm_handle) break;
+      visit(*it);
     }
+  };
+  for (const OpEntry& op : snap->ops) {
+    for_each_comm_of(op.rec, [snap](uint32_t c) { ++snap->comms[c].pending_ops; });
+  }
+  uint64_t total = 0;
+  for (CommEntry& comm : snap->comms) {
+    comm.first_op = static_cast<uint32_t>(total);
+    total += comm.pending_ops;
+  }
+  Vec<uint32_t> filled;  // per communicator, operations placed so far
+  if (total > UINT32_MAX || !snap->comm_ops.resize(static_cast<size_t>(total)) ||
+      !filled.resize(snap->comms.size())) {
+    return kErrNoMemory;
+  }
+  for (size_t o = 0; o < snap->ops.size(); ++o) {
+    for_each_comm_of(snap->ops[o].rec, [snap, &filled, o](uint32_t c) {
+      snap->comm_ops[snap->comms[c].first_op + filled[c]++] = static_cast<uint32_t>(o);
+    });
   }
   return mqs_ok;
 }
@@ -315,9 +344,16 @@ int read_runtime_root(TargetReader& reader, TargetAddr addr, const SnapshotLimit
 }
 
 int read_root_generation(TargetReader& reader, TargetAddr root, uint64_t* out) {
-  TargetAddr at;
-  if (!root.offset_by(offsetof(mpidbg_root, generation), &at)) return kErrReadFailed;
-  return reader.read_u64(at, out);
+  // The head up to the generation in one read: the magic comes along for free and
+  // tells a root overwritten since it was found.
+  constexpr size_t kHead = offsetof(mpidbg_root, generation) + sizeof(uint64_t);
+  uint8_t head[kHead];
+  const int rc = reader.read(root, sizeof head, head);
+  if (rc != mqs_ok) return rc;
+  const Decoder d(head, sizeof head, reader.format().swap);
+  if (d.u64(offsetof(mpidbg_root, magic)) != MPIDBG_ROOT_MAGIC) return kErrBadMagic;
+  *out = d.u64(offsetof(mpidbg_root, generation));
+  return mqs_ok;
 }
 
 int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLimits& limits,
@@ -325,33 +361,36 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
   out->comms.clear();
   out->ops.clear();
   out->threads.clear();
+  out->comm_ops.clear();
   out->stats = SnapshotStats();
   out->root_addr = root_addr;
   int rc = read_runtime_root(reader, root_addr, limits, &out->root);
   if (rc != mqs_ok) return rc;
 
-  WalkContext ctx{reader, limits, out->stats, limits.max_total_bytes};
-  rc = walk_table(ctx, out->root.comms, MPIDBG_KIND_COMM, [out](const Decoder& d, TargetAddr a) {
+  TableWalker walker(reader, limits, out->stats);
+  auto add_comm = [out](const Decoder& d, TargetAddr a) {
     CommEntry e{};
     decode_comm(d, &e.rec);
     e.addr = a;
     return out->comms.push_back(e);
-  });
+  };
+  rc = walker.walk(out->root.comms, MPIDBG_KIND_COMM, add_comm);
   if (rc != mqs_ok) return rc;
-  rc = walk_table(ctx, out->root.ops, MPIDBG_KIND_OP, [out](const Decoder& d, TargetAddr a) {
+  auto add_op = [out](const Decoder& d, TargetAddr a) {
     OpEntry e{};
     decode_op(d, &e.rec);
     e.addr = a;
     return out->ops.push_back(e);
-  });
+  };
+  rc = walker.walk(out->root.ops, MPIDBG_KIND_OP, add_op);
   if (rc != mqs_ok) return rc;
-  rc = walk_table(ctx, out->root.threads, MPIDBG_KIND_THREAD,
-                  [out](const Decoder& d, TargetAddr a) {
-                    ThreadEntry e{};
-                    decode_thread(d, &e.rec);
-                    e.addr = a;
-                    return out->threads.push_back(e);
-                  });
+  auto add_thread = [out](const Decoder& d, TargetAddr a) {
+    ThreadEntry e{};
+    decode_thread(d, &e.rec);
+    e.addr = a;
+    return out->threads.push_back(e);
+  };
+  rc = walker.walk(out->root.threads, MPIDBG_KIND_THREAD, add_thread);
   if (rc != mqs_ok) return rc;
 
   // Ties (only in damaged targets) fall back to the slot address, so the order is stable
@@ -369,7 +408,7 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
               if (a.rec.tid != b.rec.tid) return a.rec.tid < b.rec.tid;
               return a.addr < b.addr;
             });
-  return count_pending_ops(out);
+  return index_ops_by_comm(out);
 }
 
 int read_rank_array(TargetReader& reader, TargetAddr array, int32_t count,

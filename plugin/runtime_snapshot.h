@@ -39,7 +39,7 @@ struct CommEntry {
   mpidbg_comm_record rec;
   TargetAddr addr;        // the record slot
   uint32_t pending_ops;   // operations referring to it that are not inactive
-  uint32_t reserved;
+  uint32_t first_op;      // its operations: comm_ops[first_op .. first_op + pending_ops)
 };
 
 struct OpEntry {
@@ -68,6 +68,9 @@ class RuntimeSnapshot {
   Vec<CommEntry> comms;      // by create_serial
   Vec<OpEntry> ops;          // by post_serial
   Vec<ThreadEntry> threads;  // by tid
+  // Indices into `ops` grouped by communicator (CommEntry::first_op, pending_ops), each
+  // group in posting order: a queue walk touches only its communicator's operations.
+  Vec<uint32_t> comm_ops;
   SnapshotStats stats;
 
   const CommEntry* find_comm(uint64_t job_id, uint64_t handle) const;
@@ -75,6 +78,40 @@ class RuntimeSnapshot {
   // Compares as many low bytes as the MPI's handles have (root.handle_size), so a
   // 4-byte handle matches whether it was widened with or without sign extension.
   const OpEntry* find_op_by_request(uint64_t request) const;
+};
+
+// Walks record tables with every bound of decode_snapshot: a visited set against slab
+// cycles, the slab cap, slab sanity checks, torn-record re-reads, and one byte budget
+// (limits.max_total_bytes) shared by every table walked with the same walker. Damage
+// ends a table's walk early and is counted in `stats`.
+class TableWalker {
+ public:
+  TableWalker(TargetReader& reader, const SnapshotLimits& limits, SnapshotStats& stats)
+      : reader_(reader), limits_(limits), stats_(stats), bytes_left_(limits.max_total_bytes) {}
+
+  // Called for every consistent record of the table's kind with a decoder over the bytes
+  // its writer wrote; returns false when out of memory.
+  using Visit = bool (*)(void* ctx, const Decoder& record, TargetAddr slot);
+
+  // mqs_ok (also when the walk ended early on damage) or kErrNoMemory.
+  int walk(const mpidbg_table& table, uint32_t kind, Visit visit, void* ctx);
+
+  template <typename F>
+  int walk(const mpidbg_table& table, uint32_t kind, F& visit) {
+    return walk(
+        table, kind,
+        [](void* c, const Decoder& d, TargetAddr a) { return (*static_cast<F*>(c))(d, a); },
+        &visit);
+  }
+
+ private:
+  void damaged(uint32_t kind, int code, const char* why, uint64_t addr);
+  bool reread_torn_slot(TargetAddr addr, uint8_t* slot, uint32_t size);
+
+  TargetReader& reader_;
+  const SnapshotLimits& limits_;
+  SnapshotStats& stats_;
+  uint64_t bytes_left_;
 };
 
 // Where the runtime's root lives: mqs_find_symbol(image, MPIDBG_ROOT_SYMBOL).
@@ -87,7 +124,8 @@ int find_runtime_root(mqs_image* image, const mqs_image_callbacks* cb, TargetAdd
 int read_runtime_root(TargetReader& reader, TargetAddr addr, const SnapshotLimits& limits,
                       mpidbg_root* out);
 
-// root.generation alone (one small read), to decide whether a snapshot is current.
+// root.generation (one small read of the root's head), to decide whether a snapshot is
+// current; kErrBadMagic when the root no longer carries its magic.
 int read_root_generation(TargetReader& reader, TargetAddr root, uint64_t* out);
 
 // The whole decode. `out` is filled from scratch.

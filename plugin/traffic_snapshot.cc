@@ -15,6 +15,8 @@ namespace {
 template <typename Visit>
 int read_slots(TargetReader& reader, TargetAddr base, uint32_t count, uint32_t slot_size,
                Visit visit) {
+  if (count == 0) return mqs_ok;
+  if (slot_size == 0) return kErrNoTraffic;  // damaged: nothing can be read as slots
   Vec<uint8_t> buf;
   const uint32_t per_read =
       static_cast<uint32_t>(TargetReader::kMaxReadBytes / slot_size) == 0

@@ -24,7 +24,9 @@ constexpr const char* kHelp =
     "  snapshot TARGET   everything known about one process\n"
     "  queues TARGET     communicators and their message queues\n"
     "  threads TARGET    what each thread is doing in MPI\n"
+    "  handle TARGET ... one MPI handle (communicator, datatype, request, ...) decoded\n"
     "  job ...           the whole job: per-rank state, wait-for graph, deadlock\n"
+    "  gdb-script        path of the gdb extension's loader script (gdb -x)\n"
 #ifdef MPIDBG_HAVE_RUN_COMMAND
     "  run ...           run an MPI program with the mpidbg runtime\n"
 #endif
@@ -57,6 +59,8 @@ int main(int argc, char** argv) {
   if (cmd == "queues") return QueuesCommand(args);
   if (cmd == "threads") return ThreadsCommand(args);
   if (cmd == "job") return JobCommand(args);
+  if (cmd == "gdb-script") return GdbScriptCommand(args);
+  if (cmd == "handle") return HandleCommand(args);
 #ifdef MPIDBG_HAVE_RUN_COMMAND
   // `run` receives its own argv: argv[0] is "run".
   if (cmd == "run") return RunCommand(argc - 1, argv + 1);

@@ -70,8 +70,15 @@ Result<std::unique_ptr<MqDll>> MqDll::Load(const std::string& path) {
   Resolve(h, "mqs_setup_operation_iterator", &f.setup_operation_iterator, &missing);
   Resolve(h, "mqs_next_operation", &f.next_operation, &missing);
   if (!missing.empty()) {
+    // One sentence: a library that is no DLL at all lacks all 18 entry points.
+    constexpr size_t kEntryPoints = 18;
+    if (missing.size() == kEntryPoints) {
+      return Status::NoSupport(path + " is not a message-queue DLL: it does not export " +
+                               missing.front() + " or any other mqs_* function");
+    }
     std::string list;
-    for (const std::string& m : missing) list += (list.empty() ? "" : ", ") + m;
+    for (size_t i = 0; i < missing.size() && i < 3; ++i) list += (i == 0 ? "" : ", ") + missing[i];
+    if (missing.size() > 3) list += " and " + std::to_string(missing.size() - 3) + " more";
     return Status::NoSupport(path + " is not a usable message-queue DLL: it does not export " +
                              list);
   }

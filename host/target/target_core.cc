@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "host/target/core_executable_check.h"
+
 namespace mpidbg::host {
 namespace {
 
@@ -79,6 +81,10 @@ Status CoreTarget::Load(const std::string& exe_override) {
   if (pread(fd_, magic, SELFMAG, 0) != SELFMAG || std::memcmp(magic, ELFMAG, SELFMAG) != 0) {
     return Status::Unreadable(path_ + " is not a core file (not an ELF file)");
   }
+  if (file_size_ < sizeof(Elf64_Ehdr)) {
+    return Status::Unreadable("core file " + path_ + " is truncated: it has " +
+                              std::to_string(file_size_) + " bytes, less than an ELF header");
+  }
   elf_ = elf_begin(fd_, ELF_C_READ_MMAP, nullptr);
   if (elf_ == nullptr || elf_kind(elf_) != ELF_K_ELF) {
     return Status::Unreadable("cannot read core file " + path_ + ": " + elf_errmsg(-1));
@@ -137,7 +143,13 @@ Status CoreTarget::Load(const std::string& exe_override) {
     if (!st.ok()) return st;
   }
   if (pid_ == 0 && !tids_.empty()) pid_ = tids_.front();
-  ChooseExecutable(exe_override);
+  ChooseExecutable("");
+  if (!exe_override.empty()) {
+    // A wrong --exe would resolve the program's symbols at wrong addresses silently.
+    Status exe = CheckCoreExecutable(*this, executable_, exe_override);
+    if (!exe.ok()) return exe;
+    ChooseExecutable(exe_override);
+  }
   return Status::Ok();
 }
 

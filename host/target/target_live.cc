@@ -25,6 +25,8 @@
 #include <string>
 #include <thread>
 
+#include "host/target/ptrace_refusal.h"
+
 namespace mpidbg::host {
 namespace {
 
@@ -52,20 +54,6 @@ std::vector<pid_t> ListTasks(pid_t pid) {
   return tids;
 }
 
-std::string TracerOf(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("TracerPid:", 0) == 0) {
-      std::istringstream v(line.substr(10));
-      long tracer = 0;
-      v >> tracer;
-      return tracer > 0 ? std::to_string(tracer) : std::string();
-    }
-  }
-  return {};
-}
-
 bool IsStopSignal(int sig) {
   return sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
@@ -81,20 +69,7 @@ char ThreadStateLetter(int64_t pid, int64_t tid) {
   return stat[close + 2];
 }
 
-std::string PtracePermissionHint(int64_t pid) {
-  std::string tracer = TracerOf(static_cast<pid_t>(pid));
-  if (!tracer.empty()) {
-    return "process " + std::to_string(pid) + " is already traced by process " + tracer +
-           " (a debugger?); detach it first";
-  }
-  std::string scope = ReadFirstLine("/proc/sys/kernel/yama/ptrace_scope");
-  std::string why = scope.empty()
-                        ? "the Yama ptrace policy is not active"
-                        : "/proc/sys/kernel/yama/ptrace_scope is " + scope;
-  return "ptrace of process " + std::to_string(pid) + " is not permitted (" + why +
-         "); reading another user's process, or a process that is not a descendant when "
-         "ptrace_scope is 1 or more, needs root or CAP_SYS_PTRACE";
-}
+std::string PtracePermissionHint(int64_t pid) { return PtraceRefusal(GatherPtraceFacts(pid)); }
 
 Result<std::unique_ptr<LiveTarget>> LiveTarget::Attach(int64_t pid) {
   if (pid <= 0 || pid > INT32_MAX) {

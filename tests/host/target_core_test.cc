@@ -49,9 +49,28 @@ TEST(TargetCore, KnowsPidThreadsAndExecutable) {
 
 TEST(TargetCore, ExeOverrideWins) {
   REQUIRE_CORE(core, pid);
+  // The same program under another path (a copy) is accepted and named.
+  std::string dir = test::MakeTempDir();
+  std::string copy = dir + "/same_program";
+  {
+    std::ifstream in(SelfExe(), std::ios::binary);
+    std::ofstream out(copy, std::ios::binary);
+    out << in.rdbuf();
+  }
+  auto t = CoreTarget::Open(core, copy);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  EXPECT_EQ(t.value()->executable(), copy);
+  unlink(copy.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST(TargetCore, ExeOfAnotherProgramIsRefused) {
+  REQUIRE_CORE(core, pid);
   auto t = CoreTarget::Open(core, "/bin/true");
-  ASSERT_TRUE(t.ok());
-  EXPECT_EQ(t.value()->executable(), "/bin/true");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().kind(), ErrorKind::kUsage);
+  EXPECT_NE(t.status().message().find("is not the program core file"), std::string::npos)
+      << t.status().message();
 }
 
 TEST(TargetCore, ReadsCodeBytesLikeTheFile) {

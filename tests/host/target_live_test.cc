@@ -44,30 +44,7 @@ TEST(TargetLive, ReadOfUnmappedAddressIsAnError) {
   StopChild(child);
 }
 
-TEST(TargetLive, TwentyAttachDetachCyclesLeaveTheChildRunning) {
-  pid_t child = StartChild();
-  uint64_t last = 0;
-  for (int i = 0; i < 20; ++i) {
-    auto t = LiveTarget::Attach(child);
-    ASSERT_TRUE(t.ok()) << t.status().message();
-    EXPECT_FALSE(t.value()->was_stopped());
-    uint64_t counter = 0;
-    ASSERT_TRUE(t.value()->Read(AddrOf(&mpidbg_test_counter), sizeof counter, &counter).ok());
-    EXPECT_GE(counter, last);
-    last = counter;
-    ASSERT_TRUE(t.value()->Detach().ok());
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_FALSE(IsStoppedLetter(test::ProcessState(child)));
-  // It still makes progress.
-  auto t = LiveTarget::Attach(child);
-  ASSERT_TRUE(t.ok());
-  uint64_t counter = 0;
-  ASSERT_TRUE(t.value()->Read(AddrOf(&mpidbg_test_counter), sizeof counter, &counter).ok());
-  EXPECT_GT(counter, last);
-  t.value().reset();
-  StopChild(child);
-}
+// 100 attach/detach cycles, running and stopped: attach_cycles_test.cc.
 
 TEST(TargetLive, AStoppedChildStaysStopped) {
   pid_t child = StartChild(test::ChildOptions{2});

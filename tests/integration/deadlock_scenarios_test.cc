@@ -416,6 +416,39 @@ TEST_P(Scenario, SendrecvRingWithMismatchedTags) {
               });
 }
 
+TEST_P(Scenario, MembersInDifferentCollectives) {
+  RunScenario(GetParam(), "collective_mismatch", 4,
+              [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+                for (int r = 0; r < 4; ++r) {
+                  EXPECT_EQ(RankEntry(v.job, r)["call"], r < 2 ? "MPI_Barrier" : "MPI_Allreduce");
+                  EXPECT_EQ(RankEntry(v.job, r)["comm_name"], "MPI_COMM_WORLD");
+                }
+                ASSERT_EQ(v.job["collective_mismatches"].size(), 1u);
+                const json& m = v.job["collective_mismatches"][0];
+                EXPECT_EQ(m["comm_name"], "MPI_COMM_WORLD");
+                EXPECT_EQ(m["comm"], RankEntry(v.job, 0)["comm"]);
+                ASSERT_EQ(m["sides"].size(), 2u);
+                EXPECT_EQ(m["sides"][0]["call"], "MPI_Barrier");
+                EXPECT_EQ(m["sides"][0]["ranks"], json::array({0, 1}));
+                EXPECT_EQ(m["sides"][1]["call"], "MPI_Allreduce");
+                EXPECT_EQ(m["sides"][1]["ranks"], json::array({2, 3}));
+                const std::string hint =
+                    "ranks 0-1 are in MPI_Barrier on MPI_COMM_WORLD while ranks 2-3 are in "
+                    "MPI_Allreduce on MPI_COMM_WORLD";
+                bool found = false;
+                for (const json& h : v.job["hints"]) found = found || h == hint;
+                EXPECT_TRUE(found) << "hint: " << hint << "\n" << v.job["hints"].dump();
+                for (int r = 0; r < 4; ++r) {
+                  const json t = CallingThread(v.by_rank.at(r));
+                  EXPECT_EQ(t["call"], r < 2 ? "MPI_Barrier" : "MPI_Allreduce");
+                  EXPECT_EQ(t["blocked"], true);
+                  EXPECT_EQ(t["call_class"], "coll");
+                }
+              });
+}
+
 TEST_P(Scenario, BusyPingPongIsNeverReportedLive) {
   // Read one after another, the ranks of a fast exchange look like crossed receives;
   // `mpidbg job` reads again and sees them progress. (Cores are one instant each and

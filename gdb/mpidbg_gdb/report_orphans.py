@@ -1,0 +1,53 @@
+"""`mpi orphans`: the runtime's orphan counters and the freed handles it keeps, per kind."""
+
+from ctypes import byref
+
+import gdb
+
+from . import abi_mqs as A
+from . import describe, handle_query, orphan_walk
+from . import text as T
+from .report_queues import process_line
+from .session import NotAvailable
+
+
+def counters(plugin, process):
+    if plugin.mpidbg_process_get_launch is None:
+        return "orphans: counters not reported by this plugin"
+    l = A.sized(A.mpidbg_launch_summary)
+    rc = plugin.mpidbg_process_get_launch(process, byref(l))
+    if rc != A.MQS_OK:
+        return "orphans: counters not known (%s)" % plugin.error_text(rc)
+    return "orphans: %d kept (budget %d%s), %d evicted, %d released" % (
+        l.orphan_count, l.orphan_budget, ", keep all" if l.orphan_keep_all else "",
+        l.orphan_evictions, l.orphan_releases)
+
+
+def _describe(session, orphan):
+    """The handle interface's summary of an orphan, or its name when it cannot say."""
+    try:
+        r = handle_query.query(session, orphan.kind, orphan.handle)
+        return describe.KINDS[orphan.kind][0](r)
+    except (handle_query.QueryError, NotAvailable):
+        return '"%s"' % orphan.name if orphan.name else ""
+
+
+def report(session):
+    plugin, process = session.require_mqs()
+    plugin.mqs_update_communicator_list(process)
+    out = [process_line(session), counters(plugin, process)]
+    inferior = gdb.selected_inferior()
+    big_endian = session.d.callbacks.processes[process].big_endian
+    try:
+        per_kind = orphan_walk.orphans(inferior, big_endian)
+    except (LookupError, gdb.MemoryError, gdb.error) as exc:
+        out.append("freed handles: not readable (%s)" % exc)
+        return "\n".join(out) + "\n"
+    for kind, *_ in orphan_walk.TABLES:
+        found = per_kind.get(kind)
+        if found is None:
+            continue
+        out.append("  %s: %s" % (kind, len(found) if found else "none"))
+        for o in found:
+            out.append("    %s  %s" % (T.hexa(o.handle), _describe(session, o)))
+    return "\n".join(out) + "\n"

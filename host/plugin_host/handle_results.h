@@ -1,0 +1,53 @@
+// handle_results.h — releasing what a handle query returned, under the interface's
+// memory rule: the DLL allocated with the host's mqs_malloc; the host frees every
+// non-NULL pointer member (for arrays of structures holding strings, each string first),
+// then the structure.
+#pragma once
+
+#include "mpidbg/mpidbg_handles.h"
+
+namespace mpidbg::host {
+
+void FreeHandleResult(mpidbg_comm_info_t* info);
+void FreeHandleResult(mpidbg_comm_ext_info_t* info);
+void FreeHandleResult(mpidbg_request_info_t* info);
+void FreeHandleResult(mpidbg_request_ext_info_t* info);
+void FreeHandleResult(mpidbg_status_info_t* info);
+void FreeHandleResult(mpidbg_status_ext_info_t* info);
+void FreeHandleResult(mpidbg_errhandler_info_t* info);
+void FreeHandleResult(mpidbg_datatype_info_t* info);
+void FreeHandleResult(mpidbg_group_info_t* info);
+void FreeHandleResult(mpidbg_op_info_t* info);
+void FreeHandleResult(mpidbg_info_info_t* info);
+void FreeHandleResult(mpidbg_win_info_t* info);
+void FreeHandleResult(mpidbg_file_info_t* info);
+void FreeHandleResult(mpidbg_message_info_t* info);
+// A name map: each map_name, then the array.
+void FreeHandleResult(mpidbg_name_map_t* map);
+
+// Owns one query result: `Query(..., result.out())`, then `result->field`.
+template <typename T>
+class HandleResult {
+ public:
+  HandleResult() = default;
+  ~HandleResult() { reset(); }
+  HandleResult(const HandleResult&) = delete;
+  HandleResult& operator=(const HandleResult&) = delete;
+
+  T** out() {
+    reset();
+    return &ptr_;
+  }
+  T* get() const { return ptr_; }
+  T* operator->() const { return ptr_; }
+  explicit operator bool() const { return ptr_ != nullptr; }
+  void reset() {
+    if (ptr_ != nullptr) FreeHandleResult(ptr_);
+    ptr_ = nullptr;
+  }
+
+ private:
+  T* ptr_ = nullptr;
+};
+
+}  // namespace mpidbg::host

@@ -1,0 +1,125 @@
+"""What gdb must show for rank 1 of a 4-rank testapps/gdb_handles job.
+
+Rank 1 is odd: its split is "odds" = world ranks 1 and 3 (rank 0 in it); it sends tag
+200 to rank 2 on MPI_COMM_WORLD and receives tag 300 from rank 2 on "dup_of_world".
+"""
+
+
+def common_steps(flavour):
+    """(section, gdb command) run on the live process and on the core alike."""
+    # A plain number with -kind: MPICH's int handle zero-extended, Open MPI's address.
+    number = "(unsigned)split_comm" if flavour == "mpich" else "(unsigned long)split_comm"
+    return [
+        ("queues", "mpi queues"),
+        ("threads", "mpi threads"),
+        ("info", "mpi info"),
+        ("orphans", "mpi orphans"),
+        ("handle_dtype", "mpi handle vector_type"),
+        ("handle_kind", "mpi handle -kind comm " + number),
+        ("p_split", "print split_comm"),
+        ("p_world", "print world_comm"),
+        ("p_dup", "print dup_comm"),
+        ("p_freed", "print freed_comm_copy"),
+        ("p_dtype", "print vector_type"),
+        ("p_group", "print split_group"),
+        ("p_op", "print sum_op"),
+        ("p_errh", "print comm_errhandler"),
+        ("p_info", "print win_info"),
+        ("p_win", "print window"),
+        ("p_status", "print self_status"),
+        ("p_send", "print pending_send"),
+        ("p_recv", "print pending_recv"),
+        ("p_array", "print/r split_comm"),
+    ]
+
+
+def common(flavour, source):
+    launcher = "hydra" if flavour == "mpich" else "(orte|prrte)"
+    return {
+        "queues": [
+            r"^process \d+, rank 1 of 4, .*\(%s\)$" % source,
+            r'^communicator "MPI_COMM_WORLD" size=4 rank=1 \[world 0-3\]',
+            r'^communicator "odds" size=2 rank=0 \[world 1,3\] \(from MPI_Comm_split',
+            r'^communicator "dup_of_world" size=4 rank=1 \[world 0-3\] \(from MPI_Comm_dup',
+            r"^    MPI_Issend\(dest=2, tag=200, comm=MPI_COMM_WORLD\) 40 bytes MPI_INT x10, "
+            r"pending, synchronous",
+            r"^    MPI_Irecv\(source=2, tag=300, comm=dup_of_world\) 40 bytes MPI_INT x10, "
+            r"pending",
+        ],
+        "threads": [r"^threads: 1$", r"not in MPI"],
+        "info": [
+            r"^launcher: %s" % launcher,
+            r"rank 1 of 4 \(MPI rank 1\)",
+            r"^MPI_T: \d+ control variables",
+        ],
+        "orphans": [
+            r"^orphans: 1 kept \(budget \d+\), 0 evicted, 0 released$",
+            r"^  comm: 1$",
+            r'^    0x[0-9a-f]+  MPI_Comm "scratch" size=4 rank=1 \[world 0,1,2,3\] freed',
+            r"^  datatype: none$",
+        ],
+        "handle_dtype": [
+            r'^vector_type = MPI_Datatype "three_pairs" vector size=24 extent=40',
+            r"answered by mpidbg_datatype_query",
+            r"\[0\] basic_type=0x[0-9a-f]+, basic_name=MPI_INT, displacement=0, count=2",
+            r"\[2\] basic_type=0x[0-9a-f]+, basic_name=MPI_INT, displacement=32, count=2",
+        ],
+        "handle_kind": [r'MPI_Comm "odds" size=2 rank=0 \[world 1,3\]',
+                        r"kind comm, handle 0x[0-9a-f]+, answered by mpidbg_comm_query"],
+        "p_split": [r'^\$\d+ = MPI_Comm "odds" size=2 rank=0 \[world 1,3\] = \{1, 3\}$'],
+        "p_world": [r'^\$\d+ = MPI_Comm "MPI_COMM_WORLD" size=4 rank=1 \[world 0,1,2,3\]'],
+        "p_dup": [r'^\$\d+ = MPI_Comm "dup_of_world" size=4 rank=1 '],
+        "p_freed": [r'^\$\d+ = MPI_Comm "scratch" size=4 rank=1 \[world 0,1,2,3\] freed'],
+        "p_dtype": [r'^\$\d+ = MPI_Datatype "three_pairs" vector size=24 extent=40 '
+                    r'\[6 x MPI_INT\] = \{"MPI_INT x2 @0", "MPI_INT x2 @16", "MPI_INT x2 @32"\}$'],
+        "p_group": [r"^\$\d+ = MPI_Group size=2 rank=0 \[world 1,3\] = \{1, 3\}$"],
+        "p_op": [r"^\$\d+ = MPI_Op user commutative fn=0x[0-9a-f]+"],
+        "p_errh": [r"^\$\d+ = MPI_Errhandler user comm"],
+        "p_info": [r'^\$\d+ = MPI_Info 2 keys \{.*gdb_key=gdb_value.*\} = \{.*\["gdb_key"\] = '
+                   r'"gdb_value"'],
+        "p_win": [r'^\$\d+ = MPI_Win "gdb_win" create size=256 disp_unit=4 comm size 4'],
+        "p_status": [r"^\$\d+ = MPI_Status source=0 tag=7 error=0 20 B"],
+        "p_send": [r"^\$\d+ = MPI_Request Issend to 2 tag 200 40 B pending on MPI_COMM_WORLD"],
+        "p_recv": [r"^\$\d+ = MPI_Request Irecv from 2 tag 300 40 B pending on dup_of_world"],
+        # print/r bypasses the printers: the plain handle value.
+        "p_array": [r"^\$\d+ = (-?\d+|\(MPI_Comm\) 0x[0-9a-f]+|0x[0-9a-f]+)$"],
+    }
+
+
+def after_release():
+    return {
+        "release": [r"^released 1 orphan\(s\)$"],
+        "after_release": [r"^orphans: 0 kept .* 1 released$", r"^  comm: none$"],
+    }
+
+
+def mi():
+    """Regexes over the whole gdb/MI transcript."""
+    return [
+        # gdb/MI shows "{...}" as the value of any varobj with children (gdb's rule);
+        # -data-evaluate-expression gives the summary.
+        r'\^done,name="comm",numchild="\d+",value="\{\.\.\.\}",type="MPI_Comm"',
+        r'\^done,value="MPI_Comm \\"odds\\" size=2 rank=0 \[world 1,3\] = \{1, 3\}"',
+        r'displayhint="array"',
+        r'child=\{name="comm\.\[0\]",exp="\[0\]",numchild="0",value="1"',
+        r'child=\{name="comm\.\[1\]",exp="\[1\]",numchild="0",value="3"',
+        r'child=\{name="dtype\.\[1\]",exp="\[1\]",numchild="0",value="\\"MPI_INT x2 @16\\""',
+        r'displayhint="map"',
+        r'value="\\"gdb_value\\""',
+        r'child=\{name="req\.peer",exp="peer",numchild="0",value="2"',
+        r'child=\{name="req\.tag",exp="tag",numchild="0",value="300"',
+        r'child=\{name="req\.comm",exp="comm",numchild="0",value="\\"dup_of_world\\""',
+        r'child=\{name="req\.buffer",exp="buffer",numchild="0",value="0x[0-9a-f]+( <recv_buf>)?"',
+    ]
+
+
+def no_runtime():
+    """The program run without the mpidbg runtime."""
+    missing = r"^mpi: no mpidbg runtime in .*: the symbol mpidbg_runtime_root was not found"
+    return {
+        "queues": [missing],
+        "handle": [missing],
+        "p_split": [r"^\$\d+ = (-?\d+|(\(MPI_Comm\) )?0x[0-9a-f]+)$"],
+        "p_status": [r"^\$\d+ = \{.*MPI_SOURCE = 0, MPI_TAG = 7"],
+        "release": [r"^mpi release: the process has no mpidbg_release_orphans"],
+    }
