@@ -247,6 +247,7 @@ def errhandler_summary(r):
 def errhandler_children(r):
     yield "name", r.eh_name
     yield "function", Address(r.eh_callback_func)
+    yield "attached_to", len(r.eh_handles or [])
     yield "freed", int(bool(r.eh_bitflags & H.ERRH_INFO_FREED_HANDLE))
 
 

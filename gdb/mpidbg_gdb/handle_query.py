@@ -43,6 +43,7 @@ ARRAY_COUNTS = {
     "comm_pending_requests": "comm_num_pending_requests",
     "comm_derived_windows": "comm_num_derived_windows",
     "comm_derived_files": "comm_num_derived_files",
+    "eh_handles": "eh_refcount",
     "dist_sources": "dist_num_sources",
     "dist_destinations": "dist_num_destinations",
     "dt_integers": "dt_num_integers",

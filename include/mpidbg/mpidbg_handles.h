@@ -150,7 +150,9 @@ struct mpidbg_comm_info_t {
   int* comm_graph_index;
   int* comm_graph_edges;
   mqs_taddr_t comm_c_handle;
-  int comm_fortran_handle; /* MPIDBG_ERR_UNAVAILABLE when not known */
+  /* MPI_Comm_c2f of the handle (MPICH: the C value itself), MPIDBG_ERR_UNAVAILABLE
+   * when not known — as in the draft, so a real handle value 4 reads the same. */
+  int comm_fortran_handle;
   int comm_num_attrs;
   struct mpidbg_attribute_pair_t* comm_attrs;
   int comm_num_pending_requests;
@@ -211,7 +213,8 @@ enum mpidbg_errhandler_info_bitmap_t {
   MPIDBG_ERRH_INFO_MAX
 };
 
-/* Array: eh_handles (the communicators, windows and files it is attached to). */
+/* Array: eh_handles, eh_refcount entries: the live communicators, windows and files it
+ * is attached to. */
 struct mpidbg_errhandler_info_t {
   char eh_name[MPIDBG_MAX_OBJECT_NAME];
   enum mpidbg_errhandler_info_bitmap_t eh_bitflags;
@@ -446,7 +449,9 @@ struct mpidbg_datatype_info_t {
   mqs_taddr_t* dt_datatypes;
   int dt_map_length;             /* entries in dt_map */
   struct mpidbg_type_map_entry_t* dt_map;
-  int64_t dt_map_elements;       /* basic elements in the whole map (before truncation) */
+  int64_t dt_map_elements;       /* basic elements in the whole map (before truncation);
+                                    -1 when too costly to count, only the known part
+                                    with MAP_INCOMPLETE */
 };
 /* The type map is limited to `max_map_entries` runs (0: the DLL's default, 4096). */
 int mpidbg_datatype_query(mqs_image* image, mqs_image_info* image_info, mqs_process* process,
