@@ -2,6 +2,7 @@
 """Runs the overhead benchmark: mpi_bench with and without the mpidbg runtime.
 
 usage: run_bench.py --build-dir DIR [--flavours mpich,openmpi] [--rounds N] [--scale S]
+                    [--instructions]
 
 For each flavour and round, the same 2-rank program runs once plain and once with the
 runtime LD_PRELOADed (the order alternates between rounds, so a drift in machine load
@@ -15,6 +16,9 @@ Progress goes to stdout line by line; the last line is one JSON object:
   request_bytes        runtime memory per live request (root.request_bytes)
   orphan_budget        records of freed handles kept (root.orphan_budget)
   plain, runtime       the medians themselves (us, msg/s), for the record
+  instructions         with --instructions: what the runtime adds per call, and MPI's own
+                       sends, counted with callgrind (count_instructions.py), a figure
+                       that does not depend on the machine's load
 """
 import argparse
 import json
@@ -63,6 +67,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--instructions", action="store_true")
     a = ap.parse_args()
 
     result = {"latency_ratio": {}, "latency_0_ratio": {}, "latency_1024_ratio": {},
@@ -100,6 +105,12 @@ def main():
             result["request_bytes"][flavour] = int(extra["request_bytes"])
         if "orphan_budget" in extra:
             result["orphan_budget"][flavour] = int(extra["orphan_budget"])
+    if a.instructions:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import count_instructions
+        print("counting instructions under callgrind", flush=True)
+        result["instructions"] = count_instructions.count(
+            a.build_dir, [f for f in a.flavours.split(",") if f])
     print(json.dumps(result, sort_keys=False, separators=(",", ":")), flush=True)
     return 0 if result["latency_ratio"] else 1
 

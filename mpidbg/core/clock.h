@@ -1,5 +1,6 @@
 // clock.h — time and thread identity for records. Both are cheap: clock_gettime goes
-// through the vDSO, and the thread id is fetched once per thread by the caller.
+// through the vDSO (called directly on the per-call path), and the thread id is
+// fetched once per thread by the caller.
 #ifndef MPIDBG_CORE_CLOCK_H
 #define MPIDBG_CORE_CLOCK_H
 
@@ -7,6 +8,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "core/inline.h"
 
 namespace mpidbg::core {
 
@@ -16,13 +19,24 @@ inline int64_t RealtimeNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
+// The vDSO's own clock_gettime, resolved once when the library is loaded (clock.cc);
+// nullptr where it is not found (another architecture, a vDSO-less environment such as
+// valgrind), and clock_gettime is used instead.
+using ClockGettimeFn = int (*)(clockid_t, struct timespec*);
+extern ClockGettimeFn g_vdso_clock_gettime;
+
 // CLOCK_REALTIME at the kernel's tick resolution (a few milliseconds). It reads the
 // time the kernel last stored instead of the time-stamp counter, about five times
 // cheaper than RealtimeNs(): the per-call timestamps (a thread's entry into MPI, an
 // operation's posting) use it, since a host measures calls that matter in seconds.
-inline int64_t CoarseRealtimeNs() {
+// Called straight in the vDSO it costs about a third less again than through libc's
+// clock_gettime (its wrapper and the PLT), and it is the one call every MPI call makes.
+MPIDBG_ALWAYS_INLINE int64_t CoarseRealtimeNs() {
   struct timespec ts;
-  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  const ClockGettimeFn vdso = g_vdso_clock_gettime;
+  if (vdso == nullptr || vdso(CLOCK_REALTIME_COARSE, &ts) != 0) {
+    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  }
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 

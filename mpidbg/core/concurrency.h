@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "core/inline.h"
 #include "core/spinlock.h"
 
 namespace mpidbg::core {
@@ -22,13 +23,22 @@ namespace mpidbg::core {
 // Starts true (safe) and is set once, at MPI_Init, from the provided thread level.
 inline bool g_concurrent = true;
 
-inline bool Concurrent() { return __atomic_load_n(&g_concurrent, __ATOMIC_RELAXED); }
+MPIDBG_ALWAYS_INLINE bool Concurrent() { return __atomic_load_n(&g_concurrent, __ATOMIC_RELAXED); }
 inline void SetConcurrent(bool on) { __atomic_store_n(&g_concurrent, on, __ATOMIC_RELAXED); }
 
 // *p += v; returns the new value. A locked add only when threads may race.
 template <typename T>
-inline T CounterAdd(T* p, T v) {
+MPIDBG_ALWAYS_INLINE T CounterAdd(T* p, T v) {
   if (Concurrent()) return __atomic_add_fetch(p, v, __ATOMIC_RELAXED);
+  T n = __atomic_load_n(p, __ATOMIC_RELAXED) + v;
+  __atomic_store_n(p, n, __ATOMIC_RELAXED);
+  return n;
+}
+
+// The same, for a caller that updates several counters and has read Concurrent() once.
+template <typename T>
+MPIDBG_ALWAYS_INLINE T CounterAdd(T* p, T v, bool concurrent) {
+  if (concurrent) return __atomic_add_fetch(p, v, __ATOMIC_RELAXED);
   T n = __atomic_load_n(p, __ATOMIC_RELAXED) + v;
   __atomic_store_n(p, n, __ATOMIC_RELAXED);
   return n;
@@ -36,7 +46,7 @@ inline T CounterAdd(T* p, T v) {
 
 // The same for a counter readers use to detect change (root.generation): release order,
 // so a reader that sees the new value sees the writes before it.
-inline void GenerationBump(uint64_t* p) {
+MPIDBG_ALWAYS_INLINE void GenerationBump(uint64_t* p) {
   if (Concurrent()) {
     __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
   } else {

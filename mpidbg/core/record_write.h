@@ -10,17 +10,18 @@
 
 #include <stdint.h>
 
+#include "core/inline.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::core {
 
-inline void BeginRecordWrite(mpidbg_record_header* h) {
+MPIDBG_ALWAYS_INLINE void BeginRecordWrite(mpidbg_record_header* h) {
   uint32_t seq = __atomic_load_n(&h->seq, __ATOMIC_RELAXED);
   __atomic_store_n(&h->seq, seq | 1u, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
-inline void EndRecordWrite(mpidbg_record_header* h) {
+MPIDBG_ALWAYS_INLINE void EndRecordWrite(mpidbg_record_header* h) {
   uint32_t seq = __atomic_load_n(&h->seq, __ATOMIC_RELAXED);
   __atomic_store_n(&h->seq, (seq | 1u) + 1u, __ATOMIC_RELEASE);
 }

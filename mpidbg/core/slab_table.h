@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/concurrency.h"
+#include "core/inline.h"
 #include "core/record_write.h"
 #include "core/spinlock.h"
 #include "mpidbg/records.h"
@@ -29,7 +30,7 @@ namespace mpidbg::core {
 
 // In-process readers (and debuggers) find live records by their kind, read with an
 // atomic load; every write of it is an atomic store too.
-inline void StoreKind(mpidbg_record_header* h, uint32_t kind) {
+MPIDBG_ALWAYS_INLINE void StoreKind(mpidbg_record_header* h, uint32_t kind) {
   __atomic_store_n(&h->kind, static_cast<uint16_t>(kind), __ATOMIC_RELEASE);
 }
 
@@ -71,7 +72,7 @@ class SlabTable {
   // --- per-message lifecycle on an owned slot (no lock, no zeroing, no generation) ---
   // Opens the write window of a new record: seq odd, kind/size/flags set. The caller
   // writes every field of the body, then calls CloseRecord.
-  void OpenRecord(mpidbg_record_header* slot, uint32_t flags) {
+  MPIDBG_ALWAYS_INLINE void OpenRecord(mpidbg_record_header* slot, uint32_t flags) {
     BeginRecordWrite(slot);
     StoreKind(slot, kind_);
     slot->size = static_cast<uint16_t>(record_size_);
@@ -79,20 +80,20 @@ class SlabTable {
     slot->reserved = 0;
   }
   // Closes it: seq even, the record counts as live.
-  void CloseRecord(mpidbg_record_header* slot) {
+  MPIDBG_ALWAYS_INLINE void CloseRecord(mpidbg_record_header* slot) {
     EndRecordWrite(slot);
     CounterAdd(&table_->live_count, 1u);
   }
   // Turns a live record back into a FREE slot (still owned by the caller); the body
   // keeps its stale bytes, which readers skip with the FREE kind.
-  void Vacate(mpidbg_record_header* rec) {
+  MPIDBG_ALWAYS_INLINE void Vacate(mpidbg_record_header* rec) {
     BeginRecordWrite(rec);
     StoreKind(rec, MPIDBG_KIND_FREE);
     rec->flags = 0;
     EndRecordWrite(rec);
     CounterAdd(&table_->live_count, ~0u);  // -1
   }
-  void BumpGenerationHot() const { GenerationBump(generation_); }
+  MPIDBG_ALWAYS_INLINE void BumpGenerationHot() const { GenerationBump(generation_); }
 
   // --- conveniences ---
   // TakeSlot + BeginCreate; the caller fills fields, then EndCreate.

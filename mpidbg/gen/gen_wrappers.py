@@ -9,13 +9,18 @@ Besides call lines, a .def file may hold directives:
       declares a category: its wrappers call PreHookSuffix/PostHookSuffix with an
       ArgsStruct whose fields the roles may name (a dotted field names a member's member)
   @include rt/some_hooks.h
-      a header the generated file includes (where a category's hooks are declared)
+      a header the generated file includes (where a category's hooks are declared, or
+      defined inline: the hooks of the per-message categories are, so the compiler
+      sees each wrapper whole)
   @if <preprocessor condition>   ...   @endif
       wraps the calls between them in #if/#endif (calls only some MPI versions have)
 
 Every wrapper enters a per-thread call scope (call id, thread state), runs its
 category's Pre hook, publishes the call in the thread record, calls PMPI_<name>, runs
-the Post hook and returns the PMPI result. Nested calls go straight to PMPI.
+the Post hook and returns the PMPI result. Nested calls go straight to PMPI. The scope
+and the argument struct are locals of the wrapper: an inline hook that hands their
+address to out-of-line code makes the compiler keep both in memory for the whole
+wrapper (mpidbg/doc/hot_path.md, "How the per-message path is built").
 
 The build fails (exit status 1, one message per problem) when a wrapped function has no
 id in call_ids.h, a line is malformed, a category or state is unknown, or a role names a

@@ -18,7 +18,7 @@
 namespace mpidbg::rt {
 
 // The view of `comm`, kept in ts (valid until the thread's next CommViewOf).
-inline const CommView& CommViewOf(ThreadState* ts, MPI_Comm comm) {
+MPIDBG_ALWAYS_INLINE const CommView& CommViewOf(ThreadState* ts, MPI_Comm comm) {
   const uint64_t key = HandleToU64(comm);
   const uint64_t changes = g_comm_table.changes();
   if (ts->comm_key != key || ts->comm_changes != changes) {

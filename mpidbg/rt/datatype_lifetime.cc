@@ -38,8 +38,12 @@ struct Entry {
 core::SpinLock g_lock;            // guards everything below
 core::HandleMap g_entries(64);    // record address -> Entry*
 Entry** g_awaiting = nullptr;     // freed, not released because operations used them
+// Written under g_lock; also read without it (RecheckFreedDatatypes' early return), so
+// every write is an atomic store.
 int g_awaiting_count = 0;
 int g_awaiting_capacity = 0;
+
+void SetAwaitingCount(int n) { __atomic_store_n(&g_awaiting_count, n, __ATOMIC_RELAXED); }
 
 Entry* EntryAt(uint64_t value) { return reinterpret_cast<Entry*>(static_cast<uintptr_t>(value)); }
 
@@ -80,7 +84,8 @@ void AwaitLocked(Entry* e) {
     g_awaiting = grown;
     g_awaiting_capacity = capacity;
   }
-  g_awaiting[g_awaiting_count++] = e;
+  g_awaiting[g_awaiting_count] = e;
+  SetAwaitingCount(g_awaiting_count + 1);
   e->awaiting_ops = true;
 }
 
@@ -88,7 +93,8 @@ void UnawaitLocked(Entry* e) {
   if (!e->awaiting_ops) return;
   for (int i = 0; i < g_awaiting_count; ++i) {
     if (g_awaiting[i] == e) {
-      g_awaiting[i] = g_awaiting[--g_awaiting_count];
+      g_awaiting[i] = g_awaiting[g_awaiting_count - 1];
+      SetAwaitingCount(g_awaiting_count - 1);
       break;
     }
   }
@@ -230,7 +236,7 @@ void RecheckFreedDatatypes() {
   Entry** list = g_awaiting;
   const int n = g_awaiting_count;
   g_awaiting = nullptr;
-  g_awaiting_count = 0;
+  SetAwaitingCount(0);
   g_awaiting_capacity = 0;
   for (int i = 0; i < n; ++i) list[i]->awaiting_ops = false;
   for (int i = 0; i < n; ++i) TryReleaseLocked(list[i], 0);

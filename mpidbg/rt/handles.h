@@ -8,21 +8,22 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "core/inline.h"
 namespace mpidbg::rt {
 
 // Integer handles: zero-extend, so a handle reads back the same through a 32-bit
 // field (the plugin reads root.handle_size bytes).
-inline uint64_t HandleToU64(int handle) {
+MPIDBG_ALWAYS_INLINE uint64_t HandleToU64(int handle) {
   return static_cast<uint64_t>(static_cast<uint32_t>(handle));
 }
 
 // Pointer handles: the object's address.
 template <typename T>
-inline uint64_t HandleToU64(T* handle) {
+MPIDBG_ALWAYS_INLINE uint64_t HandleToU64(T* handle) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
 }
 
-inline uint64_t AddressOf(const void* p) {
+MPIDBG_ALWAYS_INLINE uint64_t AddressOf(const void* p) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
 }
 

@@ -50,6 +50,11 @@ struct P2pArgs {
   // message's), and for Mrecv/Imrecv the handle before MPI nulls it.
   const CommView* view = nullptr;
   uint64_t saved_message = 0;
+  // Filled by the hooks (hooks_p2p.h, DescribeEnvelope): peer and tag normalised, the
+  // peer's world rank.
+  int32_t norm_peer = MPIDBG_RANK_UNKNOWN;
+  int32_t peer_world = MPIDBG_RANK_UNKNOWN;
+  int32_t norm_tag = MPIDBG_TAG_ANY;
 };
 
 struct SendrecvArgs {
@@ -77,6 +82,7 @@ struct CompletionArgs {
   MPI_Status** status = nullptr;
   MPI_Status** statuses = nullptr;
   int tracked = 0;          // handles saved in the thread's scratch by the Pre hook
+  bool saved = false;       // ... with their records' op pointers and SavedRequest copies
   bool receives = false;    // a tracked request is a receive counted at completion
 };
 

@@ -18,14 +18,11 @@ namespace mpidbg::rt {
 MPIDBG_DECLARE_HOOKS(Init, InitArgs)
 MPIDBG_DECLARE_HOOKS(Finalize, FinalizeArgs)
 MPIDBG_DECLARE_HOOKS(Plain, PlainArgs)
-MPIDBG_DECLARE_HOOKS(P2pBlocking, P2pArgs)
 MPIDBG_DECLARE_HOOKS(Sendrecv, SendrecvArgs)
 MPIDBG_DECLARE_HOOKS(SendrecvNonblocking, SendrecvArgs)
 MPIDBG_DECLARE_HOOKS(Iprobe, P2pArgs)
-MPIDBG_DECLARE_HOOKS(P2pNonblocking, P2pArgs)
 MPIDBG_DECLARE_HOOKS(P2pPersistent, P2pArgs)
 MPIDBG_DECLARE_HOOKS(Start, StartArgs)
-MPIDBG_DECLARE_HOOKS(Completion, CompletionArgs)
 MPIDBG_DECLARE_HOOKS(RequestFree, RequestFreeArgs)
 MPIDBG_DECLARE_HOOKS(Cancel, CancelArgs)
 MPIDBG_DECLARE_HOOKS(CollBlocking, CollArgs)
@@ -37,7 +34,11 @@ MPIDBG_DECLARE_HOOKS(CommSetName, CommSetNameArgs)
 
 #undef MPIDBG_DECLARE_HOOKS
 
-// Completion of an MPI_Comm_idup request publishes the new communicator.
+// The hooks of P2pBlocking and P2pNonblocking are inline, in rt/hooks_p2p.h, and those
+// of Completion in rt/hooks_completion.h (the generated wrappers include both).
+
+// Completion of an MPI_Comm_idup request publishes the new communicator (also declared
+// in rt/hooks_completion.h, which calls them).
 void CompleteIdup(uint64_t request);
 bool HaveIdupPending();
 

@@ -10,8 +10,10 @@
 #include "core/record_write.h"
 #include "core/spinlock.h"
 #include "rt/comm_registry.h"
+#include "rt/completion_count.h"
 #include "rt/datatype_info.h"
 #include "rt/handles.h"
+#include "rt/op_slots.h"
 #include "rt/registry.h"
 #include "rt/request_index.h"
 #include "rt/thread_state.h"
@@ -31,33 +33,25 @@ mpidbg_op_record* OpAt(uint64_t address) {
   return reinterpret_cast<mpidbg_op_record*>(static_cast<uintptr_t>(address));
 }
 
-// --- op slots: a per-thread cache over the op table ---
+// --- op slots: a per-thread cache over the op table (rt/op_slots.h) ---
 
-mpidbg_op_record* TakeOpSlot(ThreadState* ts) {
+MPIDBG_ALWAYS_INLINE mpidbg_op_record* TakeSlotFor(ThreadState* ts) {
   if (ts == nullptr) return reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
-  if (ts->slot_count == 0) {
-    ts->slot_count = g_op_table.TakeSlots(ts->slot_cache, kSlotBatch);
-    if (ts->slot_count == 0) return nullptr;
-  }
-  return reinterpret_cast<mpidbg_op_record*>(ts->slot_cache[--ts->slot_count]);
+  return TakeOpSlot(ts);
 }
 
-void GiveOpSlot(ThreadState* ts, mpidbg_op_record* rec) {
+MPIDBG_ALWAYS_INLINE void GiveSlotFrom(ThreadState* ts, mpidbg_op_record* rec) {
   if (ts == nullptr) {
     g_op_table.ReturnSlot(&rec->hdr);
     return;
   }
-  if (ts->slot_count == kSlotCacheSize) {
-    ts->slot_count -= kSlotBatch;
-    g_op_table.ReturnSlots(ts->slot_cache + ts->slot_count, kSlotBatch);
-  }
-  ts->slot_cache[ts->slot_count++] = &rec->hdr;
+  GiveOpSlot(ts, rec);
 }
 
 // A new live record of a request (not yet indexed).
 mpidbg_op_record* NewRequestRecord(ThreadState* ts, uint64_t request, const OpDescription& d,
                                    uint32_t flags, uint64_t tid) {
-  mpidbg_op_record* rec = TakeOpSlot(ts);
+  mpidbg_op_record* rec = TakeSlotFor(ts);
   if (rec == nullptr) return nullptr;
   g_op_table.OpenRecord(&rec->hdr, flags);
   FillOp(rec, d, tid);
@@ -67,9 +61,9 @@ mpidbg_op_record* NewRequestRecord(ThreadState* ts, uint64_t request, const OpDe
 }
 
 // Record gone: slot back to the caller's cache.
-void DropRecord(ThreadState* ts, mpidbg_op_record* rec) {
+MPIDBG_ALWAYS_INLINE void DropRecord(ThreadState* ts, mpidbg_op_record* rec) {
   g_op_table.Vacate(&rec->hdr);
-  GiveOpSlot(ts, rec);
+  GiveSlotFrom(ts, rec);
 }
 
 // The request index held `old` for a handle MPI has just handed out again: a freed
@@ -85,6 +79,14 @@ mpidbg_op_record* Displaced(uint64_t address) {
   return nullptr;  // the orphan list owns it
 }
 
+// What the index held for a handle MPI has just handed out again (Displaced, per
+// record). Called under the lock.
+__attribute__((noinline)) void DisplacedPair(const core::RequestIndex::Entry& previous,
+                                             mpidbg_op_record* drop[2]) {
+  drop[0] = Displaced(previous.op);
+  drop[1] = Displaced(previous.companion);
+}
+
 void Index(ThreadState* ts, uint64_t request, mpidbg_op_record* rec, mpidbg_op_record* companion) {
   mpidbg_op_record* drop[2] = {nullptr, nullptr};
   bool indexed;
@@ -92,17 +94,14 @@ void Index(ThreadState* ts, uint64_t request, mpidbg_op_record* rec, mpidbg_op_r
     core::MaybeSpinGuard guard(g_lock);
     core::RequestIndex::Entry previous;
     indexed = g_requests.Insert(request, AddressOf(rec), AddressOf(companion), &previous);
-    drop[0] = Displaced(previous.op);
-    drop[1] = Displaced(previous.companion);
+    if (__builtin_expect(previous.op != 0, 0)) DisplacedPair(previous, drop);
   }
-  if (!indexed) {  // could not index it (memory): drop the records
+  if (__builtin_expect(!indexed, 0)) {  // could not index it (memory): drop the records
     drop[0] = rec;
     drop[1] = companion;
   }
-  for (mpidbg_op_record* r : drop) {
-    if (r != nullptr) DropRecord(ts, r);
-  }
-  g_op_table.BumpGenerationHot();
+  if (__builtin_expect(drop[0] != nullptr, 0)) DropRecord(ts, drop[0]);
+  if (__builtin_expect(drop[1] != nullptr, 0)) DropRecord(ts, drop[1]);
 }
 
 // Orphan release (budget eviction or mpidbg_release_orphans): unindex, then free.
@@ -124,6 +123,26 @@ void MarkFreedLocked(mpidbg_op_record* rec, uint64_t serial) {
   core::BeginRecordWrite(&rec->hdr);
   rec->hdr.flags |= MPIDBG_REC_FREED;
   rec->free_serial = serial;
+  core::EndRecordWrite(&rec->hdr);
+}
+
+// What completion needs of a request's record (SavedRequest, rt/thread_state.h).
+void Save(const mpidbg_op_record& rec, SavedRequest* s) {
+  s->comm_handle = rec.comm_handle;
+  s->comm_job_id = rec.comm_job_id;
+  s->bytes = rec.bytes;
+  s->direction = rec.direction;
+  s->call = rec.call;
+  s->peer = rec.peer;
+  s->peer_world = rec.peer_world;
+  s->tag = rec.tag;
+}
+
+// A completed persistent request's record: inactive until started again.
+void MarkInactive(mpidbg_op_record* rec) {
+  core::BeginRecordWrite(&rec->hdr);
+  rec->hdr.flags |= MPIDBG_OP_INACTIVE;
+  rec->status = MPIDBG_OP_COMPLETE;
   core::EndRecordWrite(&rec->hdr);
 }
 
@@ -221,14 +240,7 @@ void FindRequestOpsSaved(const uint64_t* requests, int n, mpidbg_op_record** out
       s.direction = 0;
       continue;
     }
-    s.comm_handle = rec->comm_handle;
-    s.comm_job_id = rec->comm_job_id;
-    s.bytes = rec->bytes;
-    s.direction = rec->direction;
-    s.call = rec->call;
-    s.peer = rec->peer;
-    s.peer_world = rec->peer_world;
-    s.tag = rec->tag;
+    Save(*rec, &s);
   }
 }
 
@@ -260,11 +272,8 @@ mpidbg_op_record* StartRequestOp(uint64_t request, uint64_t tid) {
   rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->entry_time_ns : core::CoarseRealtimeNs();
   rec->tid = tid;
   core::EndRecordWrite(&rec->hdr);
-  g_op_table.BumpGenerationHot();
   return rec;
 }
-
-void StartRequest(uint64_t request, uint64_t tid) { StartRequestOp(request, tid); }
 
 void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
   if (expected == nullptr) return;
@@ -275,11 +284,7 @@ void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
     core::RequestIndex::Entry* e = g_requests.FindMutable(request);
     if (e == nullptr || e->op != AddressOf(expected)) return;
     if ((expected->hdr.flags & MPIDBG_OP_PERSISTENT) != 0) {
-      core::BeginRecordWrite(&expected->hdr);
-      expected->hdr.flags |= MPIDBG_OP_INACTIVE;
-      expected->status = MPIDBG_OP_COMPLETE;
-      core::EndRecordWrite(&expected->hdr);
-      g_op_table.BumpGenerationHot();
+      MarkInactive(expected);
       return;
     }
     companion = e->companion != 0 ? OpAt(e->companion) : nullptr;
@@ -288,19 +293,26 @@ void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
   ThreadState* ts = t_state;
   DropRecord(ts, expected);
   if (companion != nullptr) DropRecord(ts, companion);
-  g_op_table.BumpGenerationHot();
 }
 
-void ForgetRequest(uint64_t request) {
-  core::RequestIndex::Entry e;
-  {
-    core::MaybeSpinGuard guard(g_lock);
-    if (!g_requests.Erase(request, &e)) return;
+void RetireOwnedRequest(ThreadState* ts, uint64_t request, const MPI_Status* status) {
+  core::RequestIndex::Entry* e = g_requests.FindMutable(request);
+  if (e == nullptr) return;
+  mpidbg_op_record* rec = OpAt(e->op);
+  const uint32_t flags = rec->hdr.flags;
+  if ((flags & MPIDBG_REC_FREED) != 0) return;
+  SavedRequest r;
+  Save(*rec, &r);
+  r.count_as = CountingOf(r);
+  if ((flags & MPIDBG_OP_PERSISTENT) != 0) {
+    MarkInactive(rec);
+  } else {
+    mpidbg_op_record* companion = e->companion != 0 ? OpAt(e->companion) : nullptr;
+    g_requests.RemoveEntry(e);
+    DropRecord(ts, rec);
+    if (companion != nullptr) DropRecord(ts, companion);
   }
-  ThreadState* ts = t_state;
-  if (e.op != 0) DropRecord(ts, OpAt(e.op));
-  if (e.companion != 0) DropRecord(ts, OpAt(e.companion));
-  g_op_table.BumpGenerationHot();
+  CountFrom(ts, r, status);
 }
 
 void PrepareRequestFree(uint64_t request, FreeTicket* ticket) {
@@ -365,27 +377,35 @@ void FreeRequest(uint64_t request) {
   FinishRequestFree(request, ticket, true);
 }
 
-uint64_t NextPostSerialHot() {
-  return core::CounterAdd(&mpidbg_runtime_root.post_counter, uint64_t{1});
-}
-
-mpidbg_op_record* OpenBlockingOp(ThreadState* ts, int which) {
-  mpidbg_op_record*& slot = ts->blocking_ops[which];
-  if (slot == nullptr) {
-    slot = reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
-    if (slot == nullptr) return nullptr;
-  }
-  g_op_table.OpenRecord(&slot->hdr, MPIDBG_OP_BLOCKING);
-  return slot;
-}
-
-mpidbg_op_record* OpenRequestOp(ThreadState* ts, uint32_t flags) {
-  mpidbg_op_record* rec = TakeOpSlot(ts);
-  if (rec != nullptr) g_op_table.OpenRecord(&rec->hdr, flags);
+mpidbg_op_record* TakeBlockingSlot(ThreadState* ts, int which) {
+  auto* rec = reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
+  if (rec == nullptr) return nullptr;
+  // The slot is FREE (readers skip it) and stays this thread's: what no blocking call
+  // changes is written once, here, and each call writes the rest (hooks_p2p.h).
+  rec->request = 0;
+  rec->tid = ts->tid;
+  rec->actual_bytes = 0;
+  rec->reserved = 0;
+  rec->object = 0;
+  rec->free_serial = 0;
+  rec->file_offset = -1;
+  rec->target_disp = 0;
+  rec->extra_state = 0;
+  rec->query_fn = 0;
+  ts->blocking_ops[which] = rec;
+  ts->blocking_memo[which].count_call = MemoKey(0, MPIDBG_CALL_NONE);
   return rec;
 }
 
-void CloseOp(mpidbg_op_record* rec) { g_op_table.CloseRecord(&rec->hdr); }
+uint32_t RefillOpSlots(ThreadState* ts) {
+  ts->slot_count = g_op_table.TakeSlots(ts->slot_cache, kSlotBatch);
+  return ts->slot_count;
+}
+
+void DrainOpSlots(ThreadState* ts) {
+  ts->slot_count -= kSlotBatch;
+  g_op_table.ReturnSlots(ts->slot_cache + ts->slot_count, kSlotBatch);
+}
 
 void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
                   mpidbg_op_record* companion) {
@@ -394,26 +414,36 @@ void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
   Index(ts, request, rec, companion);
 }
 
-uint64_t BeginBlockingOp(ThreadState* ts, int which, const OpDescription& d) {
-  mpidbg_op_record*& slot = ts->blocking_ops[which];
-  if (slot == nullptr) {
-    slot = reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
-    if (slot == nullptr) return 0;
+mpidbg_op_record* OpenOwnedRequestOp(ThreadState* ts, uint64_t request, uint32_t flags,
+                                     OwnedRequestSlot* slot) {
+  core::RequestIndex::Entry* e = g_requests.FindOrSlot(request);
+  if (e != nullptr && e->key == 0) {
+    slot->entry = e;  // not indexed: a new record goes here
+  } else if (e != nullptr && e->companion == 0) {
+    mpidbg_op_record* old = OpAt(e->op);
+    if ((old->hdr.flags & MPIDBG_REC_FREED) == 0) {
+      // Stays live (and counted in live_count) throughout; only its seq window opens.
+      g_op_table.OpenRecord(&old->hdr, flags);
+      slot->reused = true;
+      return old;
+    }
   }
-  g_op_table.OpenRecord(&slot->hdr, MPIDBG_OP_BLOCKING);
-  FillOp(slot, d, ts->tid);
-  g_op_table.CloseRecord(&slot->hdr);
-  return AddressOf(slot);
+  // Otherwise (a freed record or a pair under the handle, no memory) Index sorts it out.
+  return OpenRequestOp(ts, flags);
 }
 
-mpidbg_op_record* BlockingOp(ThreadState* ts, int which) {
-  mpidbg_op_record* slot = ts->blocking_ops[which];
-  return slot != nullptr && slot->hdr.kind != MPIDBG_KIND_FREE ? slot : nullptr;
-}
-
-void EndBlockingOp(ThreadState* ts, int which) {
-  mpidbg_op_record* slot = ts->blocking_ops[which];
-  if (slot != nullptr && slot->hdr.kind != MPIDBG_KIND_FREE) g_op_table.Vacate(&slot->hdr);
+void FinishOwnedRequestOp(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
+                          const OwnedRequestSlot& slot) {
+  if (slot.reused) {
+    core::EndRecordWrite(&rec->hdr);
+    return;
+  }
+  if (slot.entry == nullptr) {
+    IndexRequest(ts, request, rec, nullptr);
+    return;
+  }
+  CloseOp(rec);
+  g_requests.Claim(static_cast<core::RequestIndex::Entry*>(slot.entry), request, AddressOf(rec), 0);
 }
 
 void ReleaseThreadOps(ThreadState* ts) {

@@ -80,16 +80,13 @@ void FindRequestOpsSaved(const uint64_t* requests, int n, mpidbg_op_record** out
 // The same with companions (nullptr where a request has none).
 void FindRequestOpPairs(const uint64_t* requests, int n, mpidbg_op_record** out,
                         mpidbg_op_record** companions);
-// A persistent request was started.
-void StartRequest(uint64_t request, uint64_t tid);
-// The same; returns the started record (nullptr if unknown) for traffic counting.
+// A persistent request was started; returns the started record (nullptr if unknown) for
+// traffic counting. No generation step (the calling scope's covers it).
 mpidbg_op_record* StartRequestOp(uint64_t request, uint64_t tid);
 // A request completed: a persistent one goes INACTIVE, others are released (with their
 // companion). Only if the handle still maps to `expected` (a handle may be reused as
-// soon as MPI frees it).
+// soon as MPI frees it). No generation step (the calling scope's covers it).
 void RetireRequest(uint64_t request, mpidbg_op_record* expected);
-// The record goes away at once (a request MPI never handed out, or one known done).
-void ForgetRequest(uint64_t request);
 // MPI_Request_free: an inactive persistent request's record goes away; an active
 // request's record (and companion) becomes a FREED orphan. In two steps around
 // PMPI_Request_free, because MPI may hand the handle out again (to another thread) as
@@ -106,28 +103,35 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed);
 void FreeRequest(uint64_t request);
 
 // --- per-message forms for hooks that fill op records themselves ---
-// The caller writes every field of the record body between Open* and Close/Index
-// (op_registry.cc has the field list FillOp writes; the point-to-point hooks mirror it).
-// The thread's reserved slot `which` (see BeginBlockingOp), opened with
-// MPIDBG_OP_BLOCKING; nullptr if memory ran out. CloseOp publishes it.
-mpidbg_op_record* OpenBlockingOp(ThreadState* ts, int which);
-// A new request record, opened with `flags`; IndexRequest closes and indexes it (with
-// an optional companion, also opened here and filled by the caller).
-mpidbg_op_record* OpenRequestOp(ThreadState* ts, uint32_t flags);
-void CloseOp(mpidbg_op_record* rec);
+// rt/op_slots.h opens records (OpenRequestOp, OpenBlockingOp); the caller writes every
+// field of the body. IndexRequest closes a request record (and its optional companion,
+// opened the same way) and indexes it under `request`. No generation step: the calling
+// scope's publication covers it (op_slots.h).
 void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
                   mpidbg_op_record* companion);
-// The next post serial (root.post_counter).
-uint64_t NextPostSerialHot();
 
-// --- blocking calls ---
-// Publishes the envelope of a blocking call in the thread's reserved slot `which`
-// (0 send/probe/recv, 1 the receive of a Sendrecv); returns its address or 0. The
-// generation step is left to the thread record's publication (CallScope::Publish).
-uint64_t BeginBlockingOp(ThreadState* ts, int which, const OpDescription& d);
-// The op record in slot `which`, or nullptr.
-mpidbg_op_record* BlockingOp(ThreadState* ts, int which);
-void EndBlockingOp(ThreadState* ts, int which);
+// The same below MPI_THREAD_MULTIPLE, where no other thread can touch the index or a
+// record while this one is in MPI. When the index still holds a live record under
+// `request` (its request completed unseen: MPI handed the handle out again, as both MPIs
+// do for a small send that completed at once, with one shared handle), that record is
+// reopened and rewritten in place instead of being dropped for a new one (slot->reused).
+// The caller writes every field, then FinishOwnedRequestOp closes it (and indexes a new
+// one, in the entry the lookup found free: one probe either way). nullptr if memory ran
+// out.
+struct OwnedRequestSlot {
+  void* entry = nullptr;  // the index entry to claim for a new record, if known
+  bool reused = false;
+};
+mpidbg_op_record* OpenOwnedRequestOp(ThreadState* ts, uint64_t request, uint32_t flags,
+                                     OwnedRequestSlot* slot);
+void FinishOwnedRequestOp(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
+                          const OwnedRequestSlot& slot);
+
+// Completion below MPI_THREAD_MULTIPLE, where no other thread can touch the index or a
+// record while this one is in MPI: looks `request` up once, counts it as a received
+// message if it is one (completed with `status`, nullptr if unknown; rt/completion_count.h)
+// and retires it as RetireRequest does.
+void RetireOwnedRequest(ThreadState* ts, uint64_t request, const MPI_Status* status);
 
 // Thread exit: the thread's reserved and cached op slots go back to the table.
 void ReleaseThreadOps(ThreadState* ts);

@@ -6,7 +6,9 @@
 // shrinks. Not thread-safe: the caller serialises every access (the op registry takes
 // its spinlock under MPI_THREAD_MULTIPLE and nothing below it).
 //
-// It depends on nothing of MPI (its unit test compiles it without an MPI library).
+// It depends on nothing of MPI (its unit test compiles it without an MPI library). The
+// per-request operations are inline (every Isend and every completion runs them); growth
+// is in request_index.cc.
 //
 // An entry holds the request's op record and an optional companion record (the send
 // half of an MPI_Isendrecv, whose receive half is the main record). Values are record
@@ -34,16 +36,65 @@ class RequestIndex {
 
   // Inserts or replaces. *previous (if given) receives the entry it replaced, or a zero
   // entry. False for key 0 or when memory ran out.
-  bool Insert(uint64_t key, uint64_t op, uint64_t companion, Entry* previous = nullptr);
+  bool Insert(uint64_t key, uint64_t op, uint64_t companion, Entry* previous = nullptr) {
+    if (previous != nullptr) *previous = Entry{0, 0, 0};
+    if (key == 0) return false;
+    // Grown first (while at most half full), so one probe finds the key or its place:
+    // without tombstones the key, if present, lies before the first empty slot.
+    if (__builtin_expect(entries_ == nullptr || uint64_t{size_ + 1} * 2 > uint64_t{mask_} + 1, 0) &&
+        !Grow()) {
+      if (entries_ == nullptr || size_ == mask_) return false;  // still room to replace in
+    }
+    for (uint32_t i = Home(key);; i = (i + 1) & mask_) {
+      Entry& e = entries_[i];
+      if (e.key == key) {
+        if (previous != nullptr) *previous = e;
+        e.op = op;
+        e.companion = companion;
+        return true;
+      }
+      if (e.key == 0) {
+        e = Entry{key, op, companion};
+        ++size_;
+        return true;
+      }
+    }
+  }
   // The entry of `key`, or nullptr. Valid until the next Insert or Erase.
-  const Entry* Find(uint64_t key) const;
+  const Entry* Find(uint64_t key) const {
+    if (entries_ == nullptr || key == 0) return nullptr;
+    for (uint32_t i = Home(key);; i = (i + 1) & mask_) {
+      const Entry& e = entries_[i];
+      if (e.key == key) return &e;
+      if (e.key == 0) return nullptr;
+    }
+  }
+  // The entry of `key`, or the empty entry where Insert would put it (grown first, as
+  // Insert does); nullptr for key 0 or when memory ran out. Valid until the next change;
+  // Claim fills an empty one. For a caller that decides what to insert once it knows
+  // whether the key is there, with one probe.
+  Entry* FindOrSlot(uint64_t key) {
+    if (key == 0) return nullptr;
+    if (__builtin_expect(entries_ == nullptr || uint64_t{size_ + 1} * 2 > uint64_t{mask_} + 1, 0) &&
+        !Grow()) {
+      if (entries_ == nullptr || size_ == mask_) return nullptr;
+    }
+    for (uint32_t i = Home(key);; i = (i + 1) & mask_) {
+      Entry& e = entries_[i];
+      if (e.key == key || e.key == 0) return &e;
+    }
+  }
+  void Claim(Entry* empty, uint64_t key, uint64_t op, uint64_t companion) {
+    *empty = Entry{key, op, companion};
+    ++size_;
+  }
   // Removes `key`; *out (if given) receives its entry.
   bool Erase(uint64_t key, Entry* out = nullptr);
   // Removes `key` only if it maps to `op`.
   bool CompareErase(uint64_t key, uint64_t op);
   // The entry of `key` for in-place changes, or nullptr; RemoveEntry removes it.
-  Entry* FindMutable(uint64_t key);
-  void RemoveEntry(Entry* e);
+  Entry* FindMutable(uint64_t key) { return const_cast<Entry*>(Find(key)); }
+  void RemoveEntry(Entry* e) { RemoveAt(static_cast<uint32_t>(e - entries_)); }
   // Clears the companion of `key` if it is `companion`.
   void ForgetCompanion(uint64_t key, uint64_t companion);
 
@@ -53,9 +104,30 @@ class RequestIndex {
   void ReleaseMemory();
 
  private:
-  uint32_t Home(uint64_t key) const;
+  // Fibonacci hashing: one multiply spreads MPICH's dense integer handles and Open MPI's
+  // aligned object addresses alike; the high bits of the product are the best mixed.
+  uint32_t Home(uint64_t key) const {
+    return static_cast<uint32_t>((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & mask_;
+  }
   bool Grow();
-  void RemoveAt(uint32_t slot);
+  // Backward-shift deletion: moves later entries of the probe run into the hole so that
+  // every remaining entry stays reachable from its home slot without tombstones.
+  void RemoveAt(uint32_t hole) {
+    uint32_t i = hole;
+    for (;;) {
+      i = (i + 1) & mask_;
+      if (entries_[i].key == 0) break;
+      const uint32_t home = Home(entries_[i].key);
+      // The entry at i may fill the hole if its home is not in (hole, i] cyclically.
+      const bool home_after_hole =
+          hole <= i ? (hole < home && home <= i) : (hole < home || home <= i);
+      if (home_after_hole) continue;
+      entries_[hole] = entries_[i];
+      hole = i;
+    }
+    entries_[hole] = Entry{0, 0, 0};
+    --size_;
+  }
 
   uint32_t initial_capacity_;
   Entry* entries_ = nullptr;

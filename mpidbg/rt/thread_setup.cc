@@ -1,7 +1,9 @@
 // thread_setup.cc — the cold half of thread state: a thread's first MPI call (its
-// record, its kernel thread id), growth of its completion scratch, and its exit.
+// record, its kernel thread id), growth of its completion scratch, its exit, and the
+// thread record's fields only some calls set.
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <new>
 
@@ -54,6 +56,24 @@ ThreadState* CreateThreadState() {
   pthread_setspecific(g_key, ts);
   t_state = ts;
   return ts;
+}
+
+void PublishRichDetail(mpidbg_thread_record* rec, CallDetail d) {
+  rec->requests = d.requests;
+  rec->request_count = d.request_count;
+  rec->count = d.count;
+  rec->datatype = d.datatype;
+  rec->root = d.root;
+  memcpy(rec->datatype_name, d.datatype_name, sizeof rec->datatype_name);
+}
+
+void ResetRichDetail(mpidbg_thread_record* rec) {
+  rec->requests = 0;
+  rec->request_count = 0;
+  rec->count = 0;
+  rec->datatype = 0;
+  rec->root = -1;
+  memset(rec->datatype_name, 0, sizeof rec->datatype_name);
 }
 
 bool GrowScratch(ThreadState* ts, int n) {

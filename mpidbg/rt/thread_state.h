@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/inline.h"
 #include "core/record_write.h"
 #include "mpidbg/records.h"
 #include "rt/comm_registry.h"
@@ -35,13 +36,16 @@
 namespace mpidbg::rt {
 
 // Free op slots a thread keeps for its own requests, refilled and drained in batches so
-// the op table's lock is taken once per kSlotBatch requests, not per request.
-constexpr uint32_t kSlotCacheSize = 64;
-constexpr uint32_t kSlotBatch = 32;
+// the op table's lock is taken once per kSlotBatch requests, not per request. The cache
+// holds more than a batch beyond the largest window of requests a program typically
+// keeps in flight (64 or so), so a steady post/complete cycle never touches the lock.
+constexpr uint32_t kSlotCacheSize = 256;
+constexpr uint32_t kSlotBatch = 64;
 
-// What completion needs of a request's record, copied before the call under the op
-// registry's lock: once MPI has completed a request another thread may get the same
-// handle, and the record's slot, before this thread's Post hook runs.
+// What completion needs of a request's record. Under MPI_THREAD_MULTIPLE it is copied
+// before the call under the op registry's lock: once MPI has completed a request another
+// thread may get the same handle, and the record's slot, before this thread's Post hook
+// runs (hooks_completion.h).
 struct SavedRequest {
   uint64_t comm_handle;
   uint64_t comm_job_id;
@@ -54,6 +58,47 @@ struct SavedRequest {
   int32_t count_as;   // filled by hooks_completion.cc
 };
 
+// The arguments of the call that last filled a blocking op slot, and what was derived
+// from them (hooks_p2p.h, PostBlocking). While a call's arguments are the same, the
+// slot already holds its envelope but for post serial and time. Only calls whose
+// envelope depends on nothing else are remembered: a predefined datatype (a derived
+// one's handle may be freed and reused), a communicator still known under the same
+// job id, no message handle.
+//
+// The 32-bit arguments are compared in pairs packed into registers (MemoKey): compared
+// one by one against a struct the compiler had spilled, two 32-bit stores read back as
+// one 64-bit load stall the pipeline (no store forwarding) on every call.
+constexpr uint64_t MemoKey(int32_t high, int32_t low) {
+  return uint64_t{static_cast<uint32_t>(high)} << 32 | static_cast<uint32_t>(low);
+}
+
+struct BlockingMemo {
+  uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
+  uint64_t peer_tag = 0;  // as passed (the library's encoding)
+  uint64_t buf = 0;
+  uint64_t datatype = 0;
+  uint64_t comm = 0;
+  uint64_t job_id = 0;
+  // Derived.
+  int64_t bytes = 0;
+  int32_t norm_peer = 0;
+  int32_t peer_world = 0;
+  int32_t norm_tag = 0;
+};
+
+// The same for request records (hooks_p2p.h, PostRequestOp): a copy of the last record
+// the thread filled for a nonblocking send (0) and receive (1), with the arguments it
+// came from but the buffer. A call with the same arguments copies it and sets buffer,
+// request, post serial and time.
+struct RequestMemo {
+  uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
+  uint64_t peer_tag = 0;
+  uint64_t datatype = 0;
+  uint64_t comm = 0;
+  uint64_t job_id = 0;
+  mpidbg_op_record record = {};
+};
+
 struct ThreadState {
   mpidbg_thread_record* rec = nullptr;
   uint64_t tid = 0;
@@ -64,9 +109,13 @@ struct ThreadState {
   int32_t signal_call = MPIDBG_CALL_NONE;
   // CLOCK_REALTIME (coarse) at entry of the current outermost call.
   int64_t entry_time_ns = 0;
-  // Op slots reserved for this thread's blocking calls (send and receive of a
-  // Sendrecv); taken on first use, FREE between calls.
+  // Op slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
+  // probes (a Sendrecv uses both); taken on first use, FREE between calls. The body of
+  // a FREE slot keeps what its last call wrote, which the next call with the same
+  // arguments reuses (blocking_memo).
   mpidbg_op_record* blocking_ops[2] = {nullptr, nullptr};
+  BlockingMemo blocking_memo[2];
+  RequestMemo request_memo[2];
   // Free op slots (kind FREE) for requests.
   mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
   uint32_t slot_count = 0;
@@ -125,24 +174,27 @@ inline bool ReserveScratch(ThreadState* ts, int n) {
   return n <= ts->saved_capacity || GrowScratch(ts, n);
 }
 
-// What the current call adds to the thread record beyond call and state.
+// What the current call adds to the thread record beyond call and state. The first three
+// fields are set for every call; the rest (a collective's or an I/O call's count and
+// datatype, the request array of a Wait/Test) only once a hook asks for them
+// (CallScope::detail, SetRequests), so most calls neither initialise nor publish them.
 struct CallDetail {
-  uint64_t comm_handle = 0;
-  uint64_t comm_job_id = 0;
-  uint64_t op = 0;
-  uint64_t requests = 0;
-  int32_t request_count = 0;
-  int64_t count = 0;
-  uint64_t datatype = 0;
-  int32_t root = -1;
-  char datatype_name[32] = {};
+  uint64_t comm_handle;
+  uint64_t comm_job_id;
+  uint64_t op;
+  uint64_t requests;
+  int32_t request_count;
+  int64_t count;
+  uint64_t datatype;
+  int32_t root;
+  char datatype_name[32];
 };
 
 // The two words a signal handler reads: on entry the call before the state, on exit the
 // state before the call, so a handler that sees "in MPI" also sees the call. Both are
 // written by the thread itself; a compiler fence is all the ordering a handler on the
 // same thread needs.
-inline void SetSignalState(ThreadState* ts, int32_t state, int32_t call) {
+MPIDBG_ALWAYS_INLINE void SetSignalState(ThreadState* ts, int32_t state, int32_t call) {
   if (state != MPIDBG_THREAD_NOT_IN_MPI) {
     __atomic_store_n(&ts->signal_call, call, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -154,18 +206,31 @@ inline void SetSignalState(ThreadState* ts, int32_t state, int32_t call) {
   }
 }
 
-// Defined inline: every wrapper runs these, and a call into another object per step
-// costs more than the steps.
+// The thread record's collective/I/O fields and their reset values (thread_setup.cc):
+// out of line, since only the calls that set them pay for them. The detail goes by
+// value: its address passed out of a wrapper would keep the whole scope in memory.
+void PublishRichDetail(mpidbg_thread_record* rec, CallDetail d);
+void ResetRichDetail(mpidbg_thread_record* rec);
+
+// Defined inline, and forced so: every wrapper runs these, and a call into another
+// object per step would cost more than the steps (the compiler otherwise outlines them,
+// being used by hundreds of wrappers).
 class CallScope {
  public:
-  CallScope(int32_t call, int32_t state) : ts_(CurrentThread()), call_(call), state_(state) {
-    if (ts_ == nullptr) return;
-    outer_ = ++ts_->depth == 1;
+  MPIDBG_ALWAYS_INLINE CallScope(int32_t call, int32_t state) : call_(call), state_(state) {
+    detail_.comm_handle = 0;
+    detail_.comm_job_id = 0;
+    detail_.op = 0;
+    ThreadState* ts = t_state;
+    if (__builtin_expect(ts == nullptr, 0)) ts = CreateThreadState();
+    ts_ = ts;
+    if (ts == nullptr) return;
+    outer_ = ts->depth++ == 0;
     if (!outer_) return;
-    SetSignalState(ts_, state, call);
-    ts_->entry_time_ns = core::CoarseRealtimeNs();
+    SetSignalState(ts, state, call);
+    ts->entry_time_ns = core::CoarseRealtimeNs();
   }
-  ~CallScope() {
+  MPIDBG_ALWAYS_INLINE ~CallScope() {
     if (ts_ == nullptr) return;
     --ts_->depth;
     if (!outer_) return;
@@ -180,48 +245,69 @@ class CallScope {
   bool outermost() const { return outer_; }
   int32_t call() const { return call_; }
   ThreadState* thread() const { return ts_; }
-  CallDetail& detail() { return detail_; }
+  // Every field of the detail; the first use makes the call publish (and reset) the
+  // rich fields too.
+  CallDetail& detail() {
+    if ((extras_ & kRich) == 0) {
+      if ((extras_ & kRequests) == 0) {
+        detail_.requests = 0;
+        detail_.request_count = 0;
+      }
+      detail_.count = 0;
+      detail_.datatype = 0;
+      detail_.root = -1;
+      memset(detail_.datatype_name, 0, sizeof detail_.datatype_name);
+      extras_ |= kRich;
+    }
+    return detail_;
+  }
   void SetComm(const CommView& comm) {
     detail_.comm_handle = comm.handle;
     detail_.comm_job_id = comm.job_id;
   }
+  // The op record of a blocking point-to-point call.
+  void SetOp(uint64_t op) { detail_.op = op; }
+  // The request array of a Wait/Test call.
+  void SetRequests(uint64_t requests, int32_t count) {
+    detail_.requests = requests;
+    detail_.request_count = count;
+    extras_ |= kRequests;
+  }
   // CLOCK_REALTIME (coarse) at entry, for records the call creates.
   int64_t entry_time_ns() const { return ts_->entry_time_ns; }
 
-  // Writes call, state, entry time and detail into the thread record.
-  void Publish() {
+  // Writes call, state, entry time and detail into the thread record, with one step of
+  // root.generation that also covers the records the Pre hook changed.
+  MPIDBG_ALWAYS_INLINE void Publish() {
     if (!outer_) return;
     mpidbg_thread_record* rec = ts_->rec;
-    // Outside MPI the record holds the reset values; most calls (point-to-point, Wait)
-    // leave the collective fields at them, so those are written only when set.
-    rich_ = detail_.requests != 0 || detail_.request_count != 0 || detail_.count != 0 ||
-            detail_.datatype != 0 || detail_.root != -1 || detail_.datatype_name[0] != '\0';
     core::BeginRecordWrite(&rec->hdr);
     rec->entry_time_ns = ts_->entry_time_ns;
     rec->comm_handle = detail_.comm_handle;
     rec->comm_job_id = detail_.comm_job_id;
     rec->op = detail_.op;
-    if (rich_) {
-      rec->requests = detail_.requests;
-      rec->request_count = detail_.request_count;
-      rec->count = detail_.count;
-      rec->datatype = detail_.datatype;
-      rec->root = detail_.root;
-      memcpy(rec->datatype_name, detail_.datatype_name, sizeof rec->datatype_name);
+    if (extras_ != 0) {
+      if ((extras_ & kRich) != 0) {
+        PublishRichDetail(rec, detail_);
+      } else {
+        rec->requests = detail_.requests;
+        rec->request_count = detail_.request_count;
+      }
     }
     rec->call = call_;
     rec->state = state_;
     rec->calls += 1;
     core::EndRecordWrite(&rec->hdr);
-    // One generation step for the thread record and any op record the Pre hook opened.
     g_thread_table.BumpGenerationHot();
     published_ = true;
   }
 
  private:
-  // The thread record back to "not in MPI"; one generation step that also covers the
-  // op and request records the Post hook changed.
-  void Unpublish() {
+  enum : uint8_t { kRequests = 1, kRich = 2 };
+
+  // The thread record back to "not in MPI" (fields zero, root -1); one generation step
+  // that also covers the op and request records the Post hook changed.
+  MPIDBG_ALWAYS_INLINE void Unpublish() {
     mpidbg_thread_record* rec = ts_->rec;
     core::BeginRecordWrite(&rec->hdr);
     rec->state = MPIDBG_THREAD_NOT_IN_MPI;
@@ -229,13 +315,13 @@ class CallScope {
     rec->comm_handle = 0;
     rec->comm_job_id = 0;
     rec->op = 0;
-    if (rich_) {
-      rec->requests = 0;
-      rec->request_count = 0;
-      rec->count = 0;
-      rec->datatype = 0;
-      rec->root = -1;
-      memset(rec->datatype_name, 0, sizeof rec->datatype_name);
+    if (extras_ != 0) {
+      if ((extras_ & kRich) != 0) {
+        ResetRichDetail(rec);
+      } else {
+        rec->requests = 0;
+        rec->request_count = 0;
+      }
     }
     core::EndRecordWrite(&rec->hdr);
     g_thread_table.BumpGenerationHot();
@@ -246,7 +332,7 @@ class CallScope {
   int32_t state_;
   bool outer_ = false;
   bool published_ = false;
-  bool rich_ = false;
+  uint8_t extras_ = 0;
   CallDetail detail_;
 };
 

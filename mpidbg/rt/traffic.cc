@@ -20,7 +20,7 @@
 
 namespace mpidbg::rt {
 
-TrafficHot g_traffic_hot = {nullptr, false};
+TrafficHot g_traffic_hot = {nullptr, nullptr, nullptr, 0, false};
 
 namespace {
 
@@ -35,9 +35,7 @@ constexpr uint32_t kMaxProbe = 64;
 // The block root.traffic points at; its arrays are mapped at MPI_Init and kept for the
 // life of the process (a debugger or a core file reads them after MPI_Finalize too).
 mpidbg_traffic g_traffic;
-mpidbg_send_log_entry* g_log = nullptr;
 uint32_t g_entry_mask = 0;
-uint32_t g_log_mask = 0;
 
 uint32_t EnvCount(const char* name, uint32_t fallback) {
   const char* text = getenv(name);
@@ -110,39 +108,6 @@ mpidbg_traffic_entry* Lookup(uint64_t job_id, int32_t peer, int32_t tag, World w
   return nullptr;
 }
 
-void LogSend(const mpidbg_op_record& s, uint64_t ordinal) {
-  if (g_log == nullptr) return;
-  const uint64_t n = core::CounterAdd(&g_traffic.log_head, uint64_t{1}) - 1;
-  mpidbg_send_log_entry* slot = &g_log[n & g_log_mask];
-  // seq is 2n+1 while send n is written into the slot and 2n+2 once it is there, so a
-  // reader can tell which send a slot holds. Under MPI_THREAD_MULTIPLE a writer that
-  // finds the slot mid-write (a writer a whole ring behind) leaves it to that writer.
-  const uint32_t writing = static_cast<uint32_t>(2 * n + 1);
-  if (core::Concurrent()) {
-    uint32_t current = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
-    if ((current & 1u) != 0 ||
-        !__atomic_compare_exchange_n(&slot->seq, &current, writing, false, __ATOMIC_ACQUIRE,
-                                     __ATOMIC_RELAXED)) {
-      return;
-    }
-  } else {
-    __atomic_store_n(&slot->seq, writing, __ATOMIC_RELAXED);
-  }
-  __atomic_thread_fence(__ATOMIC_RELEASE);
-  slot->call = s.call;
-  slot->comm_job_id = s.comm_job_id;
-  slot->ordinal = ordinal;
-  slot->bytes = s.bytes;
-  slot->time_ns = s.post_time_ns;
-  slot->datatype = s.datatype;
-  slot->count = s.count;
-  slot->peer = s.peer;
-  slot->peer_world = s.peer_world;
-  slot->tag = s.tag;
-  slot->mode = s.mode;
-  __atomic_store_n(&slot->seq, writing + 1, __ATOMIC_RELEASE);
-}
-
 template <typename H>
 H HandleFromU64(uint64_t v) {
   if constexpr (std::is_pointer_v<H>) {
@@ -164,20 +129,10 @@ int32_t SourceWorld(const SourceHint& hint, uint64_t job_id, int32_t source) {
 
 }  // namespace
 
-void CountSend(ThreadState* ts, const mpidbg_op_record& s) {
-  if (g_entries == nullptr || s.peer < 0) return;
-  mpidbg_traffic_entry** cached = &ts->send_entries[TrafficCacheSlot(s.peer, s.tag)];
-  mpidbg_traffic_entry* e = *cached;
-  if (e == nullptr || !TrafficMatches(e, s.comm_job_id, s.peer, s.tag)) {
-    e = Lookup(s.comm_job_id, s.peer, s.tag, [&s] { return s.peer_world; });
-    *cached = e;
-  }
-  uint64_t ordinal = 0;
-  if (e != nullptr) {
-    ordinal = core::CounterAdd(&e->sends, uint64_t{1});
-    core::CounterAdd(&e->send_bytes, static_cast<uint64_t>(s.bytes));
-  }
-  LogSend(s, ordinal);
+mpidbg_traffic_entry* SendEntry(ThreadState* ts, const SendEnvelope& s) {
+  mpidbg_traffic_entry* e = Lookup(s.comm_job_id, s.peer, s.tag, [&s] { return s.peer_world; });
+  ts->send_entries[TrafficCacheSlot(s.peer, s.tag)] = e;
+  return e;
 }
 
 mpidbg_traffic_entry* ReceiveEntry(ThreadState* ts, uint64_t job_id, int32_t source,
@@ -226,8 +181,9 @@ void TrafficAfterInit() {
   g_traffic.reserved = 0;
   g_traffic.log_head = 0;
   g_entry_mask = capacity - 1;
-  g_log_mask = ring != nullptr ? log_capacity - 1 : 0;
-  g_log = ring;
+  g_traffic_hot.log_mask = ring != nullptr ? log_capacity - 1 : 0;
+  g_traffic_hot.log_head = &g_traffic.log_head;
+  g_traffic_hot.log = ring;
   __atomic_store_n(&g_entries, table, __ATOMIC_RELEASE);
   // Published last, complete.
   __atomic_store_n(&root->traffic, AddressOf(&g_traffic), __ATOMIC_RELEASE);

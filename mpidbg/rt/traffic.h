@@ -23,10 +23,25 @@
 
 namespace mpidbg::rt {
 
-// Counts a send as posted (blocking, nonblocking, persistent start, a Sendrecv's send
-// half) and logs it, from its op record's envelope: comm_job_id, peer, peer_world, tag,
-// call, mode, bytes, datatype, count. Nothing for MPI_PROC_NULL or an unknown peer.
-void CountSend(ThreadState* ts, const mpidbg_op_record& op);
+// The envelope of a send, as counted and logged (the values its op record holds).
+struct SendEnvelope {
+  uint64_t comm_job_id;
+  uint64_t datatype;  // handle widened, 0 for MPI_DATATYPE_NULL
+  int64_t count;
+  int64_t bytes;
+  int64_t time_ns;
+  int32_t peer;       // normalised
+  int32_t peer_world;
+  int32_t tag;        // normalised
+  int32_t call;
+  int32_t mode;
+};
+
+// The same, from an op record (persistent starts).
+inline SendEnvelope EnvelopeOf(const mpidbg_op_record& op) {
+  return SendEnvelope{op.comm_job_id, op.datatype, op.count, op.bytes, op.post_time_ns,
+                      op.peer,        op.peer_world, op.tag, op.call, op.mode};
+}
 
 // How to find the world rank of a receive's actual source, needed only the first time
 // a (communicator, source, tag) is seen: the posted source and its world rank, and the
@@ -45,9 +60,13 @@ struct ReceivedMessage {
   int64_t bytes = 0;
 };
 
-// State the inline receive path reads (traffic.cc owns it).
+// State the inline send and receive paths read (traffic.cc owns it; set at MPI_Init
+// before `entries`, which is published last).
 struct TrafficHot {
   mpidbg_traffic_entry* entries;  // nullptr until MPI_Init, or when switched off
+  mpidbg_send_log_entry* log;     // nullptr when there is no send log
+  uint64_t* log_head;             // mpidbg_traffic.log_head
+  uint32_t log_mask;              // log_capacity - 1
   bool cancel_requested;          // MPI_Cancel was called at least once
 };
 extern TrafficHot g_traffic_hot;
@@ -79,7 +98,7 @@ inline bool StatusCancelled(const MPI_Status& st) {
 // False when there is nothing to count: the source is MPI_PROC_NULL (or not a rank) or
 // the operation was cancelled (looked at only once MPI_Cancel has been called: before,
 // no receive can have been cancelled).
-inline bool ReadStatus(const MPI_Status& status, ReceivedMessage* out) {
+MPIDBG_ALWAYS_INLINE bool ReadStatus(const MPI_Status& status, ReceivedMessage* out) {
   out->source = core::NormaliseRank(status.MPI_SOURCE, kEncodings);
   if (out->source < 0) return false;
   if (__atomic_load_n(&g_traffic_hot.cancel_requested, __ATOMIC_RELAXED) &&
@@ -91,22 +110,89 @@ inline bool ReadStatus(const MPI_Status& status, ReceivedMessage* out) {
   return true;
 }
 
-inline uint32_t TrafficCacheSlot(int32_t peer, int32_t tag) {
+MPIDBG_ALWAYS_INLINE uint32_t TrafficCacheSlot(int32_t peer, int32_t tag) {
   return static_cast<uint32_t>(peer * 5 + tag) & (ThreadState::kTrafficCacheSize - 1);
 }
 
-inline bool TrafficMatches(const mpidbg_traffic_entry* e, uint64_t job_id, int32_t peer,
-                           int32_t tag) {
+MPIDBG_ALWAYS_INLINE bool TrafficMatches(const mpidbg_traffic_entry* e, uint64_t job_id,
+                                          int32_t peer, int32_t tag) {
   return e->comm_job_id == job_id && e->peer == peer && e->tag == tag;
 }
 
 // The entry of a receive's key, created if new, and put in the thread's cache.
 mpidbg_traffic_entry* ReceiveEntry(ThreadState* ts, uint64_t job_id, int32_t source,
                                    int32_t tag, const SourceHint& hint);
+// The same for a send's key (nullptr, counted as dropped, when the table is full).
+mpidbg_traffic_entry* SendEntry(ThreadState* ts, const SendEnvelope& s);
+
+// One message more, of `bytes`, in a counter pair; returns the new message count.
+MPIDBG_ALWAYS_INLINE uint64_t AddMessage(uint64_t* messages, uint64_t* total, uint64_t bytes,
+                                         bool concurrent) {
+  if (concurrent) {
+    __atomic_fetch_add(total, bytes, __ATOMIC_RELAXED);
+    return __atomic_add_fetch(messages, 1, __ATOMIC_RELAXED);
+  }
+  const uint64_t n = __atomic_load_n(messages, __ATOMIC_RELAXED) + 1;
+  __atomic_store_n(messages, n, __ATOMIC_RELAXED);
+  __atomic_store_n(total, __atomic_load_n(total, __ATOMIC_RELAXED) + bytes, __ATOMIC_RELAXED);
+  return n;
+}
+
+// Logs send number n of the process with its ordinal: slot n % log_capacity, seq 2n+1
+// while it is written and 2n+2 once it is there, so a reader can tell which send a slot
+// holds. Under MPI_THREAD_MULTIPLE a writer that finds the slot mid-write (a writer a
+// whole ring behind) leaves it to that writer.
+MPIDBG_ALWAYS_INLINE void LogSend(const SendEnvelope& s, uint64_t ordinal, bool concurrent) {
+  mpidbg_send_log_entry* const log = g_traffic_hot.log;
+  if (log == nullptr) return;
+  const uint64_t n = core::CounterAdd(g_traffic_hot.log_head, uint64_t{1}, concurrent) - 1;
+  mpidbg_send_log_entry* slot = &log[n & g_traffic_hot.log_mask];
+  const uint32_t writing = static_cast<uint32_t>(2 * n + 1);
+  if (concurrent) {
+    uint32_t current = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
+    if ((current & 1u) != 0 ||
+        !__atomic_compare_exchange_n(&slot->seq, &current, writing, false, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED)) {
+      return;
+    }
+  } else {
+    __atomic_store_n(&slot->seq, writing, __ATOMIC_RELAXED);
+  }
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  slot->call = s.call;
+  slot->comm_job_id = s.comm_job_id;
+  slot->ordinal = ordinal;
+  slot->bytes = s.bytes;
+  slot->time_ns = s.time_ns;
+  slot->datatype = s.datatype;
+  slot->count = s.count;
+  slot->peer = s.peer;
+  slot->peer_world = s.peer_world;
+  slot->tag = s.tag;
+  slot->mode = s.mode;
+  __atomic_store_n(&slot->seq, writing + 1, __ATOMIC_RELEASE);
+}
+
+// Counts a send as posted (blocking, nonblocking, persistent start, a Sendrecv's send
+// half) and logs it. Nothing for MPI_PROC_NULL or an unknown peer. Inline: it runs for
+// every send; only a key the thread's cache misses goes out of line.
+MPIDBG_ALWAYS_INLINE void CountSend(ThreadState* ts, const SendEnvelope& s) {
+  if (g_traffic_hot.entries == nullptr || s.peer < 0) return;
+  mpidbg_traffic_entry* e = ts->send_entries[TrafficCacheSlot(s.peer, s.tag)];
+  if (__builtin_expect(e == nullptr || !TrafficMatches(e, s.comm_job_id, s.peer, s.tag), 0)) {
+    e = SendEntry(ts, s);
+  }
+  const bool concurrent = core::Concurrent();
+  uint64_t ordinal = 0;
+  if (e != nullptr) {
+    ordinal = AddMessage(&e->sends, &e->send_bytes, static_cast<uint64_t>(s.bytes), concurrent);
+  }
+  LogSend(s, ordinal, concurrent);
+}
 
 // Counts a completed receive whose envelope is known (nothing when `m.source` is not a
 // rank).
-inline void CountReceived(ThreadState* ts, uint64_t job_id, const ReceivedMessage& m,
+MPIDBG_ALWAYS_INLINE void CountReceived(ThreadState* ts, uint64_t job_id, const ReceivedMessage& m,
                           const SourceHint& hint) {
   if (g_traffic_hot.entries == nullptr || m.source < 0) return;
   mpidbg_traffic_entry* e = ts->receive_entries[TrafficCacheSlot(m.source, m.tag)];
@@ -114,13 +200,12 @@ inline void CountReceived(ThreadState* ts, uint64_t job_id, const ReceivedMessag
     e = ReceiveEntry(ts, job_id, m.source, m.tag, hint);
     if (e == nullptr) return;
   }
-  core::CounterAdd(&e->receives, uint64_t{1});
-  core::CounterAdd(&e->receive_bytes, static_cast<uint64_t>(m.bytes));
+  AddMessage(&e->receives, &e->receive_bytes, static_cast<uint64_t>(m.bytes), core::Concurrent());
 }
 
 // Counts a completed receive from its status: under the status's actual source and
 // tag. Nothing for MPI_PROC_NULL, or for a cancelled receive.
-inline void CountReceive(ThreadState* ts, uint64_t job_id, const MPI_Status& status,
+MPIDBG_ALWAYS_INLINE void CountReceive(ThreadState* ts, uint64_t job_id, const MPI_Status& status,
                          const SourceHint& hint) {
   ReceivedMessage m;
   if (g_traffic_hot.entries != nullptr && ReadStatus(status, &m)) {

@@ -15,13 +15,13 @@ namespace mpidbg::rt {
 // (other types) and returns it. datatype_info.cc.
 const DatatypeInfo& DescribeIntoThread(ThreadState* ts, MPI_Datatype datatype);
 
-inline uint32_t TypeCacheSlot(uint64_t key) {
+MPIDBG_ALWAYS_INLINE uint32_t TypeCacheSlot(uint64_t key) {
   return static_cast<uint32_t>(key ^ (key >> 7) ^ (key >> 17)) & (ThreadState::kTypeCacheSize - 1);
 }
 
 // Size and name of `datatype`. The reference stays valid until the thread describes two
 // more non-predefined types.
-inline const DatatypeInfo& DatatypeOf(ThreadState* ts, MPI_Datatype datatype) {
+MPIDBG_ALWAYS_INLINE const DatatypeInfo& DatatypeOf(ThreadState* ts, MPI_Datatype datatype) {
   const uint64_t key = HandleToU64(datatype);
   const ThreadState::TypeCacheEntry& e = ts->type_cache[TypeCacheSlot(key)];
   if (e.key == key && key != 0) return e.info;

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Instructions the mpidbg runtime adds per MPI call, counted with callgrind.
+
+usage: count_instructions.py --build-dir DIR [--flavours mpich,openmpi] [--scale S]
+
+Runs bench/mpi_bench (the program scripts/bench times) once per flavour with the runtime
+LD_PRELOADed and both ranks under `valgrind --tool=callgrind`, and once without the
+runtime. Instruction counts do not depend on what else the machine runs, unlike the
+timings; they count work, not time (a stall on a shared cache line costs no
+instructions).
+
+For each wrapped call, what the runtime adds is the wrapper's inclusive count minus
+that of the PMPI_* call it makes, per call (MPI_Waitall also per request). Without the
+runtime the same program gives what MPI's own MPI_Send/MPI_Isend/MPI_Irecv cost (a
+receive's count depends on how long it polls, so it is not reported). The vDSO is not
+visible under valgrind, so the clock is counted as libc's clock_gettime.
+
+Prints one JSON object, e.g.
+  {"mpich": {"runtime_per_call": {"MPI_Send": 290.0, ...},
+             "runtime_per_request": {"MPI_Waitall": 70.1}, "mpi_per_call": {...}}}
+"""
+import argparse
+import collections
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+LAUNCH = {
+    "mpich": lambda env: (["mpiexec.mpich", "-n", "2"]
+                          + sum((["-env", k, v] for k, v in env.items()), [])),
+    "openmpi": lambda env: (["mpiexec.openmpi", "--allow-run-as-root", "--oversubscribe", "-n", "2"]
+                            + sum((["-x", f"{k}={v}"] for k, v in env.items()), [])),
+}
+CALLS = ("MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall")
+WINDOW = 64  # requests per MPI_Waitall in mpi_bench's message-rate part
+
+
+def parse(path):
+    """Self cost per function and (caller, callee) -> [calls, inclusive cost]."""
+    names, self_cost = {}, collections.Counter()
+    edges = collections.defaultdict(lambda: [0, 0])
+    fn = cfn = None
+    pending = None
+
+    def name(text):
+        m = re.match(r"\((\d+)\)(?:\s+(.*))?$", text)
+        if not m:
+            return text
+        if m.group(2):
+            names[m.group(1)] = m.group(2)
+        return names.get(m.group(1), text)
+
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("fn="):
+                fn = name(line[3:])
+            elif line.startswith("cfn="):
+                cfn = name(line[4:])
+            elif line.startswith("calls="):
+                pending = int(line[6:].split()[0])
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                parts = line.split()
+                cost = int(parts[-1]) if len(parts) > 1 else 0
+                if pending is not None:
+                    edge = edges[(fn, cfn)]
+                    edge[0] += pending
+                    edge[1] += cost
+                    pending = None
+                else:
+                    self_cost[fn] += cost
+    return self_cost, edges
+
+
+def per_call(paths, runtime):
+    """Runtime (or MPI) instructions per call, summed over the ranks' files."""
+    inclusive, calls, pmpi = collections.Counter(), collections.Counter(), collections.Counter()
+    for path in paths:
+        self_cost, edges = parse(path)
+        for f, c in self_cost.items():
+            inclusive[f] += c
+        for (caller, callee), (n, cost) in edges.items():
+            inclusive[caller] += cost
+            calls[callee] += n
+            if runtime and callee == "P" + caller:
+                pmpi[caller] += cost
+    out = {}
+    for call in CALLS:
+        if runtime:
+            if calls[call]:
+                out[call] = round((inclusive[call] - pmpi[call]) / calls[call], 1)
+        else:
+            target = "P" + call
+            if call != "MPI_Recv" and calls[target]:
+                out[call] = round(inclusive[target] / calls[target], 1)
+    return out
+
+
+def run(flavour, exe, lib, scale, timeout):
+    with tempfile.TemporaryDirectory() as d:
+        env = {"MPIDBG_MPIT": "0"}
+        if lib:
+            env["LD_PRELOAD"] = lib
+        cmd = LAUNCH[flavour](env) + [
+            "valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/cg.%p", exe, str(scale)]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout, check=False)
+        paths = glob.glob(os.path.join(d, "cg.*"))
+        if p.returncode != 0 or len(paths) != 2:
+            raise RuntimeError(f"{' '.join(cmd)} failed (exit {p.returncode}):\n"
+                               f"{p.stderr[-2000:]}")
+        return per_call(paths, lib is not None)
+
+
+def count(build_dir, flavours, scale=0.02, timeout=900):
+    result = {}
+    for flavour in flavours:
+        exe = os.path.join(build_dir, "bench", f"mpi_bench_{flavour}")
+        lib = os.path.join(build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so")
+        if not (os.path.exists(exe) and os.path.exists(lib)):
+            continue
+        runtime = run(flavour, exe, lib, scale, timeout)
+        plain = run(flavour, exe, None, scale, timeout)
+        entry = {"runtime_per_call": {k: v for k, v in runtime.items() if k != "MPI_Waitall"},
+                 "mpi_per_call": {k: v for k, v in plain.items() if k != "MPI_Waitall"}}
+        if "MPI_Waitall" in runtime:
+            per_request = round(runtime["MPI_Waitall"] / WINDOW, 1)
+            entry["runtime_per_request"] = {"MPI_Waitall": per_request}
+        result[flavour] = entry
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--flavours", default="mpich,openmpi")
+    ap.add_argument("--scale", type=float, default=0.02)
+    a = ap.parse_args()
+    result = count(a.build_dir, [f for f in a.flavours.split(",") if f], a.scale)
+    print(json.dumps(result, separators=(",", ":")), flush=True)
+    return 0 if result else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
