@@ -332,9 +332,24 @@ int fill_ext(const QueryContext& ctx, const CommEntry& entry, const Topology& to
 
 }  // namespace
 
-MPIDBG_EXPORT int mpidbg_comm_query(mqs_image*, mqs_image_info*, mqs_process* process,
-                                    mqs_process_info* process_info, mqs_taddr_t c_comm,
-                                    struct mpidbg_comm_info_t** info) {
+namespace {
+
+mpidbg_comm_info_t* base_of(mpidbg_comm_info_t* info) { return info; }
+mpidbg_comm_info_t* base_of(mpidbg_comm_ext_info_t* info) { return &info->base; }
+int fill_any(const QueryContext& ctx, const CommEntry& entry, const Topology& topo,
+             mpidbg_comm_info_t* out) {
+  return fill_comm(ctx, entry, topo, out);
+}
+int fill_any(const QueryContext& ctx, const CommEntry& entry, const Topology& topo,
+             mpidbg_comm_ext_info_t* out) {
+  return fill_ext(ctx, entry, topo, out);
+}
+
+// The body of mpidbg_comm_query and mpidbg_comm_query_ext: resolve the handle, read its
+// topology, fill a fresh result (the null communicator's or the record's).
+template <typename Info>
+int query_comm(mqs_process* process, mqs_process_info* process_info, mqs_taddr_t c_comm,
+               Info** info) {
   if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
   *info = nullptr;
   QueryContext ctx;
@@ -349,12 +364,12 @@ MPIDBG_EXPORT int mpidbg_comm_query(mqs_image*, mqs_image_info*, mqs_process* pr
     rc = read_topology(ctx, entry->rec, &topo);
     if (rc != MPIDBG_SUCCESS) return rc;
   }
-  auto* out = new_result<mpidbg_comm_info_t>();
+  Info* out = new_result<Info>();
   if (out == nullptr) return MPIDBG_ERR_NO_MEM;
   if (is_null) {
-    fill_null(ctx, c_comm, out);
+    fill_null(ctx, c_comm, base_of(out));
   } else {
-    rc = fill_comm(ctx, *entry, topo, out);
+    rc = fill_any(ctx, *entry, topo, out);
     if (rc != MPIDBG_SUCCESS) {
       free_result(out);
       return rc;
@@ -364,36 +379,18 @@ MPIDBG_EXPORT int mpidbg_comm_query(mqs_image*, mqs_image_info*, mqs_process* pr
   return MPIDBG_SUCCESS;
 }
 
+}  // namespace
+
+MPIDBG_EXPORT int mpidbg_comm_query(mqs_image*, mqs_image_info*, mqs_process* process,
+                                    mqs_process_info* process_info, mqs_taddr_t c_comm,
+                                    struct mpidbg_comm_info_t** info) {
+  return query_comm(process, process_info, c_comm, info);
+}
+
 MPIDBG_EXPORT int mpidbg_comm_query_ext(mqs_image*, mqs_image_info*, mqs_process* process,
                                         mqs_process_info* process_info, mqs_taddr_t c_comm,
                                         struct mpidbg_comm_ext_info_t** info) {
-  if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
-  *info = nullptr;
-  QueryContext ctx;
-  int rc = open_query(process, process_info, &ctx);
-  if (rc != MPIDBG_SUCCESS) return rc;
-  const CommEntry* entry;
-  bool is_null;
-  rc = resolve(ctx, c_comm, &entry, &is_null);
-  if (rc != MPIDBG_SUCCESS) return rc;
-  Topology topo;
-  if (entry != nullptr) {
-    rc = read_topology(ctx, entry->rec, &topo);
-    if (rc != MPIDBG_SUCCESS) return rc;
-  }
-  auto* out = new_result<mpidbg_comm_ext_info_t>();
-  if (out == nullptr) return MPIDBG_ERR_NO_MEM;
-  if (is_null) {
-    fill_null(ctx, c_comm, &out->base);
-  } else {
-    rc = fill_ext(ctx, *entry, topo, out);
-    if (rc != MPIDBG_SUCCESS) {
-      free_result(out);
-      return rc;
-    }
-  }
-  *info = out;
-  return MPIDBG_SUCCESS;
+  return query_comm(process, process_info, c_comm, info);
 }
 
 MPIDBG_EXPORT int mpidbg_comm_f2c(mqs_image*, mqs_image_info*, mqs_process* process,

@@ -96,52 +96,58 @@ void fill_ext(const QueryContext& ctx, const mpidbg_op_record& op, mpidbg_reques
   out->req_post_serial = op.post_serial;
 }
 
+// Fills the null request's extension fields.
+void fill_null_ext(mpidbg_request_ext_info_t* out) {
+  out->req_ext_bitflags = MPIDBG_HANDLE_PREDEFINED | MPIDBG_HANDLE_NULL;
+  out->req_peer = MPIDBG_RANK_UNKNOWN;
+  out->req_peer_world = MPIDBG_RANK_UNKNOWN;
+  out->req_file_offset = -1;
+}
+
+mpidbg_request_info_t* base_of(mpidbg_request_info_t* info) { return info; }
+mpidbg_request_info_t* base_of(mpidbg_request_ext_info_t* info) { return &info->base; }
+void fill_more(const QueryContext&, const OpEntry*, mpidbg_request_info_t*) {}
+void fill_more(const QueryContext& ctx, const OpEntry* entry, mpidbg_request_ext_info_t* out) {
+  if (entry == nullptr) {
+    fill_null_ext(out);
+  } else {
+    fill_ext(ctx, entry->rec, out);
+  }
+}
+
+// The body of mpidbg_request_query and mpidbg_request_query_ext.
+template <typename Info>
+int query_request(mqs_process* process, mqs_process_info* process_info, mqs_taddr_t request,
+                  Info** info) {
+  if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
+  *info = nullptr;
+  QueryContext ctx;
+  int rc = open_query(process, process_info, &ctx);
+  if (rc != MPIDBG_SUCCESS) return rc;
+  const OpEntry* entry;
+  bool is_null;
+  rc = resolve(ctx, request, &entry, &is_null);
+  if (rc != MPIDBG_SUCCESS) return rc;
+  Info* out = new_result<Info>();
+  if (out == nullptr) return MPIDBG_ERR_NO_MEM;
+  fill_base(ctx, is_null ? request : entry->rec.request, is_null, base_of(out));
+  fill_more(ctx, is_null ? nullptr : entry, out);
+  *info = out;
+  return MPIDBG_SUCCESS;
+}
+
 }  // namespace
 
 MPIDBG_EXPORT int mpidbg_request_query(mqs_image*, mqs_image_info*, mqs_process* process,
                                        mqs_process_info* process_info, mqs_taddr_t request,
                                        struct mpidbg_request_info_t** info) {
-  if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
-  *info = nullptr;
-  QueryContext ctx;
-  int rc = open_query(process, process_info, &ctx);
-  if (rc != MPIDBG_SUCCESS) return rc;
-  const OpEntry* entry;
-  bool is_null;
-  rc = resolve(ctx, request, &entry, &is_null);
-  if (rc != MPIDBG_SUCCESS) return rc;
-  auto* out = new_result<mpidbg_request_info_t>();
-  if (out == nullptr) return MPIDBG_ERR_NO_MEM;
-  fill_base(ctx, is_null ? request : entry->rec.request, is_null, out);
-  *info = out;
-  return MPIDBG_SUCCESS;
+  return query_request(process, process_info, request, info);
 }
 
 MPIDBG_EXPORT int mpidbg_request_query_ext(mqs_image*, mqs_image_info*, mqs_process* process,
                                            mqs_process_info* process_info, mqs_taddr_t request,
                                            struct mpidbg_request_ext_info_t** info) {
-  if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
-  *info = nullptr;
-  QueryContext ctx;
-  int rc = open_query(process, process_info, &ctx);
-  if (rc != MPIDBG_SUCCESS) return rc;
-  const OpEntry* entry;
-  bool is_null;
-  rc = resolve(ctx, request, &entry, &is_null);
-  if (rc != MPIDBG_SUCCESS) return rc;
-  auto* out = new_result<mpidbg_request_ext_info_t>();
-  if (out == nullptr) return MPIDBG_ERR_NO_MEM;
-  fill_base(ctx, is_null ? request : entry->rec.request, is_null, &out->base);
-  if (is_null) {
-    out->req_ext_bitflags = MPIDBG_HANDLE_PREDEFINED | MPIDBG_HANDLE_NULL;
-    out->req_peer = MPIDBG_RANK_UNKNOWN;
-    out->req_peer_world = MPIDBG_RANK_UNKNOWN;
-    out->req_file_offset = -1;
-  } else {
-    fill_ext(ctx, entry->rec, out);
-  }
-  *info = out;
-  return MPIDBG_SUCCESS;
+  return query_request(process, process_info, request, info);
 }
 
 MPIDBG_EXPORT int mpidbg_request_f2c(mqs_image*, mqs_image_info*, mqs_process* process,
