@@ -98,6 +98,13 @@ static void p2p(void) {
     int small[2] = {0, 0};
     E("Recv truncated (4 ints into 2)", MPI_Recv(small, 2, MPI_INT, 0, 7, MPI_COMM_WORLD, &st));
     tp_out("  received prefix %s", tp_ints(small, 2));
+  }
+  /* Both remaining messages are at rank 1 before it posts their receives: otherwise
+   * Open MPI's Waitall may report the second as MPI_ERR_PENDING or as MPI_SUCCESS
+   * depending on timing alone. */
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (tp_rank == 1) {
+    int small[2] = {0, 0};
     MPI_Request rs[2];
     MPI_Status sts[2];
     int one = -1;
