@@ -33,15 +33,9 @@ MPIDBG_EXPORT int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summa
   mpidbg_root root;
   int rc = mpidbg::mqs::read_current_root(process, &ps, &root);
   if (rc != mqs_ok) return rc;
-  TrafficSnapshot* fresh = debugger_new<TrafficSnapshot>();
-  if (fresh == nullptr) return kErrNoMemory;
-  rc = decode_traffic(ps->reader, root, ps->traffic_limits, fresh);
-  if (rc != mqs_ok) {
-    debugger_delete(fresh);
-    return rc == kErrNoTraffic && root.traffic == 0 ? mqs_no_information : rc;
-  }
-  debugger_delete(ps->traffic);
-  ps->traffic = fresh;
+  rc = mpidbg::mqs::replace_traffic(ps, root, &ps->traffic);
+  if (rc != mqs_ok) return rc == kErrNoTraffic && root.traffic == 0 ? mqs_no_information : rc;
+  const TrafficSnapshot* fresh = ps->traffic;
   mpidbg_traffic_summary full;
   std::memset(&full, 0, sizeof full);
   full.entries = mpidbg::ext::clamp_count(fresh->entries.size());

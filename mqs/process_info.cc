@@ -63,6 +63,19 @@ int refresh_snapshot(ProcessState* ps) {
   return mqs_ok;
 }
 
+int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSnapshot** slot) {
+  plugin::TrafficSnapshot* fresh = debugger_new<plugin::TrafficSnapshot>();
+  if (fresh == nullptr) return plugin::kErrNoMemory;
+  const int rc = plugin::decode_traffic(ps->reader, root, ps->traffic_limits, fresh);
+  if (rc != mqs_ok) {
+    debugger_delete(fresh);
+    return rc;
+  }
+  debugger_delete(*slot);
+  *slot = fresh;
+  return mqs_ok;
+}
+
 int update_snapshot(ProcessState* ps) {
   if (ps->snapshot != nullptr) {
     uint64_t generation = 0;

@@ -110,6 +110,10 @@ int read_current_root(mqs_process* process, ProcessState** ps, mpidbg_root* root
 // iterators, which pointed into the old one.
 int refresh_snapshot(ProcessState* ps);
 
+// Decodes the traffic block of `root` into a fresh snapshot and, on success only,
+// replaces *slot (one of the state's traffic snapshots) with it.
+int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSnapshot** slot);
+
 // What mqs_update_communicator_list does: keeps the snapshot when the runtime's
 // generation has not moved (one small read), else decodes afresh; resets both iterators.
 int update_snapshot(ProcessState* ps);

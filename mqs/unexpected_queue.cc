@@ -52,15 +52,8 @@ int sender_traffic(ProcessState* ps, const plugin::TrafficSnapshot** out) {
     mpidbg_root root{};
     rc = plugin::read_runtime_root(ps->reader, ps->root_addr, ps->limits, &root);
     if (rc != mqs_ok) return rc;
-    plugin::TrafficSnapshot* fresh = debugger_new<plugin::TrafficSnapshot>();
-    if (fresh == nullptr) return plugin::kErrNoMemory;
-    rc = plugin::decode_traffic(ps->reader, root, ps->traffic_limits, fresh);
-    if (rc != mqs_ok) {
-      debugger_delete(fresh);
-      return rc;
-    }
-    debugger_delete(ps->sender_traffic);
-    ps->sender_traffic = fresh;
+    rc = replace_traffic(ps, root, &ps->sender_traffic);
+    if (rc != mqs_ok) return rc;
     ps->sender_generation = root.generation;
   }
   *out = ps->sender_traffic;
