@@ -38,10 +38,20 @@ PRELOAD = {
 METRICS = ("latency_0", "latency_1024", "message_rate")
 
 
-def run_once(flavour, exe, runtime, scale, timeout):
+# Passing one more environment variable to the ranks.
+ENV = {
+    "mpich": lambda name, value: ["-env", name, value],
+    "openmpi": lambda name, value: ["-x", f"{name}={value}"],
+}
+
+
+def run_once(flavour, exe, runtime, scale, timeout, env=None):
+    """One run of the program; `env` adds variables to the ranks' environment."""
     cmd = list(LAUNCH[flavour])
     if runtime:
         cmd += PRELOAD[flavour](runtime)
+    for name, value in (env or {}).items():
+        cmd += ENV[flavour](name, value)
     cmd += [exe, str(scale)]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          timeout=timeout, check=False)

@@ -392,6 +392,126 @@ void traffic_calls(mqs_process* p, uint8_t variant) {
   (void)mpidbg_traffic_read(p, nullptr);
 }
 
+// A monitoring block (peers, files, the MPI's own counters) and a sampling block (functions
+// and an open-addressing site table) so mutations reach their decoders.
+void add_monitor_and_profile_blocks(ImageBuilder& b) {
+  ImageBuilder::MonitorImage m;
+  m.header.active = 1;
+  m.header.reset_seq = 2;
+  m.header.mpit_state = MPIDBG_MONITOR_MPIT_READ;
+  std::strcpy(m.header.mpit_reason, "pml_monitoring_messages_count");
+  m.header.accumulated_coll[MPIDBG_COLL_ALL_TO_ALL].operations = 3;
+  m.header.baseline_coll[MPIDBG_COLL_ALL_TO_ALL].operations = 1;
+  m.accumulated.resize(4);
+  m.baseline.resize(4);
+  for (size_t i = 0; i < m.accumulated.size(); ++i) {
+    m.accumulated[i].sent_messages = 2 * i;
+    m.accumulated[i].sent_bytes = 16 * i;
+    m.accumulated[i].sent_histogram[4] = 2 * i;
+    m.baseline[i].sent_messages = i;
+  }
+  m.accumulated_files.resize(3);
+  m.baseline_files.resize(3);
+  m.accumulated_files[0].state = MPIDBG_MONITOR_FILE_READY;
+  m.accumulated_files[0].opens = 1;
+  std::strcpy(m.accumulated_files[0].name, "out.dat");
+  m.accumulated_files[1].state = MPIDBG_MONITOR_FILE_CLAIMED;
+  m.accumulated_files[2].state = MPIDBG_MONITOR_FILE_READY;
+  std::strcpy(m.accumulated_files[2].name, "in.dat");
+  m.mpit_peers.resize(4);
+  m.mpit_peers[1].pml_messages = 5;
+  b.add_monitor(m);
+
+  ImageBuilder::ProfileImage prof;
+  prof.header.active = 1;
+  prof.header.period_ns = 1000000;
+  prof.functions.resize(MPIDBG_CALL_ID_LIMIT);
+  prof.functions[MPIDBG_CALL_MPI_Send] = {3, 0};
+  prof.functions[MPIDBG_CALL_MPI_Recv] = {1, 4};
+  prof.sites.resize(4);
+  prof.sites[0] = {MPIDBG_PROFILE_SITE_READY, MPIDBG_CALL_MPI_Recv, 0x1234, 1, 4};
+  prof.sites[1] = {MPIDBG_PROFILE_SITE_CLAIMED, MPIDBG_CALL_MPI_Send, 0x1240, 1, 0};
+  prof.sites[3] = {MPIDBG_PROFILE_SITE_READY, MPIDBG_CALL_MPI_Send, 0x1250, 3, 0};
+  b.add_profile(prof);
+  b.commit();
+}
+
+void monitor_calls(mqs_process* p, uint8_t variant) {
+  Sized<mpidbg_monitor_summary> summary(caller_size<mpidbg_monitor_summary>(variant));
+  int world = 0, files = 0, mpit = 0;
+  if (mpidbg_monitor_read(p, summary.get()) == mqs_ok &&
+      summary.value().size >= sizeof(mpidbg_monitor_summary)) {
+    world = summary.value().world_size;
+    files = summary.value().file_count;
+    mpit = summary.value().mpit_peer_count;
+  }
+  if (world < 0 || world > (1 << 22) || files < 0 || files > (1 << 16) || mpit < 0 ||
+      mpit > (1 << 22)) {
+    std::fprintf(stderr, "plugin_fuzzer: monitoring counts %d/%d/%d out of bounds\n", world, files,
+                 mpit);
+    std::abort();
+  }
+  if (world > 4096) world = 4096;  // a debugger would page
+  if (mpit > 4096) mpit = 4096;
+  for (int which = -1; which <= 2; ++which) {
+    for (int r = -1; r <= world; ++r) {
+      Sized<mpidbg_monitor_peer_info> info(caller_size<mpidbg_monitor_peer_info>(variant));
+      (void)mpidbg_monitor_peer_get(p, r, which, info.get());
+    }
+    for (int k = -1; k <= MPIDBG_COLL_KINDS; ++k) {
+      Sized<mpidbg_monitor_coll_info> info(caller_size<mpidbg_monitor_coll_info>(variant));
+      (void)mpidbg_monitor_coll_get(p, k, which, info.get());
+    }
+    for (int i = -1; i <= files; ++i) {
+      Sized<mpidbg_monitor_file_info> info(caller_size<mpidbg_monitor_file_info>(variant));
+      (void)mpidbg_monitor_file_get(p, i, which, info.get());
+    }
+  }
+  for (int r = -1; r <= mpit; ++r) {
+    Sized<mpidbg_monitor_mpit_peer_info> info(caller_size<mpidbg_monitor_mpit_peer_info>(variant));
+    (void)mpidbg_monitor_mpit_peer_get(p, r, info.get());
+  }
+  for (int k = -1; k <= MPIDBG_COLL_KINDS; ++k) {
+    Sized<mpidbg_monitor_coll_info> info(caller_size<mpidbg_monitor_coll_info>(variant));
+    (void)mpidbg_monitor_mpit_coll_get(p, k, info.get());
+  }
+  (void)mpidbg_monitor_read(p, nullptr);
+  (void)mpidbg_monitor_peer_get(p, 0, 0, nullptr);
+}
+
+void profile_calls(mqs_process* p, uint8_t variant) {
+  Sized<mpidbg_profile_summary> summary(caller_size<mpidbg_profile_summary>(variant));
+  int functions = 0, sites = 0;
+  if (mpidbg_profile_read(p, summary.get()) == mqs_ok &&
+      summary.value().size >= sizeof(mpidbg_profile_summary)) {
+    functions = summary.value().function_count;
+    sites = summary.value().site_count;
+  }
+  if (functions < 0 || functions > (1 << 12) || sites < 0 || sites > (1 << 20)) {
+    std::fprintf(stderr, "plugin_fuzzer: profile counts %d/%d out of bounds\n", functions, sites);
+    std::abort();
+  }
+  if (sites > 4096) sites = 4096;
+  uint64_t previous = UINT64_MAX;
+  for (int i = -1; i <= functions; ++i) {
+    Sized<mpidbg_profile_function_info> info(caller_size<mpidbg_profile_function_info>(variant));
+    (void)mpidbg_profile_function_get(p, i, info.get());
+  }
+  for (int i = -1; i <= sites; ++i) {
+    Sized<mpidbg_profile_site_info> info(caller_size<mpidbg_profile_site_info>(variant));
+    if (mpidbg_profile_site_get(p, i, info.get()) != mqs_ok || variant != 0) continue;
+    // Sites come most samples first.
+    const mpidbg_profile_site_info v = info.value();
+    const uint64_t n = v.working > UINT64_MAX - v.blocked ? UINT64_MAX : v.working + v.blocked;
+    if (n > previous) {
+      std::fprintf(stderr, "plugin_fuzzer: profile sites out of order\n");
+      std::abort();
+    }
+    previous = n;
+  }
+  (void)mpidbg_profile_read(p, nullptr);
+}
+
 void extension_calls(mqs_process* p, uint8_t variant) {
   (void)mpidbg_ext_version();
   Sized<mpidbg_process_summary> summary(caller_size<mpidbg_process_summary>(variant));
@@ -422,6 +542,8 @@ void extension_calls(mqs_process* p, uint8_t variant) {
   (void)mpidbg_process_get_summary(p, &zero);
   (void)mpidbg_process_get_summary(p, nullptr);
   traffic_calls(p, variant);
+  monitor_calls(p, variant);
+  profile_calls(p, variant);
 }
 
 // ---- the handle interface ----------------------------------------------------------------
@@ -958,6 +1080,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Iteration it;
   it.scenario = std::make_unique<Scenario>(mpidbg::test::build_main_scenario(kind, handle_size));
   add_traffic_block(*it.scenario->builder);
+  add_monitor_and_profile_blocks(*it.scenario->builder);
   const HandleSet handles = add_handle_objects(*it.scenario);
   FakeTarget& target = *it.scenario->target;
   const auto regions = target.regions();

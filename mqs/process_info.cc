@@ -76,6 +76,63 @@ int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSn
   return mqs_ok;
 }
 
+int read_root_address(ProcessState* ps, const mpidbg_root& root, size_t offset,
+                      TargetAddr* out) {
+  *out = TargetAddr();
+  if (root.size < offset + sizeof(uint64_t)) return mqs_ok;  // an older runtime's root
+  TargetAddr at;
+  if (!ps->root_addr.offset_by(offset, &at)) return plugin::kErrReadFailed;
+  uint64_t value = 0;
+  const int rc = ps->reader.read_u64(at, &value);
+  if (rc != mqs_ok) return rc;
+  *out = TargetAddr(value);
+  return mqs_ok;
+}
+
+namespace {
+
+// Decodes into a fresh T with `decode` and swaps it into *slot; the old one goes either way.
+template <typename T, typename Limits, typename Decode>
+int replace_block(ProcessState* ps, const mpidbg_root& root, size_t root_offset,
+                  const Limits& limits, Decode decode, T** slot) {
+  debugger_delete(*slot);
+  *slot = nullptr;
+  TargetAddr block;
+  int rc = read_root_address(ps, root, root_offset, &block);
+  if (rc != mqs_ok) return rc;
+  T* fresh = debugger_new<T>();
+  if (fresh == nullptr) return plugin::kErrNoMemory;
+  rc = decode(ps->reader, block, limits, fresh);
+  if (rc != mqs_ok) {
+    debugger_delete(fresh);
+    return rc;
+  }
+  *slot = fresh;
+  return mqs_ok;
+}
+
+}  // namespace
+
+void drop_monitor(ProcessState* ps) {
+  debugger_delete(ps->monitor);
+  ps->monitor = nullptr;
+}
+
+void drop_profile(ProcessState* ps) {
+  debugger_delete(ps->profile);
+  ps->profile = nullptr;
+}
+
+int replace_monitor(ProcessState* ps, const mpidbg_root& root) {
+  return replace_block(ps, root, offsetof(mpidbg_root, monitor), ps->monitor_limits,
+                       plugin::decode_monitor, &ps->monitor);
+}
+
+int replace_profile(ProcessState* ps, const mpidbg_root& root) {
+  return replace_block(ps, root, offsetof(mpidbg_root, profile), ps->profile_limits,
+                       plugin::decode_profile, &ps->profile);
+}
+
 int update_snapshot(ProcessState* ps) {
   if (ps->snapshot != nullptr) {
     uint64_t generation = 0;
@@ -158,6 +215,8 @@ void destroy_process_state(_mqs_process_info* info) {
   info->state.traffic = nullptr;
   debugger_delete(info->state.mpit);
   info->state.mpit = nullptr;
+  drop_monitor(&info->state);
+  drop_profile(&info->state);
   debugger_delete(info->state.handle_snapshot);
   info->state.handle_snapshot = nullptr;
   debugger_delete(info->state.objects);

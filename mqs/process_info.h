@@ -13,7 +13,9 @@
 #include "mpidbg/mqs_interface.h"
 #include "plugin/debugger_memory.h"
 #include "plugin/metadata_snapshot.h"
+#include "plugin/monitor_snapshot.h"
 #include "plugin/object_snapshot.h"
+#include "plugin/profile_snapshot.h"
 #include "plugin/runtime_snapshot.h"
 #include "plugin/target_reader.h"
 #include "plugin/traffic_snapshot.h"
@@ -61,6 +63,10 @@ struct ProcessState {
   plugin::TrafficLimits traffic_limits;
   plugin::MpitSnapshot* mpit = nullptr;  // the last mpidbg_mpit_read
   plugin::MetadataLimits metadata_limits;
+  plugin::MonitorSnapshot* monitor = nullptr;  // the last successful mpidbg_monitor_read
+  plugin::MonitorLimits monitor_limits;
+  plugin::ProfileSnapshot* profile = nullptr;  // the last successful mpidbg_profile_read
+  plugin::ProfileLimits profile_limits;
 
   Cursor comm_cursor = Cursor::kNotSetUp;
   size_t comm_index = 0;  // into snapshot->comms while comm_cursor == kOn
@@ -113,6 +119,20 @@ int refresh_snapshot(ProcessState* ps);
 // Decodes the traffic block of `root` into a fresh snapshot and, on success only,
 // replaces *slot (one of the state's traffic snapshots) with it.
 int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSnapshot** slot);
+
+// A target address the root holds at `offset` among the fields appended after the ones
+// decode_root knows (root.monitor, root.profile): 0 when the runtime's root is older and
+// ends before it (its written size says so).
+int read_root_address(ProcessState* ps, const mpidbg_root& root, size_t offset,
+                      TargetAddr* out);
+
+// Decode the monitoring / sampling block of `root` afresh into ps->monitor / ps->profile.
+// On failure the previous decode is dropped too (the getters then answer out of order),
+// so a getter never answers from a read older than the last one asked for.
+int replace_monitor(ProcessState* ps, const mpidbg_root& root);
+int replace_profile(ProcessState* ps, const mpidbg_root& root);
+void drop_monitor(ProcessState* ps);
+void drop_profile(ProcessState* ps);
 
 // What mqs_update_communicator_list does: keeps the snapshot when the runtime's
 // generation has not moved (one small read), else decodes afresh; resets both iterators.

@@ -2,17 +2,7 @@
 
 namespace mpidbg::plugin {
 
-const char* call_name(int call_id) {
-  switch (call_id) {
-#define MPIDBG_X_NAME(name, id, cls) \
-  case id:                           \
-    return #name;
-    MPIDBG_CALL_LIST(MPIDBG_X_NAME)
-#undef MPIDBG_X_NAME
-    default:
-      return nullptr;
-  }
-}
+const char* call_name(int call_id) { return mpidbg_call_name(call_id); }
 
 int call_class(int call_id) {
   switch (call_id) {

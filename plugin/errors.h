@@ -31,7 +31,7 @@ namespace mpidbg::plugin {
   X(kErrNoSuchThread, "thread index out of range")                                              \
   X(kErrNoSuchRequest, "request index out of range")                                           \
   X(kErrNoTraffic, "the runtime records no traffic counters in this process")                   \
-  X(kErrNoSuchEntry, "traffic or send-log index out of range")                                 \
+  X(kErrNoSuchEntry, "index out of range (traffic, send log, monitoring or sampling entry)")    \
   X(kErrNoMetadata, "the runtime has recorded no such metadata in this process")                \
   X(kErrMetadataDamaged, "the runtime's metadata is damaged or being rewritten")
 

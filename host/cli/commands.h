@@ -13,5 +13,7 @@ int ThreadsCommand(const std::vector<std::string>& args);
 int JobCommand(const std::vector<std::string>& args);
 int GdbScriptCommand(const std::vector<std::string>& args);
 int HandleCommand(const std::vector<std::string>& args);
+int MatrixCommand(const std::vector<std::string>& args);
+int ProfileCommand(const std::vector<std::string>& args);
 
 }  // namespace mpidbg::cli

@@ -26,6 +26,8 @@ constexpr const char* kHelp =
     "  threads TARGET    what each thread is doing in MPI\n"
     "  handle TARGET ... one MPI handle (communicator, datatype, request, ...) decoded\n"
     "  job ...           the whole job: per-rank state, wait-for graph, deadlock\n"
+    "  matrix ...        who sent how much to whom (communication matrices, heat map)\n"
+    "  profile ...       where the job spends its time: outside MPI, working, blocked\n"
     "  gdb-script        path of the gdb extension's loader script (gdb -x)\n"
 #ifdef MPIDBG_HAVE_RUN_COMMAND
     "  run ...           run an MPI program with the mpidbg runtime\n"
@@ -61,6 +63,8 @@ int main(int argc, char** argv) {
   if (cmd == "job") return JobCommand(args);
   if (cmd == "gdb-script") return GdbScriptCommand(args);
   if (cmd == "handle") return HandleCommand(args);
+  if (cmd == "matrix") return MatrixCommand(args);
+  if (cmd == "profile") return ProfileCommand(args);
 #ifdef MPIDBG_HAVE_RUN_COMMAND
   // `run` receives its own argv: argv[0] is "run".
   if (cmd == "run") return RunCommand(argc - 1, argv + 1);

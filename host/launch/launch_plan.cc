@@ -35,6 +35,15 @@ std::string PreloadValue(const std::string& runtime, const LaunchProbe& probe) {
   return existing.empty() ? runtime : runtime + ":" + existing;
 }
 
+// Whether the user already chose Open MPI's monitoring level, on the command line or in
+// the environment.
+bool SetsPmlMonitoring(const std::vector<std::string>& command, const LaunchProbe& probe) {
+  for (const std::string& word : command) {
+    if (word.find("pml_monitoring_enable") != std::string::npos) return true;
+  }
+  return probe.getenv && !probe.getenv("OMPI_MCA_pml_monitoring_enable").empty();
+}
+
 }  // namespace
 
 const char* FlavourName(Flavour f) {
@@ -115,18 +124,32 @@ LaunchPlan PlanLaunch(const LaunchRequest& request, const LaunchProbe& probe) {
     return plan;
   }
 
-  const std::string preload = PreloadValue(plan.runtime, probe);
+  std::vector<std::pair<std::string, std::string>> env = {
+      {"LD_PRELOAD", PreloadValue(plan.runtime, probe)}};
+  env.insert(env.end(), request.rank_env.begin(), request.rank_env.end());
   plan.argv.push_back(request.command[0]);
-  switch (plan.launcher) {
-    case LauncherKind::kHydra:
-      plan.argv.insert(plan.argv.end(), {"-genv", "LD_PRELOAD", preload});
-      break;
-    case LauncherKind::kOpenMpi:
-      plan.argv.insert(plan.argv.end(), {"-x", "LD_PRELOAD=" + preload});
-      break;
-    case LauncherKind::kDirect:
-      plan.env.emplace_back("LD_PRELOAD", preload);
-      break;
+  for (const auto& [name, value] : env) {
+    switch (plan.launcher) {
+      case LauncherKind::kHydra:
+        plan.argv.insert(plan.argv.end(), {"-genv", name, value});
+        break;
+      case LauncherKind::kOpenMpi:
+        plan.argv.insert(plan.argv.end(), {"-x", name + "=" + value});
+        break;
+      case LauncherKind::kDirect:
+        plan.env.emplace_back(name, value);
+        break;
+    }
+  }
+  // Open MPI's monitoring components count messages after collectives are broken into
+  // point-to-point ones; the runtime reads them through MPI_T when they are enabled.
+  if (request.monitor && plan.flavour == Flavour::kOpenMpi &&
+      !SetsPmlMonitoring(request.command, probe)) {
+    if (plan.launcher == LauncherKind::kOpenMpi) {
+      plan.argv.insert(plan.argv.end(), {"--mca", "pml_monitoring_enable", "1"});
+    } else if (plan.launcher == LauncherKind::kDirect) {
+      plan.env.emplace_back("OMPI_MCA_pml_monitoring_enable", "1");
+    }
   }
   plan.argv.insert(plan.argv.end(), request.command.begin() + 1, request.command.end());
   plan.ok = true;

@@ -37,6 +37,12 @@ struct LaunchRequest {
   std::vector<std::string> command;  // launcher (or the program itself) and its arguments
   Flavour forced = Flavour::kUnknown;  // --flavour
   std::string runtime_override;        // --runtime
+  // Variables for every rank (passed through the launcher like LD_PRELOAD), e.g.
+  // MPIDBG_MONITOR / MPIDBG_PROFILE from --monitor / --profile.
+  std::vector<std::pair<std::string, std::string>> rank_env;
+  // --monitor: with Open MPI also enable its own monitoring components
+  // (`--mca pml_monitoring_enable 1`) unless the command sets pml_monitoring_enable.
+  bool monitor = false;
 };
 
 struct LaunchPlan {

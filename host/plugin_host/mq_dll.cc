@@ -112,6 +112,15 @@ Result<std::unique_ptr<MqDll>> MqDll::Load(const std::string& path) {
   Resolve(h, "mpidbg_mpit_pvar_get", &e.mpit_pvar_get, nullptr);
   Resolve(h, "mpidbg_mpit_category_get", &e.mpit_category_get, nullptr);
   Resolve(h, "mpidbg_mpit_category_member", &e.mpit_category_member, nullptr);
+  Resolve(h, "mpidbg_monitor_read", &e.monitor_read, nullptr);
+  Resolve(h, "mpidbg_monitor_peer_get", &e.monitor_peer_get, nullptr);
+  Resolve(h, "mpidbg_monitor_coll_get", &e.monitor_coll_get, nullptr);
+  Resolve(h, "mpidbg_monitor_file_get", &e.monitor_file_get, nullptr);
+  Resolve(h, "mpidbg_monitor_mpit_peer_get", &e.monitor_mpit_peer_get, nullptr);
+  Resolve(h, "mpidbg_monitor_mpit_coll_get", &e.monitor_mpit_coll_get, nullptr);
+  Resolve(h, "mpidbg_profile_read", &e.profile_read, nullptr);
+  Resolve(h, "mpidbg_profile_function_get", &e.profile_function_get, nullptr);
+  Resolve(h, "mpidbg_profile_site_get", &e.profile_site_get, nullptr);
   f.setup_basic_callbacks(BasicCallbacks());
   return dll;
 }

@@ -58,6 +58,16 @@ struct ExtFunctions {
   decltype(&mpidbg_mpit_pvar_get) mpit_pvar_get = nullptr;
   decltype(&mpidbg_mpit_category_get) mpit_category_get = nullptr;
   decltype(&mpidbg_mpit_category_member) mpit_category_member = nullptr;
+  // version 3: communication monitoring and MPI-state sampling
+  decltype(&mpidbg_monitor_read) monitor_read = nullptr;
+  decltype(&mpidbg_monitor_peer_get) monitor_peer_get = nullptr;
+  decltype(&mpidbg_monitor_coll_get) monitor_coll_get = nullptr;
+  decltype(&mpidbg_monitor_file_get) monitor_file_get = nullptr;
+  decltype(&mpidbg_monitor_mpit_peer_get) monitor_mpit_peer_get = nullptr;
+  decltype(&mpidbg_monitor_mpit_coll_get) monitor_mpit_coll_get = nullptr;
+  decltype(&mpidbg_profile_read) profile_read = nullptr;
+  decltype(&mpidbg_profile_function_get) profile_function_get = nullptr;
+  decltype(&mpidbg_profile_site_get) profile_site_get = nullptr;
 };
 
 class MqDll {
@@ -73,6 +83,14 @@ class MqDll {
   const ExtFunctions& ext() const { return ext_; }
   bool has_thread_extension() const {
     return ext_.thread_count != nullptr && ext_.thread_get != nullptr;
+  }
+  bool has_monitor_extension() const {
+    return ext_.monitor_read != nullptr && ext_.monitor_peer_get != nullptr &&
+           ext_.monitor_coll_get != nullptr && ext_.monitor_file_get != nullptr;
+  }
+  bool has_profile_extension() const {
+    return ext_.profile_read != nullptr && ext_.profile_function_get != nullptr &&
+           ext_.profile_site_get != nullptr;
   }
   const std::string& path() const { return path_; }
   std::string version() const;

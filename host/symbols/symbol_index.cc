@@ -7,6 +7,7 @@
 #include <gelf.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace mpidbg::host {
@@ -103,6 +104,26 @@ std::vector<std::string> SymbolIndex::ModuleNames() const {
     if (name != nullptr) names.emplace_back(name);
   }
   return names;
+}
+
+std::optional<CodeLocation> SymbolIndex::DescribeAddress(uint64_t address) const {
+  Dwfl_Module* mod = dwfl_addrmodule(dwfl_, address);
+  if (mod == nullptr) return std::nullopt;
+  Dwarf_Addr start = 0;
+  const char* name = dwfl_module_info(mod, nullptr, &start, nullptr, nullptr, nullptr, nullptr,
+                                      nullptr);
+  CodeLocation where;
+  where.module = name != nullptr ? name : "";
+  where.offset = address - start;
+  GElf_Off off = 0;
+  GElf_Sym sym;
+  const char* symbol = dwfl_module_addrinfo(mod, address, &off, &sym, nullptr, nullptr, nullptr);
+  if (symbol != nullptr && *symbol != '\0') {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(off));
+    where.symbol = std::string(symbol) + buf;
+  }
+  return where;
 }
 
 void SymbolIndex::BuildTable() {

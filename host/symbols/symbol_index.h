@@ -17,6 +17,14 @@
 
 namespace mpidbg::host {
 
+// Where a code address lies: the module (path as mapped), the offset from the
+// module's load address, and the enclosing symbol as "name+0xOFF" when there is one.
+struct CodeLocation {
+  std::string module;
+  uint64_t offset = 0;
+  std::optional<std::string> symbol;
+};
+
 class SymbolIndex {
  public:
   // Modules from /proc/PID/maps. Needs no ptrace.
@@ -34,6 +42,8 @@ class SymbolIndex {
   std::optional<uint64_t> FindSymbol(const std::string& name);
   // The same, restricted to functions.
   std::optional<uint64_t> FindFunction(const std::string& name);
+  // The module, offset and symbol of a code address; nullopt outside every module.
+  std::optional<CodeLocation> DescribeAddress(uint64_t address) const;
   // Module names (file paths as the target mapped them), for messages.
   std::vector<std::string> ModuleNames() const;
 

@@ -219,4 +219,28 @@ enum mpidbg_call_id {
   MPIDBG_CALL_END_
 };
 
+/* Every call id is below this: arrays indexed by call id (the sampling profile's
+ * functions) have this many elements. */
+#define MPIDBG_CALL_ID_LIMIT 512
+#ifdef __cplusplus
+#define MPIDBG_X_BELOW(name, id, cls) \
+  static_assert((id) < MPIDBG_CALL_ID_LIMIT, #name " has an id below MPIDBG_CALL_ID_LIMIT");
+MPIDBG_CALL_LIST(MPIDBG_X_BELOW)
+#undef MPIDBG_X_BELOW
+#endif
+
+/* The name of a call id ("MPI_Irecv"); NULL for MPIDBG_CALL_NONE and unknown ids. The
+ * one name table every side (runtime reports, plugin, host) uses. */
+static inline const char* mpidbg_call_name(int id) {
+  switch (id) {
+#define MPIDBG_X_NAME(name, id_, cls) \
+  case id_:                          \
+    return #name;
+    MPIDBG_CALL_LIST(MPIDBG_X_NAME)
+#undef MPIDBG_X_NAME
+    default:
+      return 0;
+  }
+}
+
 #endif /* MPIDBG_CALL_IDS_H */

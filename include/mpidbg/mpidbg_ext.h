@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "mpidbg/mqs_interface.h"
+#include "mpidbg/records.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,7 +28,9 @@ extern "C" {
 /* 1: process, threads, operation and communicator detail.
  * 2: traffic counters and the send log (mpidbg_traffic_*), the launcher/PMI view and
  *    orphan counters (mpidbg_process_get_launch), the MPI_T catalogue (mpidbg_mpit_*). */
-#define MPIDBG_EXT_VERSION 2
+/* 3: communication monitoring (mpidbg_monitor_*) and MPI-state sampling
+ *    (mpidbg_profile_*). */
+#define MPIDBG_EXT_VERSION 3
 
 /* The process as a whole. */
 typedef struct mpidbg_process_summary {
@@ -264,6 +267,113 @@ int mpidbg_mpit_category_get(mqs_process* process, int index, mpidbg_mpit_catego
 /* Member k of a category, members listed as its control variables, then performance
  * variables, then subcategories: *kind is 0, 1 or 2 and *member the index. */
 int mpidbg_mpit_category_member(mqs_process* process, int index, int k, int* kind, int* member);
+
+/* ---- version 3: communication monitoring (records.h, mpidbg_monitor) ----
+ * Counters change with every message, so mpidbg_monitor_read always reads afresh; the
+ * getters answer from that read. `which` is MPIDBG_MONITOR_ACCUMULATED (0: everything
+ * counted since monitoring first started) or MPIDBG_MONITOR_CURRENT (1: since the last
+ * reset; accumulated - baseline, never below 0). */
+#ifndef MPIDBG_MONITOR_ACCUMULATED
+#define MPIDBG_MONITOR_ACCUMULATED 0
+#define MPIDBG_MONITOR_CURRENT 1
+#endif
+
+typedef struct mpidbg_monitor_summary {
+  uint32_t size;              /* set by the caller */
+  int32_t world_size;         /* index range of mpidbg_monitor_peer_get */
+  int32_t active;             /* 1 while counting */
+  int32_t file_count;         /* used file entries: index range of mpidbg_monitor_file_get */
+  uint64_t starts;
+  uint64_t stops;
+  uint64_t resets;
+  int64_t first_start_time_ns;
+  int64_t reset_time_ns;      /* the current phase began */
+  uint64_t files_dropped;
+  int32_t mpit_state;         /* enum mpidbg_monitor_mpit_state */
+  int32_t mpit_peer_count;    /* index range of mpidbg_monitor_mpit_peer_get */
+  int64_t mpit_time_ns;
+  char mpit_reason[128];
+  char output_path[256];      /* where MPI_Finalize writes the job file, "" if nowhere */
+} mpidbg_monitor_summary;
+
+typedef struct mpidbg_monitor_peer_info {
+  uint32_t size;              /* set by the caller */
+  int32_t world_rank;
+  mpidbg_monitor_peer counters;
+} mpidbg_monitor_peer_info;
+
+typedef struct mpidbg_monitor_coll_info {
+  uint32_t size;              /* set by the caller */
+  int32_t kind;               /* enum mpidbg_coll_kind */
+  mpidbg_monitor_coll counters;
+  char kind_name[16];         /* "one_to_all", "all_to_one", "all_to_all", "barrier" */
+} mpidbg_monitor_coll_info;
+
+typedef struct mpidbg_monitor_file_info {
+  uint32_t size;              /* set by the caller */
+  int32_t index;
+  mpidbg_monitor_file counters; /* name included */
+} mpidbg_monitor_file_info;
+
+typedef struct mpidbg_monitor_mpit_peer_info {
+  uint32_t size;              /* set by the caller */
+  int32_t world_rank;
+  mpidbg_monitor_mpit_peer counters;
+} mpidbg_monitor_mpit_peer_info;
+
+/* mqs_no_information when monitoring never started in the process (root.monitor 0). */
+int mpidbg_monitor_read(mqs_process* process, mpidbg_monitor_summary* out);
+int mpidbg_monitor_peer_get(mqs_process* process, int world_rank, int which,
+                            mpidbg_monitor_peer_info* out);
+int mpidbg_monitor_coll_get(mqs_process* process, int kind, int which,
+                            mpidbg_monitor_coll_info* out);
+int mpidbg_monitor_file_get(mqs_process* process, int index, int which,
+                            mpidbg_monitor_file_info* out);
+/* The MPI's own monitoring as last read into the block (mpit_state READ), else
+ * mqs_no_information. mpidbg_monitor_mpit_coll_get: kind as above, counters.operations
+ * and counters.bytes_sent from coll_monitoring_*_count and _size. */
+int mpidbg_monitor_mpit_peer_get(mqs_process* process, int world_rank,
+                                 mpidbg_monitor_mpit_peer_info* out);
+int mpidbg_monitor_mpit_coll_get(mqs_process* process, int kind, mpidbg_monitor_coll_info* out);
+
+/* ---- version 3: MPI-state sampling (records.h, mpidbg_profile) ---- */
+typedef struct mpidbg_profile_summary {
+  uint32_t size;              /* set by the caller */
+  int32_t active;
+  int64_t period_ns;
+  int32_t signal;
+  int32_t clock;              /* enum mpidbg_profile_clock */
+  int64_t start_time_ns;
+  int64_t stop_time_ns;
+  uint64_t samples[3];        /* per enum mpidbg_thread_state */
+  uint64_t lost;
+  uint64_t threads;
+  int32_t function_count;     /* functions with samples: index range of _function_get */
+  int32_t site_count;         /* sites with samples: index range of _site_get */
+} mpidbg_profile_summary;
+
+typedef struct mpidbg_profile_function_info {
+  uint32_t size;              /* set by the caller */
+  int32_t call;               /* enum mpidbg_call_id */
+  uint64_t working;           /* samples */
+  uint64_t blocked;
+  char call_name[32];
+} mpidbg_profile_function_info;
+
+typedef struct mpidbg_profile_site_info {
+  uint32_t size;              /* set by the caller */
+  int32_t call;               /* enum mpidbg_call_id */
+  uint64_t address;           /* return address in the calling code (target address) */
+  uint64_t working;
+  uint64_t blocked;
+  char call_name[32];
+} mpidbg_profile_site_info;
+
+/* Reads the sampling counters afresh; mqs_no_information when sampling never ran.
+ * Functions come in call-id order; sites by samples (working + blocked), most first. */
+int mpidbg_profile_read(mqs_process* process, mpidbg_profile_summary* out);
+int mpidbg_profile_function_get(mqs_process* process, int index, mpidbg_profile_function_info* out);
+int mpidbg_profile_site_get(mqs_process* process, int index, mpidbg_profile_site_info* out);
 
 #ifdef __cplusplus
 }

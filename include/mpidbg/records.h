@@ -186,6 +186,10 @@ typedef struct mpidbg_root {
   uint64_t request_null_handle;
   uint64_t message_null_handle;
   uint64_t message_no_proc_handle;
+
+  /* ---- appended: communication monitoring and MPI-state sampling ---- */
+  uint64_t monitor; /* target address of the mpidbg_monitor block, 0 until monitoring first starts */
+  uint64_t profile; /* target address of the mpidbg_profile block, 0 unless sampling was enabled */
 } mpidbg_root;
 
 /* How MPI_Status holds the received byte count. */
@@ -697,6 +701,184 @@ typedef struct mpidbg_traffic {
   uint64_t log_head;       /* sends logged so far; send i sits in slot i % log_capacity */
 } mpidbg_traffic;
 
+/* ======================= Monitoring: communication matrices (seed 003) =======================
+ * What this process sent to whom, counted above PMPI while monitoring is active
+ * (MPIDBG_MONITOR at launch, or mpidbg_monitor_start() from the application; see
+ * runtime_api.h). Peers are MPI_COMM_WORLD ranks, whatever communicator carried the
+ * traffic.
+ *
+ * Every counter set exists twice: `accumulated` (everything counted while active, since
+ * monitoring first started) and `baseline` (a copy of accumulated taken by the last
+ * mpidbg_monitor_reset(), zero before). The current phase is accumulated - baseline, as
+ * an MPI_T performance-variable handle's value is relative to its last reset.
+ * Each counter is one naturally aligned 64-bit word that only grows (relaxed atomic
+ * adds under MPI_THREAD_MULTIPLE), so a reader racing the writer sees an old value,
+ * never a torn one; `reset_seq` is odd while a reset copies accumulated to baseline.
+ * The block and its arrays never move or go away once created. */
+
+/* Message-size histogram: bucket 0 holds messages of 0 bytes, bucket k (1..64) those of
+ * [2^(k-1), 2^k) bytes. */
+#define MPIDBG_MONITOR_BUCKETS 65
+
+/* Collective operations by data flow (seed 003's one-to-all / all-to-one / all-to-all).
+ * Blocking, nonblocking and persistent forms count alike, when posted. */
+enum mpidbg_coll_kind {
+  MPIDBG_COLL_ONE_TO_ALL = 0, /* Bcast, Scatter, Scatterv */
+  MPIDBG_COLL_ALL_TO_ONE = 1, /* Gather, Gatherv, Reduce */
+  MPIDBG_COLL_ALL_TO_ALL = 2, /* Allgather(v), Allreduce, Alltoall(v,w), Reduce_scatter(_block),
+                                 Scan, Exscan, neighbourhood collectives */
+  MPIDBG_COLL_BARRIER = 3,    /* Barrier: synchronisation, no data */
+  MPIDBG_COLL_KINDS = 4
+};
+
+/* One peer's counters, element [world rank] of a peer array. */
+typedef struct mpidbg_monitor_peer {
+  uint64_t sent_messages;     /* user point-to-point sends posted to the peer */
+  uint64_t sent_bytes;
+  uint64_t received_messages; /* user point-to-point receives completed from the peer */
+  uint64_t received_bytes;
+  uint64_t coll_messages;     /* collective data to the peer, as if each collective sent
+                                 its data by direct messages (mpidbg/doc/monitoring.md) */
+  uint64_t coll_bytes;
+  uint64_t put_messages;      /* one-sided, this process the origin and the peer the target */
+  uint64_t put_bytes;
+  uint64_t get_messages;
+  uint64_t get_bytes;
+  uint64_t acc_messages;      /* Accumulate, Get_accumulate, Fetch_and_op, Compare_and_swap */
+  uint64_t acc_bytes;
+  uint64_t sent_histogram[MPIDBG_MONITOR_BUCKETS]; /* sent_messages by size */
+  uint64_t reserved;
+} mpidbg_monitor_peer;
+
+/* One kind of collective, this process's part. */
+typedef struct mpidbg_monitor_coll {
+  uint64_t operations;
+  uint64_t bytes_sent;     /* as if by direct messages (see above) */
+  uint64_t bytes_received;
+  uint64_t reserved;
+} mpidbg_monitor_coll;
+
+/* File I/O, per file name as passed to MPI_File_open (element of a file array). */
+#define MPIDBG_MONITOR_FILE_EMPTY 0u
+#define MPIDBG_MONITOR_FILE_CLAIMED 1u /* being filled: skip */
+#define MPIDBG_MONITOR_FILE_READY 2u
+typedef struct mpidbg_monitor_file {
+  uint32_t state;            /* MPIDBG_MONITOR_FILE_* (accumulated array; 0 in baseline) */
+  uint32_t reserved;
+  uint64_t opens;            /* MPI_File_open calls that opened it */
+  uint64_t read_operations;  /* read calls (blocking, nonblocking, collective, split) */
+  uint64_t read_bytes;       /* bytes asked for (count x datatype size) */
+  uint64_t write_operations;
+  uint64_t write_bytes;
+  char name[256];            /* NUL-terminated, truncated (accumulated array only) */
+} mpidbg_monitor_file;
+
+/* What the MPI library's own monitoring saw, read through MPI_T: Open MPI's pml, osc and
+ * coll monitoring components (enabled at launch with --mca pml_monitoring_enable 1 or
+ * 2) publish per-peer counters after collectives are broken into messages. */
+enum mpidbg_monitor_mpit_state {
+  MPIDBG_MONITOR_MPIT_NOT_READ = 0,    /* not read yet (read at MPI_Finalize and by
+                                          mpidbg_monitor_refresh_mpit) */
+  MPIDBG_MONITOR_MPIT_READ = 1,        /* mpit_* hold the values; mpit_reason lists the
+                                          variables read */
+  MPIDBG_MONITOR_MPIT_UNAVAILABLE = 2  /* mpit_reason says why */
+};
+
+/* One peer (MPI_COMM_WORLD rank) as the MPI's monitoring counted it. */
+typedef struct mpidbg_monitor_mpit_peer {
+  uint64_t pml_messages;          /* pml_monitoring_messages_count */
+  uint64_t pml_bytes;             /* pml_monitoring_messages_size */
+  uint64_t osc_sent_messages;     /* osc_monitoring_messages_sent_count */
+  uint64_t osc_sent_bytes;
+  uint64_t osc_received_messages; /* osc_monitoring_messages_recv_count */
+  uint64_t osc_received_bytes;
+  uint64_t coll_messages;         /* coll_monitoring_messages_count */
+  uint64_t coll_bytes;
+} mpidbg_monitor_mpit_peer;
+
+typedef struct mpidbg_monitor {
+  uint32_t size;           /* sizeof(mpidbg_monitor) as written */
+  uint32_t peer_size;      /* sizeof(mpidbg_monitor_peer) */
+  uint32_t file_size;      /* sizeof(mpidbg_monitor_file) */
+  uint32_t buckets;        /* MPIDBG_MONITOR_BUCKETS */
+  int32_t world_size;      /* elements of each peer array */
+  int32_t active;          /* 1 while counting */
+  uint32_t reset_seq;      /* odd while a reset copies accumulated to baseline */
+  uint32_t file_capacity;  /* elements of each file array */
+  uint64_t starts;         /* starts so far (MPIDBG_MONITOR's start at MPI_Init included) */
+  uint64_t stops;
+  uint64_t resets;
+  int64_t first_start_time_ns; /* CLOCK_REALTIME: monitoring first started */
+  int64_t reset_time_ns;       /* the current phase began (first start or last reset) */
+  uint64_t accumulated_peers;  /* target address: mpidbg_monitor_peer[world_size] */
+  uint64_t baseline_peers;     /* target address: mpidbg_monitor_peer[world_size] */
+  uint64_t accumulated_files;  /* target address: mpidbg_monitor_file[file_capacity] */
+  uint64_t baseline_files;     /* target address: mpidbg_monitor_file[file_capacity] */
+  uint64_t files_dropped;      /* file I/O calls not counted: no room for their file */
+  mpidbg_monitor_coll accumulated_coll[MPIDBG_COLL_KINDS];
+  mpidbg_monitor_coll baseline_coll[MPIDBG_COLL_KINDS];
+  /* The MPI's own monitoring (enum mpidbg_monitor_mpit_state). */
+  int32_t mpit_state;
+  int32_t mpit_peer_count;     /* elements at mpit_peers */
+  int64_t mpit_time_ns;        /* CLOCK_REALTIME of the last read */
+  uint64_t mpit_peers;         /* target address: mpidbg_monitor_mpit_peer[mpit_peer_count] */
+  /* coll_monitoring_o2a/a2o/a2a _count (operations) and _size (bytes_sent); BARRIER 0 */
+  mpidbg_monitor_coll mpit_coll[MPIDBG_COLL_KINDS];
+  char mpit_reason[128];
+  /* Where MPI_Finalize writes the job's monitoring file ("" when it writes none). */
+  char output_path[256];
+} mpidbg_monitor;
+
+/* ======================= MPI-state sampling (seed 001) =======================
+ * Opt-in (MPIDBG_PROFILE at launch): every thread that has called MPI gets a timer that
+ * delivers a signal every period_ns; the handler reads the thread's state with
+ * mpidbg_thread_mpi_state() and counts the sample by state, by MPI function and by call
+ * site. Counters only grow (relaxed atomic adds, async-signal-safe). */
+
+#define MPIDBG_PROFILE_SITE_EMPTY 0u
+#define MPIDBG_PROFILE_SITE_CLAIMED 1u /* being filled: skip */
+#define MPIDBG_PROFILE_SITE_READY 2u
+
+/* One call site: where the application called MPI (open addressing by address). */
+typedef struct mpidbg_profile_site {
+  uint32_t state;    /* MPIDBG_PROFILE_SITE_* */
+  int32_t call;      /* enum mpidbg_call_id of the outermost MPI call made from here */
+  uint64_t address;  /* return address into the caller of that MPI function */
+  uint64_t working;  /* samples in MPI working (MPIDBG_THREAD_IN_MPI) here */
+  uint64_t blocked;  /* samples in MPI blocked (MPIDBG_THREAD_BLOCKED) here */
+} mpidbg_profile_site;
+
+/* One MPI function, element [enum mpidbg_call_id] of the function array. */
+typedef struct mpidbg_profile_function {
+  uint64_t working;
+  uint64_t blocked;
+} mpidbg_profile_function;
+
+enum mpidbg_profile_clock {
+  MPIDBG_PROFILE_WALL = 0, /* CLOCK_MONOTONIC: counts time asleep in MPI too */
+  MPIDBG_PROFILE_CPU = 1   /* the thread's CPU time: busy time only */
+};
+
+typedef struct mpidbg_profile {
+  uint32_t size;            /* sizeof(mpidbg_profile) as written */
+  uint32_t site_size;       /* sizeof(mpidbg_profile_site) */
+  uint32_t function_size;   /* sizeof(mpidbg_profile_function) */
+  int32_t active;           /* 1 while samples are taken */
+  int64_t period_ns;        /* between two samples of one thread */
+  int32_t signal;           /* signal number the timers deliver */
+  int32_t clock;            /* enum mpidbg_profile_clock */
+  int64_t start_time_ns;    /* CLOCK_REALTIME when sampling started */
+  int64_t stop_time_ns;     /* when it stopped, 0 while active */
+  uint64_t samples[3];      /* per enum mpidbg_thread_state */
+  uint64_t lost;            /* in-MPI samples whose site had no room (still counted above) */
+  uint64_t threads;         /* threads that got a timer */
+  uint64_t functions;       /* target address: mpidbg_profile_function[function_count] */
+  uint32_t function_count;  /* MPIDBG_CALL_ID_LIMIT of the runtime (call_ids.h) */
+  uint32_t site_capacity;   /* power of two */
+  uint64_t sites;           /* target address: mpidbg_profile_site[site_capacity] */
+  uint64_t site_count;      /* sites READY */
+} mpidbg_profile;
+
 #ifdef __cplusplus
 } /* extern "C" */
 
@@ -704,7 +886,7 @@ typedef struct mpidbg_traffic {
  * sits at an 8-aligned offset, so i386's 4-byte alignment of int64_t changes nothing). */
 static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
-static_assert(sizeof(mpidbg_root) == 928, "mpidbg_root layout");
+static_assert(sizeof(mpidbg_root) == 944, "mpidbg_root layout");
 static_assert(sizeof(mpidbg_comm_record) == 224, "mpidbg_comm_record layout");
 static_assert(sizeof(mpidbg_op_record) == 224, "mpidbg_op_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");
@@ -727,6 +909,14 @@ static_assert(sizeof(mpidbg_traffic_entry) == 56, "mpidbg_traffic_entry layout")
 static_assert(sizeof(mpidbg_send_log_entry) == 72, "mpidbg_send_log_entry layout");
 static_assert(sizeof(mpidbg_traffic) == 64, "mpidbg_traffic layout");
 static_assert(sizeof(mpidbg_array) == 16, "mpidbg_array layout");
+static_assert(sizeof(mpidbg_monitor_peer) == 624, "mpidbg_monitor_peer layout");
+static_assert(sizeof(mpidbg_monitor_coll) == 32, "mpidbg_monitor_coll layout");
+static_assert(sizeof(mpidbg_monitor_file) == 304, "mpidbg_monitor_file layout");
+static_assert(sizeof(mpidbg_monitor_mpit_peer) == 64, "mpidbg_monitor_mpit_peer layout");
+static_assert(sizeof(mpidbg_monitor) == 904, "mpidbg_monitor layout");
+static_assert(sizeof(mpidbg_profile_site) == 32, "mpidbg_profile_site layout");
+static_assert(sizeof(mpidbg_profile_function) == 16, "mpidbg_profile_function layout");
+static_assert(sizeof(mpidbg_profile) == 120, "mpidbg_profile layout");
 static_assert(sizeof(mpidbg_root) % 8 == 0 && sizeof(mpidbg_comm_record) % 8 == 0 &&
                   sizeof(mpidbg_op_record) % 8 == 0 && sizeof(mpidbg_thread_record) % 8 == 0,
               "record sizes keep 8-byte alignment in slabs");

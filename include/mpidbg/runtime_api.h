@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "mpidbg/records.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,6 +29,40 @@ int mpidbg_thread_mpi_state(int32_t* call);
 /* Captures the MPI_T catalogue again (control variable values included). Returns 0 on
  * success, -1 if MPI_T is not available. Not async-signal-safe. */
 int mpidbg_refresh_mpit(void);
+
+/* ---- Communication monitoring (records.h, mpidbg_monitor; mpidbg/doc/monitoring.md) ----
+ * Semantics of an MPI_T performance-variable session: counting runs between start and
+ * stop; "accumulated" values hold everything counted since monitoring first started,
+ * "current" values what was counted since the last reset. Enabled at launch with
+ * MPIDBG_MONITOR (mpidbg run --monitor), which starts counting at MPI_Init and writes
+ * the job's file at MPI_Finalize; or by the application with these calls alone (no file
+ * unless it calls mpidbg_monitor_write). All return 0 on success, -1 when monitoring is
+ * not possible (before MPI_Init, after MPI_Finalize, no memory); they are per process,
+ * not collective, unless said otherwise. Not async-signal-safe. */
+#define MPIDBG_MONITOR_ACCUMULATED 0
+#define MPIDBG_MONITOR_CURRENT 1
+
+int mpidbg_monitor_start(void);
+int mpidbg_monitor_stop(void);
+/* The current phase starts now (accumulated values are kept). */
+int mpidbg_monitor_reset(void);
+/* 1 while counting, 0 otherwise. */
+int mpidbg_monitor_active(void);
+/* Copies one peer's counters (by MPI_COMM_WORLD rank) as accumulated or current.
+ * -1 for a rank out of range or when monitoring never started. */
+int mpidbg_monitor_read_peer(int world_rank, int which, mpidbg_monitor_peer* out);
+/* Copies one collective kind's counters (enum mpidbg_coll_kind). */
+int mpidbg_monitor_read_collective(int kind, int which, mpidbg_monitor_coll* out);
+/* Copies file entry `index` (0 .. file_capacity-1; -1 past the last used entry). */
+int mpidbg_monitor_read_file(int index, int which, mpidbg_monitor_file* out);
+/* Reads the MPI's own monitoring through MPI_T into the block (Open MPI's monitoring
+ * components): 0 when read, -1 when unavailable (root.monitor's mpit_reason says why).
+ * A debugger may call it in a stopped live process outside MPI. */
+int mpidbg_monitor_refresh_mpit(void);
+/* Collective over MPI_COMM_WORLD: gathers every rank's counters (`which`) to rank 0,
+ * which writes the job's monitoring file (mpidbg.monitor/1, docs/OUTPUT.md) at `path`.
+ * Returns 0 on every rank when the file was written, -1 on every rank otherwise. */
+int mpidbg_monitor_write(const char* path, int which);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -173,7 +173,8 @@ def emit_wrapper(c):
     out = [f"#if {c['condition']}"] if c["condition"] else []
     out += [
         f'extern "C" MPIDBG_EXPORT {c["ret"]} {c["name"]}({params}) {{',
-        f"  ::mpidbg::rt::CallScope scope_(MPIDBG_CALL_{c['name']}, {STATES[c['state']]});",
+        f"  ::mpidbg::rt::CallScope scope_(MPIDBG_CALL_{c['name']}, {STATES[c['state']]},",
+        "                                 __builtin_return_address(0));",
         f"  if (!scope_.outermost()) return {pmpi};",
         f"  ::mpidbg::rt::{args_type} args_;",
     ]

@@ -106,6 +106,10 @@ struct CollArgs {
   const void* inplace_buf = nullptr;
   int alt_count = 0;
   MPI_Datatype alt_datatype = MPI_DATATYPE_NULL;
+  // The vector collectives' per-rank counts (monitoring): `counts` goes with `datatype`,
+  // `alt_counts` with `alt_datatype` (e.g. Alltoallv's sendcounts and recvcounts).
+  const int* counts = nullptr;
+  const int* alt_counts = nullptr;
   MPI_Request* request = nullptr;
 };
 

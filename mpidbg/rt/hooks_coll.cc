@@ -7,6 +7,7 @@
 #include "rt/datatype_info.h"
 #include "rt/handles.h"
 #include "rt/hooks.h"
+#include "rt/monitor.h"
 #include "rt/op_registry.h"
 #include "rt/registry.h"
 #include "rt/type_cache.h"
@@ -45,11 +46,15 @@ void PreCollBlocking(CallScope& scope, CollArgs& args) {
   }
 }
 
-void PostCollBlocking(CallScope&, CollArgs&, int) {}
+void PostCollBlocking(CallScope& scope, CollArgs& args, int rc) {
+  if (MonitorOn() && rc == MPI_SUCCESS) MonitorCollective(scope.thread(), scope.call(), args);
+}
 
 void PreCollNonblocking(CallScope& scope, CollArgs& args) { PreCollBlocking(scope, args); }
 
 void PostCollNonblocking(CallScope& scope, CollArgs& args, int rc) {
+  // Counted when posted, like the blocking form.
+  if (MonitorOn() && rc == MPI_SUCCESS) MonitorCollective(scope.thread(), scope.call(), args);
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
   CommView comm = CommViewOf(scope.thread(), args.comm);
   OpDescription d;

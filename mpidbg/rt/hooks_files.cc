@@ -5,6 +5,7 @@
 #include "rt/datatype_info.h"
 #include "rt/file_registry.h"
 #include "rt/handles.h"
+#include "rt/monitor.h"
 #include "rt/op_registry.h"
 
 namespace mpidbg::rt {
@@ -24,6 +25,7 @@ void PreFileOpen(CallScope& scope, FileOpenArgs& args) { scope.SetComm(LookupCom
 
 void PostFileOpen(CallScope& scope, FileOpenArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.file == nullptr || *args.file == MPI_FILE_NULL) return;
+  if (MonitorOn()) MonitorFileOpened(args.filename);
   FileOpening how;
   how.creator = scope.call();
   how.comm = args.comm;
@@ -75,6 +77,7 @@ void PreFileIo(CallScope& scope, FileIoArgs& args) {
 }
 
 void PostFileIo(CallScope& scope, FileIoArgs& args, int rc) {
+  if (MonitorOn() && rc == MPI_SUCCESS) MonitorFileIo(scope.thread(), scope.call(), args);
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
   CommView comm;  // handle and job id only: file I/O has no peer
   FileComm(args.file, &comm.handle, &comm.job_id);

@@ -77,14 +77,20 @@ void PostInit(CallScope&, InitArgs& args, int rc) {
   HandlesAfterInit(rank);
   DatatypesAfterInit();
   TrafficAfterInit();
+  MonitorAfterInit();
   root->init_time_ns = core::RealtimeNs();
   __atomic_store_n(&root->process_state, MPIDBG_PROCESS_RUNNING, __ATOMIC_RELEASE);
   __atomic_fetch_add(&root->generation, 1, __ATOMIC_RELEASE);
   MetadataAfterInit(args.required == kAbsent ? MPI_THREAD_SINGLE : args.required, provided);
+  MonitorMpitAfterInit();
+  // Last: the samples then begin once the runtime's own set-up (MPI_T capture) is done.
+  ProfileAfterInit();
 }
 
 void PreFinalize(CallScope&, FinalizeArgs&) {
   MetadataBeforeFinalize();
+  ProfileBeforeFinalize();
+  MonitorBeforeFinalize();
   TrafficBeforeFinalize();
   ReleaseWorldGroup();
 }

@@ -6,6 +6,7 @@
 #include "rt/comm_registry.h"
 #include "rt/datatype_info.h"
 #include "rt/handles.h"
+#include "rt/monitor.h"
 #include "rt/op_registry.h"
 #include "rt/registry.h"
 #include "rt/window_state.h"
@@ -144,6 +145,7 @@ void PreRma(CallScope& scope, RmaArgs& args) {
 
 void PostRma(CallScope& scope, RmaArgs& args, int rc) {
   if (rc != MPI_SUCCESS) return;
+  if (MonitorOn()) MonitorRma(scope.thread(), scope.call(), args);
   if (args.request == nullptr || *args.request == MPI_REQUEST_NULL) {
     CountRma(args.win);
     return;

@@ -16,10 +16,15 @@ void MetadataBeforeInit();                                  // rt/metadata.cc
 void HandlesAfterInit(int32_t world_rank);                  // rt/handles_init.cc
 void DatatypesAfterInit();                                  // rt/datatype_registry.cc
 void TrafficAfterInit();                                    // rt/traffic.cc
-void MetadataAfterInit(int required, int provided);         // rt/metadata.cc (last)
+void MonitorAfterInit();                                    // rt/monitor.cc (MPIDBG_MONITOR)
+void MetadataAfterInit(int required, int provided);         // rt/metadata.cc
+void MonitorMpitAfterInit();                                // rt/monitor_mpit.cc
+void ProfileAfterInit();                                    // rt/profile.cc (MPIDBG_PROFILE; last)
 
 // Before PMPI_Finalize (MPI still usable), in this order.
 void MetadataBeforeFinalize();                              // rt/metadata.cc
+void ProfileBeforeFinalize();                               // rt/profile_report.cc
+void MonitorBeforeFinalize();                               // rt/monitor_output.cc
 void TrafficBeforeFinalize();                               // rt/traffic.cc
 
 }  // namespace mpidbg::rt

@@ -1,6 +1,6 @@
 // thread_setup.cc — the cold half of thread state: a thread's first MPI call (its
-// record, its kernel thread id), growth of its completion scratch, its exit, and the
-// thread record's fields only some calls set.
+// record, its kernel thread id, its profiling timer), growth of its completion scratch,
+// its exit, and the thread record's fields only some calls set.
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 
 #include "core/clock.h"
 #include "rt/op_registry.h"
+#include "rt/profile.h"
 #include "rt/registry.h"
 #include "rt/thread_state.h"
 
@@ -21,6 +22,7 @@ pthread_key_t g_key;
 // Runs at thread exit: the thread's records and cached slots go back to their tables.
 void ThreadExit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
+  ProfileThreadExit();  // first: no tick may sample a thread being taken apart
   t_state = nullptr;
   ReleaseThreadOps(ts);
   if (ts->rec != nullptr) g_thread_table.Release(&ts->rec->hdr);
@@ -55,6 +57,9 @@ ThreadState* CreateThreadState() {
   pthread_once(&g_key_once, MakeKey);
   pthread_setspecific(g_key, ts);
   t_state = ts;
+  // A thread other than MPI_Init's is sampled from its first MPI call on (when
+  // MPIDBG_PROFILE is on and MPI is initialised; a no-op otherwise).
+  ProfileThreadStart();
   return ts;
 }
 

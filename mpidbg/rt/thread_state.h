@@ -107,6 +107,11 @@ struct ThreadState {
   // enum mpidbg_thread_state and enum mpidbg_call_id of the outermost call.
   int32_t signal_state = MPIDBG_THREAD_NOT_IN_MPI;
   int32_t signal_call = MPIDBG_CALL_NONE;
+  // The outermost call's return address into its caller (the wrapper's
+  // __builtin_return_address(0)), for the MPI-state sampler's call sites (rt/profile.h).
+  // Written with the call, before the state; meaningful only while the state is not
+  // NOT_IN_MPI (left as it was on return).
+  uint64_t signal_site = 0;
   // CLOCK_REALTIME (coarse) at entry of the current outermost call.
   int64_t entry_time_ns = 0;
   // Op slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
@@ -191,9 +196,9 @@ struct CallDetail {
 };
 
 // The two words a signal handler reads: on entry the call before the state, on exit the
-// state before the call, so a handler that sees "in MPI" also sees the call. Both are
-// written by the thread itself; a compiler fence is all the ordering a handler on the
-// same thread needs.
+// state before the call, so a handler that sees "in MPI" also sees the call (and the
+// site, stored before the call). Both are written by the thread itself; a compiler
+// fence is all the ordering a handler on the same thread needs.
 MPIDBG_ALWAYS_INLINE void SetSignalState(ThreadState* ts, int32_t state, int32_t call) {
   if (state != MPIDBG_THREAD_NOT_IN_MPI) {
     __atomic_store_n(&ts->signal_call, call, __ATOMIC_RELAXED);
@@ -217,7 +222,9 @@ void ResetRichDetail(mpidbg_thread_record* rec);
 // being used by hundreds of wrappers).
 class CallScope {
  public:
-  MPIDBG_ALWAYS_INLINE CallScope(int32_t call, int32_t state) : call_(call), state_(state) {
+  // `site`: the wrapper's return address (where the application called MPI).
+  MPIDBG_ALWAYS_INLINE CallScope(int32_t call, int32_t state, const void* site = nullptr)
+      : call_(call), state_(state) {
     detail_.comm_handle = 0;
     detail_.comm_job_id = 0;
     detail_.op = 0;
@@ -227,6 +234,9 @@ class CallScope {
     if (ts == nullptr) return;
     outer_ = ts->depth++ == 0;
     if (!outer_) return;
+    // Before SetSignalState's fence, like the call: a handler that sees the new state
+    // sees this call's site.
+    __atomic_store_n(&ts->signal_site, reinterpret_cast<uintptr_t>(site), __ATOMIC_RELAXED);
     SetSignalState(ts, state, call);
     ts->entry_time_ns = core::CoarseRealtimeNs();
   }

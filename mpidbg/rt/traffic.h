@@ -18,6 +18,7 @@
 #include "core/concurrency.h"
 #include "core/normalise.h"
 #include "mpidbg/records.h"
+#include "rt/monitor.h"
 #include "rt/registry.h"
 #include "rt/thread_state.h"
 
@@ -177,7 +178,10 @@ MPIDBG_ALWAYS_INLINE void LogSend(const SendEnvelope& s, uint64_t ordinal, bool 
 // half) and logs it. Nothing for MPI_PROC_NULL or an unknown peer. Inline: it runs for
 // every send; only a key the thread's cache misses goes out of line.
 MPIDBG_ALWAYS_INLINE void CountSend(ThreadState* ts, const SendEnvelope& s) {
-  if (g_traffic_hot.entries == nullptr || s.peer < 0) return;
+  if (s.peer < 0) return;
+  // Monitoring (rt/monitor.h) counts here too, whether or not the traffic table is on.
+  if (MonitorOn()) MonitorSend(s.peer_world, s.bytes);
+  if (g_traffic_hot.entries == nullptr) return;
   mpidbg_traffic_entry* e = ts->send_entries[TrafficCacheSlot(s.peer, s.tag)];
   if (__builtin_expect(e == nullptr || !TrafficMatches(e, s.comm_job_id, s.peer, s.tag), 0)) {
     e = SendEntry(ts, s);
@@ -191,16 +195,29 @@ MPIDBG_ALWAYS_INLINE void CountSend(ThreadState* ts, const SendEnvelope& s) {
 }
 
 // Counts a completed receive whose envelope is known (nothing when `m.source` is not a
-// rank).
+// rank), in the traffic table and, while it is on, in monitoring (which takes the
+// source's world rank from the traffic entry when there is one).
 MPIDBG_ALWAYS_INLINE void CountReceived(ThreadState* ts, uint64_t job_id, const ReceivedMessage& m,
                           const SourceHint& hint) {
-  if (g_traffic_hot.entries == nullptr || m.source < 0) return;
-  mpidbg_traffic_entry* e = ts->receive_entries[TrafficCacheSlot(m.source, m.tag)];
-  if (e == nullptr || !TrafficMatches(e, job_id, m.source, m.tag)) {
-    e = ReceiveEntry(ts, job_id, m.source, m.tag, hint);
-    if (e == nullptr) return;
+  if (m.source < 0) return;
+  mpidbg_traffic_entry* e = nullptr;
+  if (g_traffic_hot.entries != nullptr) {
+    e = ts->receive_entries[TrafficCacheSlot(m.source, m.tag)];
+    if (e == nullptr || !TrafficMatches(e, job_id, m.source, m.tag)) {
+      e = ReceiveEntry(ts, job_id, m.source, m.tag, hint);
+    }
+    if (e != nullptr) {
+      AddMessage(&e->receives, &e->receive_bytes, static_cast<uint64_t>(m.bytes),
+                 core::Concurrent());
+    }
   }
-  AddMessage(&e->receives, &e->receive_bytes, static_cast<uint64_t>(m.bytes), core::Concurrent());
+  if (MonitorOn()) {
+    const int32_t world = e != nullptr             ? e->peer_world
+                          : m.source == hint.peer ? hint.peer_world
+                          : hint.comm != nullptr  ? PeerWorld(*hint.comm, m.source)
+                                                  : MonitorSourceWorld(hint.comm_handle, job_id, m.source);
+    MonitorReceive(world, m.bytes);
+  }
 }
 
 // Counts a completed receive from its status: under the status's actual source and
@@ -208,7 +225,7 @@ MPIDBG_ALWAYS_INLINE void CountReceived(ThreadState* ts, uint64_t job_id, const 
 MPIDBG_ALWAYS_INLINE void CountReceive(ThreadState* ts, uint64_t job_id, const MPI_Status& status,
                          const SourceHint& hint) {
   ReceivedMessage m;
-  if (g_traffic_hot.entries != nullptr && ReadStatus(status, &m)) {
+  if ((g_traffic_hot.entries != nullptr || MonitorOn()) && ReadStatus(status, &m)) {
     CountReceived(ts, job_id, m, hint);
   }
 }

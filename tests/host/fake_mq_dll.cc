@@ -281,4 +281,135 @@ FAKE_EXPORT int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operati
   }
   return mqs_ok;
 }
+
+// ---- version 3: monitoring and sampling, with fixed values the host tests expect ----
+// Rank 0 of 2: 3 messages of 8 bytes to rank 1; one broadcast; one file; MPI_T
+// monitoring unavailable. Sampling: 5 samples outside MPI, 2 working, 3 blocked, all in
+// MPI_Recv called from mpidbg_test_function+0x0. MPIDBG_FAKE_DLL_MODE=nomonitor makes
+// both report that nothing ran.
+namespace {
+bool FakeNothingRan() {
+  const char* mode = std::getenv("MPIDBG_FAKE_DLL_MODE");
+  return mode != nullptr && std::strcmp(mode, "nomonitor") == 0;
+}
+
+template <typename T>
+void ClearSized(T* out) {
+  uint32_t size = out->size;
+  std::memset(out, 0, size);
+  out->size = size;
+}
+}  // namespace
+
+FAKE_EXPORT int mpidbg_monitor_read(mqs_process*, mpidbg_monitor_summary* out) {
+  if (FakeNothingRan()) return mqs_no_information;
+  ClearSized(out);
+  out->world_size = 2;
+  out->active = 1;
+  out->file_count = 1;
+  out->starts = 1;
+  out->first_start_time_ns = 1000;
+  out->reset_time_ns = 1000;
+  out->mpit_state = MPIDBG_MONITOR_MPIT_UNAVAILABLE;
+  std::strcpy(out->mpit_reason, "no pml_monitoring variables");
+  std::strcpy(out->output_path, "mpidbg-monitor.fake.json");
+  return mqs_ok;
+}
+
+FAKE_EXPORT int mpidbg_monitor_peer_get(mqs_process*, int world_rank, int which,
+                                        mpidbg_monitor_peer_info* out) {
+  if (world_rank < 0 || world_rank > 1) return mqs_no_information;
+  ClearSized(out);
+  out->world_rank = world_rank;
+  if (world_rank == 1) {
+    // "current" counts one message less, as if a reset came after the first one.
+    uint64_t n = which == MPIDBG_MONITOR_CURRENT ? 2 : 3;
+    out->counters.sent_messages = n;
+    out->counters.sent_bytes = 8 * n;
+    out->counters.received_messages = 1;
+    out->counters.received_bytes = 4;
+    out->counters.coll_messages = 1;
+    out->counters.coll_bytes = 16;
+    out->counters.sent_histogram[4] = n;  // [8, 16)
+  }
+  return mqs_ok;
+}
+
+FAKE_EXPORT int mpidbg_monitor_coll_get(mqs_process*, int kind, int,
+                                        mpidbg_monitor_coll_info* out) {
+  if (kind < 0 || kind >= MPIDBG_COLL_KINDS) return mqs_no_information;
+  ClearSized(out);
+  out->kind = kind;
+  if (kind == MPIDBG_COLL_ONE_TO_ALL) {
+    out->counters.operations = 1;
+    out->counters.bytes_sent = 16;
+  }
+  return mqs_ok;
+}
+
+FAKE_EXPORT int mpidbg_monitor_file_get(mqs_process*, int index, int,
+                                        mpidbg_monitor_file_info* out) {
+  if (index != 0) return mqs_no_information;
+  ClearSized(out);
+  out->counters.state = MPIDBG_MONITOR_FILE_READY;
+  out->counters.opens = 1;
+  out->counters.write_operations = 2;
+  out->counters.write_bytes = 512;
+  std::strcpy(out->counters.name, "fake.dat");
+  return mqs_ok;
+}
+
+FAKE_EXPORT int mpidbg_monitor_mpit_peer_get(mqs_process*, int, mpidbg_monitor_mpit_peer_info*) {
+  return mqs_no_information;
+}
+
+FAKE_EXPORT int mpidbg_monitor_mpit_coll_get(mqs_process*, int, mpidbg_monitor_coll_info*) {
+  return mqs_no_information;
+}
+
+FAKE_EXPORT int mpidbg_profile_read(mqs_process*, mpidbg_profile_summary* out) {
+  if (FakeNothingRan()) return mqs_no_information;
+  ClearSized(out);
+  out->period_ns = 10000000;
+  out->signal = SIGPROF;
+  out->clock = MPIDBG_PROFILE_WALL;
+  out->samples[MPIDBG_THREAD_NOT_IN_MPI] = 5;
+  out->samples[MPIDBG_THREAD_IN_MPI] = 2;
+  out->samples[MPIDBG_THREAD_BLOCKED] = 3;
+  out->threads = 1;
+  out->function_count = 1;
+  out->site_count = 1;
+  return mqs_ok;
+}
+
+FAKE_EXPORT int mpidbg_profile_function_get(mqs_process*, int index,
+                                            mpidbg_profile_function_info* out) {
+  if (index != 0) return mqs_no_information;
+  ClearSized(out);
+  out->call = MPIDBG_CALL_MPI_Recv;
+  out->working = 2;
+  out->blocked = 3;
+  std::strcpy(out->call_name, "MPI_Recv");
+  return mqs_ok;
+}
+
+FAKE_EXPORT int mpidbg_profile_site_get(mqs_process* process, int index,
+                                        mpidbg_profile_site_info* out) {
+  if (index != 0) return mqs_no_information;
+  ProcessInfo* info = Info(process);
+  mqs_image* image = info->cb->mqs_get_image_fp(process);
+  auto* image_info = reinterpret_cast<ImageInfo*>(g_basic->mqs_get_image_info_fp(image));
+  mqs_taddr_t addr = 0;
+  if (image_info->cb->mqs_find_symbol_fp(image, const_cast<char*>("mpidbg_test_function"),
+                                         &addr) != mqs_ok) {
+    return kErrSymbol;
+  }
+  ClearSized(out);
+  out->call = MPIDBG_CALL_MPI_Recv;
+  out->address = addr;  // the function is one byte long: its own address is inside it
+  out->working = 2;
+  out->blocked = 3;
+  std::strcpy(out->call_name, "MPI_Recv");
+  return mqs_ok;
+}
 #endif

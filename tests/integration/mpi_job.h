@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpidbg::itest {
@@ -22,6 +23,8 @@ class MpiJob {
   MpiJob(const MpiJob&) = delete;
   MpiJob& operator=(const MpiJob&) = delete;
 
+  // Options for `mpidbg run` before "--" (e.g. --monitor, --profile=200); set before Start.
+  void set_run_options(std::vector<std::string> options) { run_options_ = std::move(options); }
   // Launches the job and waits until every rank printed "ready" and all rank
   // processes are found. False (with the reason and the job's log) on failure.
   bool Start(std::string* why);
@@ -38,6 +41,7 @@ class MpiJob {
   int ranks_;
   pid_t leader_ = -1;
   std::vector<pid_t> pids_;
+  std::vector<std::string> run_options_;
 };
 
 struct MpidbgResult {

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 namespace mpidbg::launch {
@@ -14,6 +15,7 @@ struct FakeMachine {
   std::map<std::string, Flavour> flavours;     // resolved path -> flavour
   std::map<Flavour, std::string> runtimes;
   std::string ld_preload;
+  std::map<std::string, std::string> environment;  // other variables
 
   LaunchProbe Probe() const {
     LaunchProbe p;
@@ -30,7 +32,9 @@ struct FakeMachine {
       return it == runtimes.end() ? std::string() : it->second;
     };
     p.getenv = [this](const std::string& name) {
-      return name == "LD_PRELOAD" ? ld_preload : std::string();
+      if (name == "LD_PRELOAD") return ld_preload;
+      auto it = environment.find(name);
+      return it == environment.end() ? std::string() : it->second;
     };
     return p;
   }
@@ -130,6 +134,87 @@ TEST(LaunchPlan, FlavourFromNeededLibraries) {
   EXPECT_EQ(LauncherKindOf("/usr/bin/mpiexec.hydra"), LauncherKind::kHydra);
   EXPECT_EQ(LauncherKindOf("/usr/bin/orterun"), LauncherKind::kOpenMpi);
   EXPECT_EQ(LauncherKindOf("/usr/bin/srun"), LauncherKind::kDirect);
+}
+
+// `mpidbg run --monitor --profile`: the variables reach every rank the way LD_PRELOAD
+// does, and Open MPI's own monitoring is switched on unless the user chose a level.
+LaunchRequest MonitoredRequest(std::vector<std::string> command) {
+  LaunchRequest r;
+  r.command = std::move(command);
+  r.rank_env = {{"MPIDBG_MONITOR", "1"}, {"MPIDBG_PROFILE", "250"}};
+  r.monitor = true;
+  return r;
+}
+
+TEST(LaunchPlan, MonitorAndProfileWithHydra) {
+  FakeMachine m = Machine();
+  LaunchPlan p = PlanLaunch(MonitoredRequest({"mpiexec.mpich", "-n", "4", "./app_m"}), m.Probe());
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"mpiexec.mpich", "-genv", "LD_PRELOAD",
+                                              "/lib/libmpidbg_rt_mpich.so", "-genv",
+                                              "MPIDBG_MONITOR", "1", "-genv", "MPIDBG_PROFILE",
+                                              "250", "-n", "4", "./app_m"}));
+  EXPECT_TRUE(p.env.empty());
+}
+
+TEST(LaunchPlan, MonitorWithOpenMpiEnablesItsMonitoring) {
+  FakeMachine m = Machine();
+  LaunchPlan p = PlanLaunch(MonitoredRequest({"mpiexec", "-n", "4", "./app_o"}), m.Probe());
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"mpiexec", "-x",
+                                              "LD_PRELOAD=/lib/libmpidbg_rt_openmpi.so", "-x",
+                                              "MPIDBG_MONITOR=1", "-x", "MPIDBG_PROFILE=250",
+                                              "--mca", "pml_monitoring_enable", "1", "-n", "4",
+                                              "./app_o"}));
+  // A file name for the monitoring file passes as given.
+  LaunchRequest r = MonitoredRequest({"mpiexec", "-n", "2", "./app_o"});
+  r.rank_env = {{"MPIDBG_MONITOR", "out/m.json"}};
+  p = PlanLaunch(r, m.Probe());
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(p.argv[4], "MPIDBG_MONITOR=out/m.json");
+}
+
+TEST(LaunchPlan, UsersOwnMonitoringLevelIsKept) {
+  FakeMachine m = Machine();
+  LaunchPlan p = PlanLaunch(
+      MonitoredRequest({"mpiexec", "--mca", "pml_monitoring_enable", "2", "-n", "2", "./app_o"}),
+      m.Probe());
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "pml_monitoring_enable"), 1);
+  EXPECT_EQ(p.argv[p.argv.size() - 5], "pml_monitoring_enable");
+  EXPECT_EQ(p.argv[p.argv.size() - 4], "2");
+
+  m.environment["OMPI_MCA_pml_monitoring_enable"] = "2";
+  p = PlanLaunch(MonitoredRequest({"mpiexec", "-n", "2", "./app_o"}), m.Probe());
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "pml_monitoring_enable"), 0);
+}
+
+TEST(LaunchPlan, ProfileAloneAddsNoMcaFlag) {
+  FakeMachine m = Machine();
+  LaunchRequest r;
+  r.command = {"mpiexec", "-n", "2", "./app_o"};
+  r.rank_env = {{"MPIDBG_PROFILE", "1"}};
+  LaunchPlan p = PlanLaunch(r, m.Probe());
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(std::count(p.argv.begin(), p.argv.end(), "--mca"), 0);
+  EXPECT_EQ(p.argv[4], "MPIDBG_PROFILE=1");
+}
+
+TEST(LaunchPlan, MonitoredSingletonGetsEnvironment) {
+  FakeMachine m = Machine();
+  LaunchPlan p = PlanLaunch(MonitoredRequest({"./app_o"}), m.Probe());
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(p.argv, (std::vector<std::string>{"./app_o"}));
+  using Env = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(p.env, (Env{{"LD_PRELOAD", "/lib/libmpidbg_rt_openmpi.so"},
+                        {"MPIDBG_MONITOR", "1"},
+                        {"MPIDBG_PROFILE", "250"},
+                        {"OMPI_MCA_pml_monitoring_enable", "1"}}));
+  // An MPICH singleton has no such component.
+  p = PlanLaunch(MonitoredRequest({"./app_m"}), m.Probe());
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(p.env.size(), 3u);
 }
 
 }  // namespace

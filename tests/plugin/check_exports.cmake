@@ -35,6 +35,9 @@ set(expected
   mpidbg_operation_get_detail mpidbg_traffic_read mpidbg_traffic_get mpidbg_logged_send_get
   mpidbg_process_get_launch mpidbg_mpit_read mpidbg_mpit_cvar_get mpidbg_mpit_pvar_get
   mpidbg_mpit_category_get mpidbg_mpit_category_member
+  mpidbg_monitor_read mpidbg_monitor_peer_get mpidbg_monitor_coll_get mpidbg_monitor_file_get
+  mpidbg_monitor_mpit_peer_get mpidbg_monitor_mpit_coll_get
+  mpidbg_profile_read mpidbg_profile_function_get mpidbg_profile_site_get
   # the handle interface, version 1 (mpidbg_handles.h part 1)
   mpidbg_init_once mpidbg_interface_version_compatibility mpidbg_version_string
   mpidbg_dll_taddr_width mpidbg_init_per_image mpidbg_finalize_per_image

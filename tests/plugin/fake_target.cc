@@ -337,6 +337,8 @@ void ImageBuilder::encode_root(FakeTarget* t, uint64_t addr, const mpidbg_root& 
   PUT(mpidbg_root, request_null_handle);
   PUT(mpidbg_root, message_null_handle);
   PUT(mpidbg_root, message_no_proc_handle);
+  PUT(mpidbg_root, monitor);
+  PUT(mpidbg_root, profile);
 }
 
 void ImageBuilder::encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_record& r) {
@@ -1066,6 +1068,199 @@ mpidbg_object_head make_head(uint64_t handle, uint64_t create_serial, const char
   h.fortran_index = -1;
   std::strncpy(h.name, name, sizeof h.name - 1);
   return h;
+}
+
+// ---- monitoring and sampling blocks ---------------------------------------------------
+
+#define PUT(type, name) field(t, addr + offsetof(type, name), r.name)
+
+void ImageBuilder::encode_monitor(FakeTarget* t, uint64_t addr, const mpidbg_monitor& r) {
+  PUT(mpidbg_monitor, size);
+  PUT(mpidbg_monitor, peer_size);
+  PUT(mpidbg_monitor, file_size);
+  PUT(mpidbg_monitor, buckets);
+  PUT(mpidbg_monitor, world_size);
+  PUT(mpidbg_monitor, active);
+  PUT(mpidbg_monitor, reset_seq);
+  PUT(mpidbg_monitor, file_capacity);
+  PUT(mpidbg_monitor, starts);
+  PUT(mpidbg_monitor, stops);
+  PUT(mpidbg_monitor, resets);
+  PUT(mpidbg_monitor, first_start_time_ns);
+  PUT(mpidbg_monitor, reset_time_ns);
+  PUT(mpidbg_monitor, accumulated_peers);
+  PUT(mpidbg_monitor, baseline_peers);
+  PUT(mpidbg_monitor, accumulated_files);
+  PUT(mpidbg_monitor, baseline_files);
+  PUT(mpidbg_monitor, files_dropped);
+  for (int k = 0; k < MPIDBG_COLL_KINDS; ++k) {
+    const uint64_t at = sizeof(mpidbg_monitor_coll) * static_cast<uint64_t>(k);
+    auto coll = [&](size_t offset, const mpidbg_monitor_coll& c) {
+      const uint64_t base = addr + offset + at;
+      t->put64(base + offsetof(mpidbg_monitor_coll, operations), c.operations);
+      t->put64(base + offsetof(mpidbg_monitor_coll, bytes_sent), c.bytes_sent);
+      t->put64(base + offsetof(mpidbg_monitor_coll, bytes_received), c.bytes_received);
+      t->put64(base + offsetof(mpidbg_monitor_coll, reserved), c.reserved);
+    };
+    coll(offsetof(mpidbg_monitor, accumulated_coll), r.accumulated_coll[k]);
+    coll(offsetof(mpidbg_monitor, baseline_coll), r.baseline_coll[k]);
+    coll(offsetof(mpidbg_monitor, mpit_coll), r.mpit_coll[k]);
+  }
+  PUT(mpidbg_monitor, mpit_state);
+  PUT(mpidbg_monitor, mpit_peer_count);
+  PUT(mpidbg_monitor, mpit_time_ns);
+  PUT(mpidbg_monitor, mpit_peers);
+  PUT(mpidbg_monitor, mpit_reason);
+  PUT(mpidbg_monitor, output_path);
+}
+
+void ImageBuilder::encode_monitor_peer(FakeTarget* t, uint64_t addr, const mpidbg_monitor_peer& r) {
+  PUT(mpidbg_monitor_peer, sent_messages);
+  PUT(mpidbg_monitor_peer, sent_bytes);
+  PUT(mpidbg_monitor_peer, received_messages);
+  PUT(mpidbg_monitor_peer, received_bytes);
+  PUT(mpidbg_monitor_peer, coll_messages);
+  PUT(mpidbg_monitor_peer, coll_bytes);
+  PUT(mpidbg_monitor_peer, put_messages);
+  PUT(mpidbg_monitor_peer, put_bytes);
+  PUT(mpidbg_monitor_peer, get_messages);
+  PUT(mpidbg_monitor_peer, get_bytes);
+  PUT(mpidbg_monitor_peer, acc_messages);
+  PUT(mpidbg_monitor_peer, acc_bytes);
+  for (int b = 0; b < MPIDBG_MONITOR_BUCKETS; ++b) {
+    t->put64(addr + offsetof(mpidbg_monitor_peer, sent_histogram) + 8 * static_cast<uint64_t>(b),
+             r.sent_histogram[b]);
+  }
+  PUT(mpidbg_monitor_peer, reserved);
+}
+
+void ImageBuilder::encode_monitor_file(FakeTarget* t, uint64_t addr, const mpidbg_monitor_file& r) {
+  PUT(mpidbg_monitor_file, state);
+  PUT(mpidbg_monitor_file, reserved);
+  PUT(mpidbg_monitor_file, opens);
+  PUT(mpidbg_monitor_file, read_operations);
+  PUT(mpidbg_monitor_file, read_bytes);
+  PUT(mpidbg_monitor_file, write_operations);
+  PUT(mpidbg_monitor_file, write_bytes);
+  PUT(mpidbg_monitor_file, name);
+}
+
+void ImageBuilder::encode_monitor_mpit_peer(FakeTarget* t, uint64_t addr,
+                                            const mpidbg_monitor_mpit_peer& r) {
+  PUT(mpidbg_monitor_mpit_peer, pml_messages);
+  PUT(mpidbg_monitor_mpit_peer, pml_bytes);
+  PUT(mpidbg_monitor_mpit_peer, osc_sent_messages);
+  PUT(mpidbg_monitor_mpit_peer, osc_sent_bytes);
+  PUT(mpidbg_monitor_mpit_peer, osc_received_messages);
+  PUT(mpidbg_monitor_mpit_peer, osc_received_bytes);
+  PUT(mpidbg_monitor_mpit_peer, coll_messages);
+  PUT(mpidbg_monitor_mpit_peer, coll_bytes);
+}
+
+void ImageBuilder::encode_profile(FakeTarget* t, uint64_t addr, const mpidbg_profile& r) {
+  PUT(mpidbg_profile, size);
+  PUT(mpidbg_profile, site_size);
+  PUT(mpidbg_profile, function_size);
+  PUT(mpidbg_profile, active);
+  PUT(mpidbg_profile, period_ns);
+  PUT(mpidbg_profile, signal);
+  PUT(mpidbg_profile, clock);
+  PUT(mpidbg_profile, start_time_ns);
+  PUT(mpidbg_profile, stop_time_ns);
+  for (int s = 0; s < 3; ++s) {
+    t->put64(addr + offsetof(mpidbg_profile, samples) + 8 * static_cast<uint64_t>(s), r.samples[s]);
+  }
+  PUT(mpidbg_profile, lost);
+  PUT(mpidbg_profile, threads);
+  PUT(mpidbg_profile, functions);
+  PUT(mpidbg_profile, function_count);
+  PUT(mpidbg_profile, site_capacity);
+  PUT(mpidbg_profile, sites);
+  PUT(mpidbg_profile, site_count);
+}
+
+void ImageBuilder::encode_profile_site(FakeTarget* t, uint64_t addr, const mpidbg_profile_site& r) {
+  PUT(mpidbg_profile_site, state);
+  PUT(mpidbg_profile_site, call);
+  PUT(mpidbg_profile_site, address);
+  PUT(mpidbg_profile_site, working);
+  PUT(mpidbg_profile_site, blocked);
+}
+
+#undef PUT
+
+uint64_t ImageBuilder::add_monitor(const MonitorImage& m) {
+  FakeTarget* t = target_;
+  mpidbg_monitor h = m.header;
+  if (h.size == 0) h.size = sizeof(mpidbg_monitor);
+  if (h.peer_size == 0) h.peer_size = sizeof(mpidbg_monitor_peer);
+  if (h.file_size == 0) h.file_size = sizeof(mpidbg_monitor_file);
+  if (h.buckets == 0) h.buckets = MPIDBG_MONITOR_BUCKETS;
+  if (h.world_size == 0) h.world_size = static_cast<int32_t>(m.accumulated.size());
+  if (h.file_capacity == 0) h.file_capacity = static_cast<uint32_t>(m.accumulated_files.size());
+  if (h.mpit_peer_count == 0) h.mpit_peer_count = static_cast<int32_t>(m.mpit_peers.size());
+  // Arrays of the element size the header claims (a test may claim a larger one).
+  auto peers = [&](const std::vector<mpidbg_monitor_peer>& v) {
+    const size_t n = m.accumulated.size();
+    const uint64_t at = alloc(n == 0 ? 8 : n * h.peer_size);
+    for (size_t i = 0; i < v.size() && i < n; ++i) {
+      encode_monitor_peer(t, at + i * h.peer_size, v[i]);
+    }
+    return at;
+  };
+  h.accumulated_peers = peers(m.accumulated);
+  h.baseline_peers = peers(m.baseline);
+  auto files = [&](const std::vector<mpidbg_monitor_file>& v) {
+    const size_t n = m.accumulated_files.size();
+    const uint64_t at = alloc(n == 0 ? 8 : n * h.file_size);
+    for (size_t i = 0; i < v.size() && i < n; ++i) {
+      encode_monitor_file(t, at + i * h.file_size, v[i]);
+    }
+    return at;
+  };
+  h.accumulated_files = files(m.accumulated_files);
+  h.baseline_files = files(m.baseline_files);
+  const size_t mp = m.mpit_peers.size();
+  h.mpit_peers = alloc(mp == 0 ? 8 : mp * sizeof(mpidbg_monitor_mpit_peer));
+  for (size_t i = 0; i < mp; ++i) {
+    encode_monitor_mpit_peer(t, h.mpit_peers + i * sizeof(mpidbg_monitor_mpit_peer),
+                             m.mpit_peers[i]);
+  }
+  // The block as large as it claims to be (at least the whole structure is encoded).
+  const uint64_t addr = alloc(h.size > sizeof h ? h.size : sizeof h);
+  encode_monitor(t, addr, h);
+  root.monitor = addr;
+  return addr;
+}
+
+uint64_t ImageBuilder::add_profile(const ProfileImage& p) {
+  FakeTarget* t = target_;
+  mpidbg_profile h = p.header;
+  if (h.size == 0) h.size = sizeof(mpidbg_profile);
+  if (h.site_size == 0) h.site_size = sizeof(mpidbg_profile_site);
+  if (h.function_size == 0) h.function_size = sizeof(mpidbg_profile_function);
+  if (h.function_count == 0) h.function_count = static_cast<uint32_t>(p.functions.size());
+  if (h.site_capacity == 0) h.site_capacity = static_cast<uint32_t>(p.sites.size());
+  const size_t nf = p.functions.size();
+  h.functions = alloc(nf == 0 ? 8 : nf * h.function_size);
+  for (size_t i = 0; i < nf; ++i) {
+    t->put64(h.functions + i * h.function_size + offsetof(mpidbg_profile_function, working),
+             p.functions[i].working);
+    t->put64(h.functions + i * h.function_size + offsetof(mpidbg_profile_function, blocked),
+             p.functions[i].blocked);
+  }
+  const size_t ns = p.sites.size();
+  h.sites = alloc(ns == 0 ? 8 : ns * h.site_size);
+  uint64_t ready = 0;
+  for (size_t i = 0; i < ns; ++i) {
+    encode_profile_site(t, h.sites + i * h.site_size, p.sites[i]);
+    if (p.sites[i].state == MPIDBG_PROFILE_SITE_READY) ++ready;
+  }
+  if (h.site_count == 0) h.site_count = ready;
+  const uint64_t addr = alloc(h.size > sizeof h ? h.size : sizeof h);
+  encode_profile(t, addr, h);
+  root.profile = addr;
+  return addr;
 }
 
 }  // namespace mpidbg::test

@@ -207,6 +207,29 @@ class ImageBuilder {
                        uint64_t log_head);
   uint64_t add_handle_array(const std::vector<uint64_t>& values, uint32_t handle_size);
 
+  // The monitoring block (records.h, mpidbg_monitor); sets root.monitor and returns the
+  // block's address. Zero sizes in `header` are filled with this build's sizeof; a zero
+  // world_size / file_capacity / mpit_peer_count is taken from the vectors. Array
+  // addresses in `header` are overwritten with the arrays laid out here (an empty
+  // baseline vector: a zero-filled baseline array of the same length).
+  struct MonitorImage {
+    mpidbg_monitor header{};
+    std::vector<mpidbg_monitor_peer> accumulated;
+    std::vector<mpidbg_monitor_peer> baseline;
+    std::vector<mpidbg_monitor_file> accumulated_files;
+    std::vector<mpidbg_monitor_file> baseline_files;
+    std::vector<mpidbg_monitor_mpit_peer> mpit_peers;
+  };
+  uint64_t add_monitor(const MonitorImage& image);
+  // The sampling block (mpidbg_profile); sets root.profile. Sizes and counts as above:
+  // function_count from `functions`, site_capacity from `sites` when left zero.
+  struct ProfileImage {
+    mpidbg_profile header{};
+    std::vector<mpidbg_profile_function> functions;
+    std::vector<mpidbg_profile_site> sites;
+  };
+  uint64_t add_profile(const ProfileImage& image);
+
   // Writes root and tables; bumps nothing by itself (set root.generation as wanted).
   void commit();
 
@@ -229,6 +252,13 @@ class ImageBuilder {
   static void encode_file(FakeTarget* t, uint64_t addr, const mpidbg_file_record& r);
   static void encode_message(FakeTarget* t, uint64_t addr, const mpidbg_message_record& r);
   static void encode_session(FakeTarget* t, uint64_t addr, const mpidbg_session_record& r);
+  static void encode_monitor(FakeTarget* t, uint64_t addr, const mpidbg_monitor& r);
+  static void encode_monitor_peer(FakeTarget* t, uint64_t addr, const mpidbg_monitor_peer& r);
+  static void encode_monitor_file(FakeTarget* t, uint64_t addr, const mpidbg_monitor_file& r);
+  static void encode_monitor_mpit_peer(FakeTarget* t, uint64_t addr,
+                                       const mpidbg_monitor_mpit_peer& r);
+  static void encode_profile(FakeTarget* t, uint64_t addr, const mpidbg_profile& r);
+  static void encode_profile_site(FakeTarget* t, uint64_t addr, const mpidbg_profile_site& r);
 
   // Every record kind of records.h, in table order.
   static constexpr uint32_t kKinds[] = {

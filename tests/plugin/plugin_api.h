@@ -47,6 +47,15 @@ namespace mpidbg::test {
   X(mpidbg_mpit_pvar_get)                \
   X(mpidbg_mpit_category_get)            \
   X(mpidbg_mpit_category_member)          \
+  X(mpidbg_monitor_read)                 \
+  X(mpidbg_monitor_peer_get)             \
+  X(mpidbg_monitor_coll_get)             \
+  X(mpidbg_monitor_file_get)             \
+  X(mpidbg_monitor_mpit_peer_get)        \
+  X(mpidbg_monitor_mpit_coll_get)        \
+  X(mpidbg_profile_read)                 \
+  X(mpidbg_profile_function_get)         \
+  X(mpidbg_profile_site_get)             \
   MPIDBG_TEST_HANDLE_FUNCTIONS(X)
 
 // The handle interface (mpidbg_handles.h), version 1 and extensions.

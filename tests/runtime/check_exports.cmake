@@ -20,7 +20,8 @@ foreach(line IN LISTS lines)
     set(have_root TRUE)
   elseif(sym MATCHES "^MPI_[A-Z][a-z0-9_]*$")
     math(EXPR wrappers "${wrappers} + 1")
-  elseif(sym MATCHES "^mpidbg_(release_orphans|thread_mpi_state|refresh_mpit)$")
+  elseif(sym MATCHES "^mpidbg_(release_orphans|thread_mpi_state|refresh_mpit)$" OR
+         sym MATCHES "^mpidbg_monitor_(start|stop|reset|active|read_peer|read_collective|read_file|refresh_mpit|write)$")
     # runtime_api.h
   elseif(sym MATCHES "^(MPIR_dll_name|MPIR_being_debugged|MPIR_debug_gate|MPIR_debug_typedefs_sizeof|mpimsgq_dll_locations|mpidbg_dll_locations)$")
     # INTERFACES.md §3

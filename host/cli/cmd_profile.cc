@@ -1,0 +1,79 @@
+// cmd_profile.cc — `mpidbg profile`: where a job's time goes — outside MPI, in MPI
+// working, in MPI blocked — from the file the runtime wrote at MPI_Finalize or from the
+// live processes / cores, as text or JSON.
+#include <cstdlib>
+#include <iostream>
+
+#include "host/cli/commands.h"
+#include "host/cli/options.h"
+#include "host/cli/target_list_options.h"
+#include "host/profile/profile_file.h"
+#include "host/profile/profile_json.h"
+#include "host/profile/profile_plugin.h"
+#include "host/profile/profile_text.h"
+
+namespace mpidbg::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mpidbg profile (FILE | --pids P,P,... | --cores CORE [CORE ...] [--exe FILE] |\n"
+    "                       --launcher PID) [--plugin PATH] [--rank N] [--json]\n"
+    "Shows the job's time outside MPI, in MPI working and in MPI blocked (waiting for\n"
+    "other processes), the MPI functions and call sites it was spent in, and each rank.\n"
+    "FILE is the mpidbg-profile.*.json the runtime writes at MPI_Finalize under\n"
+    "`mpidbg run --profile`; --pids/--cores/--launcher read the samples of running\n"
+    "ranks or their cores. --rank N shows one rank in detail.\n";
+
+struct ProfileOptions {
+  JobInputOptions input;
+  int rank = -1;
+  bool json = false;
+  bool help = false;
+};
+
+host::Result<ProfileOptions> ParseProfileOptions(const std::vector<std::string>& args) {
+  ProfileOptions o;
+  host::Status st = ParseJobCommandArgs(
+      args, &o.input, &o.json, &o.help, [&](ArgCursor& c, host::Status* error) {
+        if (c.arg() != "--rank") return false;
+        std::string v;
+        char* end = nullptr;
+        if (!c.Value(&v) || v.empty() ||
+            (o.rank = static_cast<int>(std::strtol(v.c_str(), &end, 10)), *end != '\0') ||
+            o.rank < 0) {
+          *error = host::Status::Usage("--rank needs a world rank (0, 1, ...)");
+        }
+        return true;
+      });
+  if (!st.ok()) return st;
+  return o;
+}
+
+}  // namespace
+
+int ProfileCommand(const std::vector<std::string>& args) {
+  bool json_requested = false;
+  for (const std::string& a : args) json_requested = json_requested || a == "--json";
+  auto options = ParseProfileOptions(args);
+  if (!options.ok()) return ReportFailure(options.status(), json_requested);
+  if (options->help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  auto job = LoadJobInput(options->input, profile::LoadProfileFile, profile::ReadJobProfile);
+  if (!job.ok()) return ReportFailure(job.status(), options->json);
+  if (options->rank >= job->world_size) {
+    return ReportFailure(host::Status::Usage("--rank " + std::to_string(options->rank) +
+                                             " is not a rank of the " +
+                                             std::to_string(job->world_size) + "-rank job"),
+                         options->json);
+  }
+  if (options->json) {
+    std::cout << profile::ProfileToJson(job.value()).dump(1) << std::endl;
+  } else {
+    std::cout << profile::ProfileToText(job.value(), options->rank);
+  }
+  return 0;
+}
+
+}  // namespace mpidbg::cli

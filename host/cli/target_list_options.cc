@@ -1,0 +1,78 @@
+// target_list_options.cc — parsing FILE | --pids | --cores | --launcher.
+#include "host/cli/target_list_options.h"
+
+#include <sstream>
+
+namespace mpidbg::cli {
+
+bool TakeJobInput(ArgCursor& c, JobInputOptions* o, host::Status* error) {
+  const std::string& a = c.arg();
+  std::string v;
+  monitor::TargetListOptions& t = o->targets;
+  if (a == "--pids") {
+    if (!c.Value(&v)) {
+      *error = host::Status::Usage("--pids needs a comma-separated list");
+      return true;
+    }
+    std::stringstream list(v);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      int64_t pid = 0;
+      if (!ParsePid(item, &pid)) {
+        *error = host::Status::Usage("bad process id '" + item + "'");
+        return true;
+      }
+      t.pids.push_back(pid);
+    }
+  } else if (a == "--cores") {
+    while (c.HasValue() && c.Value(&v)) t.cores.push_back(v);
+    if (t.cores.empty()) *error = host::Status::Usage("--cores needs at least one core file");
+  } else if (a == "--launcher") {
+    if (!c.Value(&v) || !ParsePid(v, &t.launcher)) {
+      *error = host::Status::Usage("--launcher needs the process id of a running mpiexec");
+    }
+  } else if (a == "--exe") {
+    if (!c.Value(&t.exe)) *error = host::Status::Usage("--exe needs a file");
+  } else if (a == "--plugin") {
+    if (!c.Value(&t.plugin)) *error = host::Status::Usage("--plugin needs a path");
+  } else if (!a.empty() && a[0] != '-') {
+    if (!o->file.empty()) {
+      *error = host::Status::Usage("one FILE only (got '" + o->file + "' and '" + a + "')");
+    }
+    o->file = a;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+host::Status CheckJobInput(const JobInputOptions& o) {
+  const monitor::TargetListOptions& t = o.targets;
+  int sources = (o.file.empty() ? 0 : 1) + (t.pids.empty() ? 0 : 1) + (t.cores.empty() ? 0 : 1) +
+                (t.launcher == 0 ? 0 : 1);
+  if (sources != 1) {
+    return host::Status::Usage("give exactly one of FILE, --pids, --cores or --launcher");
+  }
+  if (!t.exe.empty() && t.cores.empty()) return host::Status::Usage("--exe goes with --cores");
+  if (!o.file.empty() && !t.plugin.empty()) {
+    return host::Status::Usage("--plugin goes with --pids, --cores or --launcher");
+  }
+  return host::Status::Ok();
+}
+
+host::Status ParseJobCommandArgs(const std::vector<std::string>& args, JobInputOptions* input,
+                                 bool* json, bool* help,
+                                 const std::function<bool(ArgCursor&, host::Status*)>& take_own) {
+  for (ArgCursor c(args); c.Next();) {
+    if (c.Common(json, help)) continue;
+    host::Status error;
+    if (!TakeJobInput(c, input, &error) && !take_own(c, &error)) {
+      return host::Status::Usage("unknown argument '" + c.arg() + "'");
+    }
+    if (!error.ok()) return error;
+  }
+  if (*help) return host::Status::Ok();
+  return CheckJobInput(*input);
+}
+
+}  // namespace mpidbg::cli

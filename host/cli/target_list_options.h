@@ -1,0 +1,45 @@
+// target_list_options.h — the job-wide inputs `matrix` and `profile` share: a file the
+// runtime wrote, or --pids / --cores / --launcher with --exe and --plugin.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/cli/options.h"
+#include "host/monitor/ext_session.h"
+
+namespace mpidbg::cli {
+
+struct JobInputOptions {
+  std::string file;  // the positional FILE
+  monitor::TargetListOptions targets;
+};
+
+// Takes the current argument of `c` when it is one of the shared ones; true if taken.
+// A bad value sets `*error`.
+bool TakeJobInput(ArgCursor& c, JobInputOptions* o, host::Status* error);
+
+// Exactly one of FILE, --pids, --cores, --launcher.
+host::Status CheckJobInput(const JobInputOptions& o);
+
+// The arguments of a command that reads a whole job (matrix, profile): --json, --help
+// and the job inputs are taken here, any other argument by `take_own(c, &error)`, which
+// answers false for one it does not know (a bad value sets `error`). Unless help is
+// asked for, the inputs are then checked (CheckJobInput).
+host::Status ParseJobCommandArgs(const std::vector<std::string>& args, JobInputOptions* input,
+                                 bool* json, bool* help,
+                                 const std::function<bool(ArgCursor&, host::Status*)>& take_own);
+
+// The job's model from FILE, `from_file(path)`, or else from the targets the options
+// name, `from_targets(specs)`; both answer the same host::Result.
+template <typename FromFile, typename FromTargets>
+auto LoadJobInput(const JobInputOptions& o, FromFile from_file, FromTargets from_targets)
+    -> decltype(from_file(o.file)) {
+  if (!o.file.empty()) return from_file(o.file);
+  auto targets = monitor::TargetsFrom(o.targets);
+  if (!targets.ok()) return targets.status();
+  return from_targets(targets.value());
+}
+
+}  // namespace mpidbg::cli

@@ -1,0 +1,112 @@
+// profile_file.cc — reading "mpidbg.profile/1": unknown keys ignored, optional keys may
+// be missing, wrong types and ranks out of range are errors. The job-wide part is taken
+// as written; when a file has none it is merged from the ranks.
+#include "host/profile/profile_file.h"
+
+#include "host/monitor/json_fields.h"
+#include "host/monitor/monitor_file.h"
+
+namespace mpidbg::profile {
+namespace {
+
+using monitor::IndexPath;
+using monitor::JoinPath;
+using monitor::JsonFields;
+using nlohmann::json;
+
+constexpr const char* kSchema = "mpidbg.profile/1";
+
+void ReadCounts(JsonFields& f, const json& obj, const std::string& where, StateCounts* out) {
+  const json* s = f.Object(obj, where, "samples");
+  if (s == nullptr) return;
+  std::string at = JoinPath(where, "samples");
+  f.U64(*s, at, "not_in_mpi", &out->not_in_mpi);
+  f.U64(*s, at, "in_mpi", &out->in_mpi);
+  f.U64(*s, at, "blocked", &out->blocked);
+}
+
+void ReadFunctions(JsonFields& f, const json& obj, const std::string& where,
+                   std::vector<FunctionSamples>* out) {
+  monitor::ForEachElement(f, obj, where, "functions", [&](const json& e, const std::string& at) {
+    FunctionSamples fn;
+    f.String(e, at, "call", &fn.call, true);
+    f.U64(e, at, "working", &fn.working);
+    f.U64(e, at, "blocked", &fn.blocked);
+    if (f.ok()) out->push_back(fn);
+  });
+  SortFunctions(out);
+}
+
+void ReadSites(JsonFields& f, const json& obj, const std::string& where,
+               std::vector<SiteSamples>* out) {
+  monitor::ForEachElement(f, obj, where, "sites", [&](const json& e, const std::string& at) {
+    SiteSamples s;
+    std::string symbol;
+    f.String(e, at, "site", &s.site);
+    f.String(e, at, "module", &s.module);
+    f.String(e, at, "offset", &s.offset);
+    f.String(e, at, "symbol", &symbol);
+    f.String(e, at, "call", &s.call);
+    f.U64(e, at, "working", &s.working);
+    f.U64(e, at, "blocked", &s.blocked);
+    f.Int(e, at, "ranks", &s.ranks);
+    if (!symbol.empty()) s.symbol = symbol;
+    if (f.ok()) out->push_back(std::move(s));
+  });
+  SortSites(out);
+}
+
+// One entry of "ranks", its rank already claimed.
+void ReadRank(JsonFields& f, const json& e, const std::string& at, RankProfile* r) {
+  f.I64(e, at, "pid", &r->pid);
+  f.String(e, at, "host", &r->host);
+  f.U64(e, at, "threads", &r->threads);
+  f.U64(e, at, "lost", &r->lost);
+  f.I64(e, at, "start_time_ns", &r->start_time_ns);
+  f.I64(e, at, "stop_time_ns", &r->stop_time_ns);
+  ReadCounts(f, e, at, &r->samples);
+  ReadFunctions(f, e, at, &r->functions);
+  ReadSites(f, e, at, &r->sites);
+}
+
+}  // namespace
+
+host::Result<JobProfile> ProfileFromJson(const json& doc, const std::string& name) {
+  JsonFields f;
+  JobProfile job;
+  host::Status schema = monitor::CheckSchema(f, doc, name, kSchema);
+  if (!schema.ok()) return schema;
+  const json* j = f.Object(doc, "", "job", true);
+  bool job_totals = false;
+  if (j != nullptr) {
+    f.String(*j, "job", "id", &job.id);
+    f.Int(*j, "job", "world_size", &job.world_size, true);
+    f.I64(*j, "job", "period_ns", &job.period_ns, true);
+    f.String(*j, "job", "clock", &job.clock);
+    f.Int(*j, "job", "signal", &job.signal);
+    f.I64(*j, "job", "written_time_ns", &job.written_time_ns);
+    job_totals = f.ok() && j->contains("samples");
+    ReadCounts(f, *j, "job", &job.samples);
+    ReadFunctions(f, *j, "job", &job.functions);
+    ReadSites(f, *j, "job", &job.sites);
+  }
+  monitor::CheckWorldSize(f, job.world_size, monitor::kMaxWorldSize);
+  if (f.ok() && job.period_ns <= 0) f.Fail("job.period_ns is not positive");
+  if (f.ok() && job.clock != "wall" && job.clock != "cpu") {
+    f.Fail("job.clock is \"" + job.clock + "\", not \"wall\" or \"cpu\"");
+  }
+  monitor::ReadRanks(f, doc, job.world_size, &job.ranks,
+                     [&](const json& e, const std::string& at, RankProfile* r) {
+                       ReadRank(f, e, at, r);
+                     });
+  if (!f.ok()) return host::Status::Unreadable(name + ": " + f.error());
+  if (!job_totals) MergeRanks(&job);
+  job.source = "file";
+  return job;
+}
+
+host::Result<JobProfile> LoadProfileFile(const std::string& path) {
+  return monitor::LoadJsonFile(path, &ProfileFromJson);
+}
+
+}  // namespace mpidbg::profile

@@ -1,0 +1,71 @@
+// profile_json.h — a small JSON text writer for the runtime's report files: no
+// exceptions, no allocation beyond one growing buffer, strings escaped (control
+// characters, quotes, backslashes; bytes that are not valid UTF-8 become U+FFFD, so any
+// path or symbol name gives valid JSON). Cold path only (MPI_Finalize).
+//
+// Objects and arrays nest up to kMaxDepth; commas are placed by the writer. Objects
+// and arrays opened with `inline_items` keep their members on one line, others put each
+// member on its own line, indented by depth.
+#ifndef MPIDBG_RT_PROFILE_JSON_H
+#define MPIDBG_RT_PROFILE_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rt/grow_buffer.h"
+
+namespace mpidbg::rt {
+
+class JsonWriter {
+ public:
+  static constexpr int kMaxDepth = 16;
+
+  // `indent`: the depth this text will sit at when Raw() puts it into another writer's
+  // text (so its lines line up there).
+  explicit JsonWriter(int indent = 0) : indent_(indent) {}
+
+  void BeginObject(bool inline_items = false) { Open('{', inline_items); }
+  void EndObject() { Close('}'); }
+  void BeginArray(bool inline_items = false) { Open('[', inline_items); }
+  void EndArray() { Close(']'); }
+  // The key of the next member of the current object.
+  void Key(const char* name);
+
+  void String(const char* s);
+  void StringN(const char* s, size_t n);
+  void Uint(uint64_t v);
+  void Int(int64_t v);
+  void Bool(bool v);
+  void Null();
+  // A finite number with `decimals` digits after the point (nan/inf write null).
+  void Fixed(double v, int decimals);
+  // A value already rendered as JSON (another writer's Text()).
+  void Raw(const char* json, size_t n);
+
+  // The text so far (NUL-terminated), and false once memory ran out or the nesting was
+  // wrong (the text is then not to be used).
+  const char* Text();
+  size_t Size() const { return text_.size(); }
+  bool ok() const { return ok_ && depth_ == 0; }
+
+ private:
+  void BeforeValue();
+  void Quote(const char* s, size_t n);  // the quoted, escaped string, nothing else
+  void Open(char c, bool inline_items);
+  void Close(char c);
+  void NewLine();
+  void Put(const char* s, size_t n);
+  void PutChar(char c) { Put(&c, 1); }
+
+  GrowBuffer<char> text_;
+  int indent_ = 0;
+  bool ok_ = true;
+  bool after_key_ = false;
+  int depth_ = 0;
+  bool has_items_[kMaxDepth + 1] = {};
+  bool inline_[kMaxDepth + 1] = {};
+};
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_PROFILE_JSON_H
