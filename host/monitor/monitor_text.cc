@@ -155,6 +155,12 @@ void MpiT(std::ostringstream& out, const JobMonitor& job, Metric metric) {
         << (reason.empty() ? "" : ": " + reason) << "\n";
     return;
   }
+  // What was read, and what the MPI did not publish (e.g. Open MPI 4.1.4's pml
+  // variables): an empty layer below is then not "no traffic".
+  if (const RankMonitor* speaker = MpitSpeaker(job); speaker != nullptr &&
+                                                     !speaker->mpit_reason.empty()) {
+    out << "  " << speaker->mpit_reason << "\n";
+  }
   static const char* const kLayers[] = {"pml", "osc", "coll"};
   for (const char* layer : kLayers) {
     Matrix m = BuildMpitMatrix(job, layer, metric);

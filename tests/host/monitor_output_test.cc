@@ -119,6 +119,8 @@ TEST(MonitorText, SmallJobShowsTheGrid) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  pml: 14 messages in 1 pairs\n"), std::string::npos) << text;
+  // What was read, from the first rank that read it.
+  EXPECT_NE(text.find("):\n  pml_monitoring_messages_count\n  pml:"), std::string::npos) << text;
 }
 
 TEST(MonitorText, MpiTUnavailableSaysWhy) {
