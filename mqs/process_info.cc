@@ -76,33 +76,19 @@ int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSn
   return mqs_ok;
 }
 
-int read_root_address(ProcessState* ps, const mpidbg_root& root, size_t offset,
-                      TargetAddr* out) {
-  *out = TargetAddr();
-  if (root.size < offset + sizeof(uint64_t)) return mqs_ok;  // an older runtime's root
-  TargetAddr at;
-  if (!ps->root_addr.offset_by(offset, &at)) return plugin::kErrReadFailed;
-  uint64_t value = 0;
-  const int rc = ps->reader.read_u64(at, &value);
-  if (rc != mqs_ok) return rc;
-  *out = TargetAddr(value);
-  return mqs_ok;
-}
-
 namespace {
 
-// Decodes into a fresh T with `decode` and swaps it into *slot; the old one goes either way.
+// Decodes the block at `block` (a root field; 0 when the runtime keeps none, or its root
+// is older and ends before the field) into a fresh T with `decode` and swaps it into
+// *slot; the old one goes either way.
 template <typename T, typename Limits, typename Decode>
-int replace_block(ProcessState* ps, const mpidbg_root& root, size_t root_offset,
-                  const Limits& limits, Decode decode, T** slot) {
+int replace_block(ProcessState* ps, uint64_t block, const Limits& limits, Decode decode,
+                  T** slot) {
   debugger_delete(*slot);
   *slot = nullptr;
-  TargetAddr block;
-  int rc = read_root_address(ps, root, root_offset, &block);
-  if (rc != mqs_ok) return rc;
   T* fresh = debugger_new<T>();
   if (fresh == nullptr) return plugin::kErrNoMemory;
-  rc = decode(ps->reader, block, limits, fresh);
+  const int rc = decode(ps->reader, TargetAddr(block), limits, fresh);
   if (rc != mqs_ok) {
     debugger_delete(fresh);
     return rc;
@@ -124,13 +110,13 @@ void drop_profile(ProcessState* ps) {
 }
 
 int replace_monitor(ProcessState* ps, const mpidbg_root& root) {
-  return replace_block(ps, root, offsetof(mpidbg_root, monitor), ps->monitor_limits,
-                       plugin::decode_monitor, &ps->monitor);
+  return replace_block(ps, root.monitor, ps->monitor_limits, plugin::decode_monitor,
+                       &ps->monitor);
 }
 
 int replace_profile(ProcessState* ps, const mpidbg_root& root) {
-  return replace_block(ps, root, offsetof(mpidbg_root, profile), ps->profile_limits,
-                       plugin::decode_profile, &ps->profile);
+  return replace_block(ps, root.profile, ps->profile_limits, plugin::decode_profile,
+                       &ps->profile);
 }
 
 int update_snapshot(ProcessState* ps) {

@@ -120,12 +120,6 @@ int refresh_snapshot(ProcessState* ps);
 // replaces *slot (one of the state's traffic snapshots) with it.
 int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSnapshot** slot);
 
-// A target address the root holds at `offset` among the fields appended after the ones
-// decode_root knows (root.monitor, root.profile): 0 when the runtime's root is older and
-// ends before it (its written size says so).
-int read_root_address(ProcessState* ps, const mpidbg_root& root, size_t offset,
-                      TargetAddr* out);
-
 // Decode the monitoring / sampling block of `root` afresh into ps->monitor / ps->profile.
 // On failure the previous decode is dropped too (the getters then answer out of order),
 // so a getter never answers from a read older than the last one asked for.

@@ -116,6 +116,8 @@ void decode_root(const Decoder& d, mpidbg_root* out) {
   MPIDBG_FIELD(mpidbg_root, request_null_handle);
   MPIDBG_FIELD(mpidbg_root, message_null_handle);
   MPIDBG_FIELD(mpidbg_root, message_no_proc_handle);
+  MPIDBG_FIELD(mpidbg_root, monitor);
+  MPIDBG_FIELD(mpidbg_root, profile);
 }
 
 void decode_traffic_header(const Decoder& d, mpidbg_traffic* out) {
