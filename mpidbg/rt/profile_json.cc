@@ -5,34 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rt/json_string.h"
+
 namespace mpidbg::rt {
-namespace {
-
-// Length of the valid UTF-8 sequence at s (n bytes left), 0 if it is not one.
-size_t Utf8Length(const unsigned char* s, size_t n) {
-  const unsigned char c = s[0];
-  size_t len = 0;
-  uint32_t min = 0;
-  uint32_t cp = 0;
-  if (c >= 0xc2 && c <= 0xdf) {
-    len = 2, min = 0x80, cp = c & 0x1f;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    len = 3, min = 0x800, cp = c & 0x0f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    len = 4, min = 0x10000, cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  if (len > n) return 0;
-  for (size_t i = 1; i < len; ++i) {
-    if ((s[i] & 0xc0) != 0x80) return 0;
-    cp = (cp << 6) | (s[i] & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return len;
-}
-
-}  // namespace
 
 void JsonWriter::Put(const char* s, size_t n) {
   if (!ok_ || n == 0) return;
@@ -105,43 +80,8 @@ void JsonWriter::StringN(const char* s, size_t n) {
 }
 
 void JsonWriter::Quote(const char* s, size_t n) {
-  PutChar('"');
-  const auto* u = reinterpret_cast<const unsigned char*>(s);
-  size_t i = 0;
-  while (i < n) {
-    const unsigned char c = u[i];
-    if (c == '"' || c == '\\') {
-      const char esc[2] = {'\\', static_cast<char>(c)};
-      Put(esc, 2);
-      ++i;
-    } else if (c < 0x20 || c == 0x7f) {
-      char esc[8];
-      if (c == '\n') {
-        Put("\\n", 2);
-      } else if (c == '\t') {
-        Put("\\t", 2);
-      } else if (c == '\r') {
-        Put("\\r", 2);
-      } else {
-        snprintf(esc, sizeof esc, "\\u%04x", c);
-        Put(esc, 6);
-      }
-      ++i;
-    } else if (c < 0x80) {
-      PutChar(static_cast<char>(c));
-      ++i;
-    } else {
-      const size_t len = Utf8Length(u + i, n - i);
-      if (len == 0) {
-        Put("\\ufffd", 6);
-        ++i;
-      } else {
-        Put(s + i, len);
-        i += len;
-      }
-    }
-  }
-  PutChar('"');
+  if (!ok_) return;
+  if (!AppendJsonString(&text_, s, n)) ok_ = false;
 }
 
 void JsonWriter::Uint(uint64_t v) {

@@ -1,7 +1,7 @@
 // profile_json.h — a small JSON text writer for the runtime's report files: no
-// exceptions, no allocation beyond one growing buffer, strings escaped (control
-// characters, quotes, backslashes; bytes that are not valid UTF-8 become U+FFFD, so any
-// path or symbol name gives valid JSON). Cold path only (MPI_Finalize).
+// exceptions, no allocation beyond one growing buffer, strings escaped by
+// rt/json_string.h (bytes that are not valid UTF-8 become U+FFFD, so any path or symbol
+// name gives valid JSON). Cold path only (MPI_Finalize).
 //
 // Objects and arrays nest up to kMaxDepth; commas are placed by the writer. Objects
 // and arrays opened with `inline_items` keep their members on one line, others put each
