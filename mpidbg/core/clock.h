@@ -1,6 +1,6 @@
-// clock.h — time and thread identity for records. Both are cheap: clock_gettime goes
-// through the vDSO (called directly on the per-call path), and the thread id is
-// fetched once per thread by the caller.
+// clock.h — time and thread identity for records. Both are cheap: the per-call time is
+// the tick keeper's word (tick_clock.h) or the vDSO's coarse clock, and the thread id
+// is fetched once per thread by the caller.
 #ifndef MPIDBG_CORE_CLOCK_H
 #define MPIDBG_CORE_CLOCK_H
 
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/inline.h"
+#include "core/tick_clock.h"
 
 namespace mpidbg::core {
 
@@ -25,13 +26,15 @@ inline int64_t RealtimeNs() {
 using ClockGettimeFn = int (*)(clockid_t, struct timespec*);
 extern ClockGettimeFn g_vdso_clock_gettime;
 
-// CLOCK_REALTIME at the kernel's tick resolution (a few milliseconds). It reads the
-// time the kernel last stored instead of the time-stamp counter, about five times
-// cheaper than RealtimeNs(): the per-call timestamps (a thread's entry into MPI, an
-// operation's posting) use it, since a host measures calls that matter in seconds.
-// Called straight in the vDSO it costs about a third less again than through libc's
-// clock_gettime (its wrapper and the PLT), and it is the one call every MPI call makes.
+// CLOCK_REALTIME at the kernel's tick resolution (a few milliseconds): the per-call
+// timestamps (a thread's entry into MPI, an operation's posting), since a host measures
+// calls that matter in seconds. While the tick keeper runs (tick_clock.h: from the end
+// of MPI_Init to MPI_Finalize) it is one load of the keeper's word; otherwise the
+// kernel's coarse clock, read straight in the vDSO (a third cheaper than through libc's
+// clock_gettime, its wrapper and the PLT) or through libc where there is no vDSO.
 MPIDBG_ALWAYS_INLINE int64_t CoarseRealtimeNs() {
+  const int64_t ticked = TickNowNs();
+  if (__builtin_expect(ticked != 0, 1)) return ticked;
   struct timespec ts;
   const ClockGettimeFn vdso = g_vdso_clock_gettime;
   if (vdso == nullptr || vdso(CLOCK_REALTIME_COARSE, &ts) != 0) {

@@ -72,6 +72,8 @@ void PostInit(CallScope&, InitArgs& args, int rc) {
   RecordLibraryVersion(root);
   root->thread_level_requested =
       args.required == kAbsent ? MPIDBG_THREAD_SINGLE : ThreadLevel(args.required);
+  // First: the rest of the runtime's own set-up already stamps from the keeper.
+  ClockAfterInit();
   ConfigureOrphans();
   RegisterPredefinedComms(rank);
   HandlesAfterInit(rank);
@@ -96,6 +98,7 @@ void PreFinalize(CallScope&, FinalizeArgs&) {
 }
 
 void PostFinalize(CallScope&, FinalizeArgs&, int) {
+  ClockAfterFinalize();
   __atomic_store_n(&mpidbg_runtime_root.process_state, MPIDBG_PROCESS_FINALIZED,
                    __ATOMIC_RELEASE);
   __atomic_fetch_add(&mpidbg_runtime_root.generation, 1, __ATOMIC_RELEASE);

@@ -13,6 +13,7 @@ namespace mpidbg::rt {
 void MetadataBeforeInit();                                  // rt/metadata.cc
 
 // After a successful PMPI_Init*, once the root's rank/size/thread level are set.
+void ClockAfterInit();                                      // rt/clock_keeper.cc (first)
 void HandlesAfterInit(int32_t world_rank);                  // rt/handles_init.cc
 void DatatypesAfterInit();                                  // rt/datatype_registry.cc
 void TrafficAfterInit();                                    // rt/traffic.cc
@@ -26,6 +27,9 @@ void MetadataBeforeFinalize();                              // rt/metadata.cc
 void ProfileBeforeFinalize();                               // rt/profile_report.cc
 void MonitorBeforeFinalize();                               // rt/monitor_output.cc
 void TrafficBeforeFinalize();                               // rt/traffic.cc
+
+// After PMPI_Finalize.
+void ClockAfterFinalize();                                  // rt/clock_keeper.cc
 
 }  // namespace mpidbg::rt
 

@@ -2,6 +2,7 @@
 // the records the runtime writes. It finds `mpidbg_runtime_root` through the dynamic
 // symbol table, so it works both linked against the runtime and with the runtime
 // LD_PRELOADed. Usage: runtime_mpi_check <mpich|openmpi>. Exit status 0 = all passed.
+#include <dirent.h>
 #include <dlfcn.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -563,6 +564,51 @@ void CheckConcurrentChurn() {
   CHECK_EQ(Records<mpidbg_op_record>(g_root->ops).size(), ops_before);
 }
 
+// Threads of this process named `name` (/proc/self/task/*/comm).
+int ThreadsNamed(const char* name) {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  int n = 0;
+  while (dirent* e = readdir(dir)) {
+    if (e->d_name[0] == '.') continue;
+    char path[300], comm[32] = {0};
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+    FILE* f = fopen(path, "r");
+    if (f == nullptr) continue;
+    if (fgets(comm, sizeof comm, f) != nullptr) comm[strcspn(comm, "\n")] = '\0';
+    fclose(f);
+    if (strcmp(comm, name) == 0) ++n;
+  }
+  closedir(dir);
+  return n;
+}
+
+int64_t CoarseNowNs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// The tick keeper (doc/hot_path.md, "Time"): one thread from MPI_Init to MPI_Finalize,
+// none with MPIDBG_CLOCK_TICK_MS=0; either way a call's entry time is the coarse clock's
+// within a few ticks.
+void CheckTickKeeper() {
+  const char* setting = getenv("MPIDBG_CLOCK_TICK_MS");
+  const bool off = setting != nullptr && strcmp(setting, "0") == 0;
+  CHECK_EQ(ThreadsNamed("mpidbg-clock"), off ? 0 : 1);
+  const int64_t before = CoarseNowNs();
+  int x = g_rank, y = -1;
+  MPI_Sendrecv(&x, 1, MPI_INT, 1 - g_rank, 61, &y, 1, MPI_INT, 1 - g_rank, 61,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  CHECK_EQ(y, 1 - g_rank);
+  const mpidbg_thread_record* me = FindThread(Tid());
+  CHECK(me != nullptr);
+  if (me == nullptr) return;
+  // The record keeps the last call's entry time after it returns.
+  CHECK(me->entry_time_ns <= CoarseNowNs());
+  CHECK(me->entry_time_ns >= before - 100000000);  // 100 ms: many ticks
+}
+
 void CheckOwnThreadAfterCalls() {
   const mpidbg_thread_record* me = FindThread(Tid());
   CHECK(me != nullptr);
@@ -619,10 +665,12 @@ int main(int argc, char** argv) {
     fprintf(stderr, "note: MPI_THREAD_MULTIPLE not provided; thread checks skipped\n");
   }
   CheckOwnThreadAfterCalls();
+  CheckTickKeeper();
   CHECK(g_root->generation > generation);
   MPI_Comm_free(&dup);
 
   MPI_Finalize();
+  CHECK_EQ(ThreadsNamed("mpidbg-clock"), 0);
   CHECK_EQ(g_root->process_state, MPIDBG_PROCESS_FINALIZED);
   g_failures += rtcheck::g_failures;  // the shared table walk's own checks
   printf("[rank %d] runtime_mpi_check: %s (%d failed checks)\n", g_rank,

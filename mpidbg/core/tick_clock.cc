@@ -1,0 +1,140 @@
+// tick_clock.cc — the keeper thread behind TickNowNs() (tick_clock.h).
+#include "core/tick_clock.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <time.h>
+
+namespace mpidbg::core {
+
+int64_t g_tick_now_ns = 0;
+
+namespace {
+
+// The keeper's state; g_mutex guards all of it but g_tick_now_ns.
+pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t g_wake;  // CLOCK_MONOTONIC, initialised by the first start
+bool g_cond_ready = false;
+bool g_running = false;
+bool g_stop = false;
+int64_t g_period_ns = 0;
+pthread_t g_thread;
+bool g_atfork_registered = false;
+
+int64_t ReadCoarse() {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+void Store(int64_t ns) { __atomic_store_n(&g_tick_now_ns, ns, __ATOMIC_RELAXED); }
+
+void* KeeperMain(void*) {
+  pthread_mutex_lock(&g_mutex);
+  while (!g_stop) {
+    Store(ReadCoarse());
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    const int64_t end = static_cast<int64_t>(until.tv_sec) * 1000000000 + until.tv_nsec +
+                        g_period_ns;
+    until.tv_sec = static_cast<time_t>(end / 1000000000);
+    until.tv_nsec = static_cast<long>(end % 1000000000);
+    // Spurious or early wake-ups only mean an extra tick.
+    while (!g_stop && pthread_cond_timedwait(&g_wake, &g_mutex, &until) == 0) {
+    }
+  }
+  pthread_mutex_unlock(&g_mutex);
+  return nullptr;
+}
+
+// In a child after fork() only the forking thread exists: the keeper is gone, and the
+// stamps must not stand still. The child reads the clock itself until it starts a
+// keeper of its own (it never will: MPI is not re-initialised in a forked child).
+void AfterForkInChild() {
+  g_running = false;
+  g_stop = false;
+  Store(0);
+  // The keeper may have held the mutex, or waited on the condition, at the fork.
+  pthread_mutex_init(&g_mutex, nullptr);
+  g_cond_ready = false;
+}
+
+}  // namespace
+
+int64_t TickPeriodNs(long requested_ms) {
+  if (requested_ms >= 1 && requested_ms <= 1000) return requested_ms * 1000000;
+  struct timespec res;
+  if (clock_getres(CLOCK_REALTIME_COARSE, &res) == 0 && res.tv_sec == 0 && res.tv_nsec > 0) {
+    return res.tv_nsec;
+  }
+  return 4000000;  // HZ=250, the common kernel tick
+}
+
+bool StartTickClock(int64_t period_ns) {
+  pthread_mutex_lock(&g_mutex);
+  if (g_running) {
+    pthread_mutex_unlock(&g_mutex);
+    return true;
+  }
+  if (!g_cond_ready) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_wake, &attr);
+    pthread_condattr_destroy(&attr);
+    g_cond_ready = true;
+  }
+  if (!g_atfork_registered) {
+    g_atfork_registered = pthread_atfork(nullptr, nullptr, AfterForkInChild) == 0;
+  }
+  g_period_ns = period_ns > 0 ? period_ns : TickPeriodNs(0);
+  g_stop = false;
+  // The first stamp before any caller can see the keeper as running.
+  Store(ReadCoarse());
+  // Every signal blocked in the new thread (it inherits the creator's mask): no
+  // handler of the application's may run on it.
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 64 * 1024);
+  const int rc = pthread_create(&g_thread, &attr, KeeperMain, nullptr);
+  pthread_attr_destroy(&attr);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (rc != 0) {
+    Store(0);
+    pthread_mutex_unlock(&g_mutex);
+    return false;
+  }
+  pthread_setname_np(g_thread, "mpidbg-clock");
+  g_running = true;
+  pthread_mutex_unlock(&g_mutex);
+  return true;
+}
+
+void StopTickClock() {
+  pthread_mutex_lock(&g_mutex);
+  if (!g_running) {
+    pthread_mutex_unlock(&g_mutex);
+    return;
+  }
+  g_stop = true;
+  pthread_cond_signal(&g_wake);
+  const pthread_t thread = g_thread;
+  g_running = false;
+  pthread_mutex_unlock(&g_mutex);
+  pthread_join(thread, nullptr);
+  // Callers read the clock themselves from here on.
+  Store(0);
+}
+
+bool TickClockRunning() {
+  pthread_mutex_lock(&g_mutex);
+  const bool running = g_running;
+  pthread_mutex_unlock(&g_mutex);
+  return running;
+}
+
+}  // namespace mpidbg::core

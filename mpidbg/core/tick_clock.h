@@ -1,0 +1,56 @@
+// tick_clock.h — the time the per-call records use, kept by a thread instead of read
+// by every call.
+//
+// Every outermost MPI call stamps its thread record with an entry time (and a request
+// its posting time). Reading even the kernel's coarse clock through the vDSO costs
+// 3-6 ns per call, the largest single item of the per-call path once the records are
+// written from registers (doc/hot_path.md, "Time"). The times only need the coarse
+// clock's resolution (a host measures a blocked call in seconds), so one thread per
+// process stores CLOCK_REALTIME_COARSE into a word every tick and the calls load that
+// word: one load of a line that changes once per tick.
+//
+// The keeper runs from the end of MPI_Init to MPI_Finalize (rt/hooks_init.cc). While
+// it does not run — before MPI_Init, after MPI_Finalize, in a child after fork(), when
+// the thread could not be created, or when MPIDBG_CLOCK_TICK_MS=0 — the word is 0 and
+// callers read the vDSO clock themselves (clock.h, CoarseRealtimeNs).
+//
+// The thread never calls MPI, blocks every signal (a process-directed signal is still
+// delivered to one of the application's threads, as without the runtime), sleeps on a
+// condition variable between ticks (so stopping it wakes it at once) and is named
+// "mpidbg-clock" for debuggers and top.
+#ifndef MPIDBG_CORE_TICK_CLOCK_H
+#define MPIDBG_CORE_TICK_CLOCK_H
+
+#include <stdint.h>
+
+#include "core/inline.h"
+
+namespace mpidbg::core {
+
+// CLOCK_REALTIME (coarse) in ns as of the keeper's last tick; 0 while no keeper runs.
+extern int64_t g_tick_now_ns;
+
+MPIDBG_ALWAYS_INLINE int64_t TickNowNs() {
+  return __atomic_load_n(&g_tick_now_ns, __ATOMIC_RELAXED);
+}
+
+// The keeper's period: `requested_ms` if in [1, 1000], else the coarse clock's own
+// resolution (clock_getres(CLOCK_REALTIME_COARSE), the kernel's tick: 1-10 ms), so the
+// stamps are no coarser than the clock they replace.
+int64_t TickPeriodNs(long requested_ms);
+
+// Starts the keeper (no-op if running); false if the thread could not be created, in
+// which case callers keep reading the clock themselves. Not async-signal-safe; called
+// with the runtime's own MPI_Init work, from one thread.
+bool StartTickClock(int64_t period_ns);
+
+// Stops the keeper and waits for its thread to end (at most a wake-up: it sleeps on a
+// condition variable). Afterwards TickNowNs() is 0.
+void StopTickClock();
+
+// True while the keeper runs (for tests and the runtime's documentation checks).
+bool TickClockRunning();
+
+}  // namespace mpidbg::core
+
+#endif  // MPIDBG_CORE_TICK_CLOCK_H
