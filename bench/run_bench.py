@@ -9,6 +9,11 @@ runtime LD_PRELOADed (the order alternates between rounds, so a drift in machine
 does not favour one side). Each run reports the median of several batches; a round's
 ratio is with/without, and the result is the median of the rounds' ratios.
 
+Both flavours bind each rank to its own core (LAUNCH): Open MPI does so by default for 2
+ranks, MPICH's hydra does not bind at all unless told (-bind-to core), and an unbound
+rank the scheduler moves between cores adds noise to every mode that launches through
+here (run_cost.py and run_floor.py too).
+
 Progress goes to stdout line by line; the last line is one JSON object:
   latency_ratio        mean of the 0 B and 1 KiB one-way latency ratios (lower is better)
   latency_0_ratio, latency_1024_ratio
@@ -28,7 +33,7 @@ import subprocess
 import sys
 
 LAUNCH = {
-    "mpich": ["mpiexec.mpich", "-n", "2"],
+    "mpich": ["mpiexec.mpich", "-bind-to", "core", "-n", "2"],
     "openmpi": ["mpiexec.openmpi", "--allow-run-as-root", "-n", "2"],
 }
 PRELOAD = {

@@ -1,0 +1,438 @@
+/*
+ * floor_interposer — the least a recording PMPI layer can do, one layer at a time.
+ *
+ * This is a measuring stick, not the runtime: `scripts/bench --floor` (run_floor.py)
+ * LD_PRELOADs it into bench/mpi_bench in place of libmpidbg_rt_<flavour>.so to show what
+ * each layer of recording costs by itself on the machine at hand, so the runtime's ratios
+ * can be read against a lower bound. Nothing here is published: there is no root, no
+ * registry of threads, no request index a plugin could walk, and no debugger reads any
+ * of it. Its stores are kept only because the thread's data is an exported symbol the
+ * compiler must assume someone reads.
+ *
+ * One source, built with -DMPIDBG_FLOOR_LAYERS=<bitmask> into one library per set of
+ * layers (bench/CMakeLists.txt: pass 0, state 1, args 1|2, clock 1|2|4, records 1|2|8,
+ * all 15). It wraps only what mpi_bench calls in its timed loops — MPI_Send, MPI_Recv,
+ * MPI_Isend, MPI_Irecv, MPI_Waitall — and every other MPI function goes straight to the
+ * MPI. With no bit set the wrappers only call PMPI: the price of interposing at all.
+ *
+ *   1 state    What a debugger needs to say where a stopped thread is: a nesting flag
+ *              (a call MPI makes into MPI, or a signal handler's, passes straight
+ *              through), the call's id, its state (in MPI, or blocked in a blocking
+ *              call) and its call site (__builtin_return_address(0)), set on entry and
+ *              cleared on return. Initial-exec TLS, the cheapest per-thread storage a
+ *              preloaded library has; compiler (signal) fences order the stores as a
+ *              reader interrupting this thread (a signal handler, a ptrace stop) needs:
+ *              state is set last and cleared first, so a non-zero state always comes
+ *              with its call and site.
+ *   2 args     The call's raw arguments (buf, count, datatype, peer, tag, comm), not
+ *              decoded, in the thread's record inside a sequence window (seq made odd,
+ *              fields written, seq made even: a reader that sees seq odd or changed
+ *              retries), plus a per-thread call counter.
+ *   4 clock    One clock_gettime(CLOCK_REALTIME_COARSE) per outermost call, the clock
+ *              the runtime reads today, stored as the thread's entry time (inside the
+ *              window when args is on).
+ *   8 records  What makes requests and unexpected traffic knowable. Per request one
+ *              envelope entry (handle, buf, datatype, comm, count, peer, tag, call,
+ *              serial) in a per-thread ring of 256, found again by handle through a
+ *              per-thread index (linear probing, at most half full, erased without
+ *              tombstones); a handle MPI hands out again while its entry is live (the
+ *              handle both MPIs share among sends that complete at once) rewrites that
+ *              entry. MPI_Waitall resolves its handles to entries before PMPI_Waitall
+ *              (which overwrites them) and vacates the entries after it, for any count:
+ *              each entry matches once, so the list it keeps cannot outgrow the ring.
+ *              And a per-(comm, peer, tag) counter of messages sent and received, in a
+ *              small per-thread table behind a one-entry most-recently-used cache;
+ *              receives are counted from their status when the caller asked for one,
+ *              else from the arguments (the posted peer and tag). Messages only: bytes
+ *              would need each datatype's size.
+ *
+ * Everything is plain loads and stores (one thread at a time in MPI, as below
+ * MPI_THREAD_MULTIPLE), and nothing grows: more than 256 requests in flight on a thread
+ * forget the oldest, a 65th (comm, peer, tag) on a thread is counted as overflow — as a
+ * floor may and the runtime may not. What the runtime does beyond this (records a plugin
+ * can find and read, generations, the send log, growth, MPI_THREAD_MULTIPLE, every other
+ * MPI function) is its own cost.
+ */
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#ifndef MPIDBG_FLOOR_LAYERS
+#define MPIDBG_FLOOR_LAYERS 0
+#endif
+#define FLOOR_STATE ((MPIDBG_FLOOR_LAYERS & 1) != 0)
+#define FLOOR_ARGS ((MPIDBG_FLOOR_LAYERS & 2) != 0)
+#define FLOOR_CLOCK ((MPIDBG_FLOOR_LAYERS & 4) != 0)
+#define FLOOR_RECORDS ((MPIDBG_FLOOR_LAYERS & 8) != 0)
+
+#define FLOOR_INLINE static inline __attribute__((always_inline))
+#define FLOOR_COLD static __attribute__((noinline, cold))
+#define FLOOR_EXPORT __attribute__((visibility("default")))
+#define FLOOR_SIGNAL_FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+#define kMissing 0x80000000u /* floor_index_find: not found */
+
+enum { kCallSend = 1, kCallRecv, kCallIsend, kCallIrecv, kCallWaitall };
+enum { kStateOutside = 0, kStateInMpi = 1, kStateBlocked = 2 };
+enum {
+  kRingSize = 256,    /* request entries per thread (a power of two) */
+  kIndexBits = 9,     /* handle -> ring slot index: 512 cells, at most half in use */
+  kIndexSize = 1 << kIndexBits,
+  kCounterSize = 64,  /* (comm, peer, tag) counters per thread (a power of two) */
+};
+
+typedef struct {
+  MPI_Request handle;
+  const void* buf;
+  MPI_Datatype datatype;
+  MPI_Comm comm;
+  int count, peer, tag;
+  int call; /* kCallIsend / kCallIrecv; 0: vacant; negated: claimed by a Waitall */
+  uint64_t serial;
+} floor_entry;
+
+typedef struct {
+  MPI_Comm comm;
+  int peer, tag;
+  int used;
+  uint64_t sent, received;
+} floor_counter;
+
+typedef struct {
+  uint32_t slot, position;
+} floor_waited;
+
+typedef struct {
+  /* state */
+  int nested;
+  int call;
+  int state;
+  const void* site;
+  /* args */
+  uint32_t seq;
+  uint64_t calls;
+  const void* buf;
+  MPI_Datatype datatype;
+  MPI_Comm comm;
+  int count, peer, tag;
+  /* clock */
+  int64_t entry_ns;
+  /* records */
+  uint32_t head;
+  uint64_t serial;
+  floor_counter* recent;
+  uint64_t counter_overflow;
+  uint16_t index[kIndexSize];
+  floor_entry ring[kRingSize];
+  floor_waited waited[kRingSize];
+  floor_counter counters[kCounterSize];
+} floor_thread_data;
+
+/* Exported so that the compiler keeps every store (see the top). */
+FLOOR_EXPORT __thread floor_thread_data mpidbg_floor_thread
+    __attribute__((tls_model("initial-exec")));
+#define T mpidbg_floor_thread
+
+/* ---- state ---------------------------------------------------------------------- */
+
+FLOOR_INLINE void floor_enter(int call, int state, const void* site) {
+  if (!FLOOR_STATE) return;
+  T.nested = 1;
+  FLOOR_SIGNAL_FENCE();
+  T.call = call;
+  T.site = site;
+  FLOOR_SIGNAL_FENCE();
+  T.state = state;
+}
+
+FLOOR_INLINE void floor_leave(void) {
+  if (!FLOOR_STATE) return;
+  T.state = kStateOutside;
+  FLOOR_SIGNAL_FENCE();
+  T.call = 0;
+  T.site = NULL;
+  FLOOR_SIGNAL_FENCE();
+  T.nested = 0;
+}
+
+/* True when this call is inside another wrapped call: it goes straight to PMPI. */
+FLOOR_INLINE int floor_nested(void) { return FLOOR_STATE && T.nested; }
+
+/* ---- args and clock ------------------------------------------------------------- */
+
+FLOOR_INLINE int64_t floor_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+FLOOR_INLINE void floor_args(const void* buf, int count, MPI_Datatype datatype, int peer,
+                             int tag, MPI_Comm comm) {
+  int64_t now = 0;
+  if (FLOOR_CLOCK) now = floor_now_ns();
+  if (!FLOOR_ARGS) {
+    if (FLOOR_CLOCK) T.entry_ns = now;
+    return;
+  }
+  uint32_t seq = T.seq;
+  T.seq = seq + 1; /* odd: being written */
+  FLOOR_SIGNAL_FENCE();
+  T.buf = buf;
+  T.count = count;
+  T.datatype = datatype;
+  T.peer = peer;
+  T.tag = tag;
+  T.comm = comm;
+  if (FLOOR_CLOCK) T.entry_ns = now;
+  T.calls++;
+  FLOOR_SIGNAL_FENCE();
+  T.seq = seq + 2; /* even: complete */
+}
+
+/* ---- records: traffic counters -------------------------------------------------- */
+
+FLOOR_COLD floor_counter* floor_counter_find(MPI_Comm comm, int peer, int tag) {
+  uint64_t key = ((uint64_t)(uintptr_t)comm * 0x9E3779B97F4A7C15ull) ^
+                 ((uint64_t)(uint32_t)peer << 20) ^ (uint32_t)tag;
+  key *= 0xC2B2AE3D27D4EB4Full;
+  uint32_t first = (uint32_t)(key >> 58) & (kCounterSize - 1);
+  for (uint32_t i = 0; i < kCounterSize; ++i) {
+    floor_counter* c = &T.counters[(first + i) & (kCounterSize - 1)];
+    if (!c->used) {
+      c->used = 1;
+      c->comm = comm;
+      c->peer = peer;
+      c->tag = tag;
+      c->sent = c->received = 0;
+      return T.recent = c;
+    }
+    if (c->comm == comm && c->peer == peer && c->tag == tag) return T.recent = c;
+  }
+  return NULL; /* table full: counted as overflow */
+}
+
+FLOOR_INLINE floor_counter* floor_counter_for(MPI_Comm comm, int peer, int tag) {
+  floor_counter* c = T.recent;
+  if (c != NULL && c->peer == peer && c->tag == tag && c->comm == comm) return c;
+  return floor_counter_find(comm, peer, tag);
+}
+
+FLOOR_INLINE void floor_count_send(MPI_Comm comm, int peer, int tag) {
+  if (!FLOOR_RECORDS || peer == MPI_PROC_NULL) return;
+  floor_counter* c = floor_counter_for(comm, peer, tag);
+  if (c != NULL)
+    c->sent++;
+  else
+    T.counter_overflow++;
+}
+
+FLOOR_INLINE void floor_count_recv(MPI_Comm comm, int peer, int tag) {
+  if (!FLOOR_RECORDS || peer == MPI_PROC_NULL) return;
+  floor_counter* c = floor_counter_for(comm, peer, tag);
+  if (c != NULL)
+    c->received++;
+  else
+    T.counter_overflow++;
+}
+
+/* ---- records: request entries --------------------------------------------------- */
+
+/* The index: open addressing with linear probing over ring slots + 1 (0: empty), one cell
+ * per live entry; at most kRingSize live in kIndexSize cells, so a probe always ends. */
+FLOOR_INLINE uint32_t floor_home(MPI_Request handle) {
+  return (uint32_t)(((uint64_t)(uintptr_t)handle * 0x9E3779B97F4A7C15ull) >>
+                    (64 - kIndexBits));
+}
+
+/* The cell of a live handle, or the empty cell that ends its probe (ORed with kMissing). */
+FLOOR_INLINE uint32_t floor_index_find(MPI_Request handle) {
+  for (uint32_t i = floor_home(handle);; i = (i + 1) & (kIndexSize - 1)) {
+    uint32_t v = T.index[i];
+    if (v == 0) return i | kMissing;
+    if (T.ring[v - 1].handle == handle) return i;
+  }
+}
+
+/* Empties a cell, moving later cells of the same run back (no tombstones). */
+FLOOR_INLINE void floor_index_erase(uint32_t i) {
+  for (uint32_t j = (i + 1) & (kIndexSize - 1);; j = (j + 1) & (kIndexSize - 1)) {
+    uint32_t v = T.index[j];
+    if (v == 0) break;
+    uint32_t home = floor_home(T.ring[v - 1].handle);
+    if (((j - home) & (kIndexSize - 1)) >= ((j - i) & (kIndexSize - 1))) {
+      T.index[i] = (uint16_t)v;
+      i = j;
+    }
+  }
+  T.index[i] = 0;
+}
+
+/* A new handle while the next ring slot is still live: more than kRingSize requests in
+ * flight on this thread. The oldest is forgotten (a floor may; the runtime may not). */
+FLOOR_COLD void floor_forget(floor_entry* e) {
+  uint32_t cell = floor_index_find(e->handle);
+  if (!(cell & kMissing)) floor_index_erase(cell);
+  e->call = 0;
+}
+
+FLOOR_INLINE void floor_post(MPI_Request handle, const void* buf, int count,
+                             MPI_Datatype datatype, int peer, int tag, MPI_Comm comm,
+                             int call) {
+  if (!FLOOR_RECORDS) return;
+  floor_entry* e;
+  uint32_t cell = floor_index_find(handle);
+  if (!(cell & kMissing)) {
+    /* A handle that is still live here is one MPI hands out again (both MPIs share one
+     * handle among sends that complete at once): its entry is rewritten in place. */
+    e = &T.ring[T.index[cell] - 1];
+  } else {
+    uint32_t slot = T.head++ & (kRingSize - 1);
+    e = &T.ring[slot];
+    if (e->call != 0) {
+      floor_forget(e);
+      cell = floor_index_find(handle); /* the erase may have moved cells */
+    }
+    e->handle = handle;
+    T.index[cell & ~kMissing] = (uint16_t)(slot + 1);
+  }
+  e->buf = buf;
+  e->datatype = datatype;
+  e->comm = comm;
+  e->count = count;
+  e->peer = peer;
+  e->tag = tag;
+  e->call = call;
+  e->serial = ++T.serial;
+}
+
+/* Vacates a completed request's entry. */
+FLOOR_INLINE void floor_vacate(floor_entry* e) {
+  uint32_t cell = floor_index_find(e->handle);
+  if (!(cell & kMissing)) floor_index_erase(cell);
+  e->call = 0;
+}
+
+/* Before PMPI_Waitall (which overwrites the handles): which ring entries its handles
+ * are, and where they sit in the array. A matched entry is claimed (its call negated)
+ * so that a handle repeated in the array matches once: at most kRingSize are kept,
+ * whatever the count. */
+FLOOR_INLINE uint32_t floor_waitall_before(int count, const MPI_Request* requests) {
+  uint32_t kept = 0;
+  for (int i = 0; i < count && kept < kRingSize; ++i) {
+    uint32_t cell = floor_index_find(requests[i]);
+    if (cell & kMissing) continue;
+    uint32_t slot = T.index[cell] - 1u;
+    floor_entry* e = &T.ring[slot];
+    if (e->call <= 0) continue;
+    e->call = -e->call;
+    T.waited[kept].slot = slot;
+    T.waited[kept].position = (uint32_t)i;
+    ++kept;
+  }
+  return kept;
+}
+
+/* After a PMPI_Waitall that failed: with statuses, each request's own error says whether
+ * it completed (MPI_ERR_PENDING: still live); without them nothing is known, so the
+ * entries stay live. */
+FLOOR_COLD void floor_waitall_failed(int rc, uint32_t kept, const MPI_Status* statuses) {
+  const int known = rc == MPI_ERR_IN_STATUS && statuses != MPI_STATUSES_IGNORE;
+  for (uint32_t k = 0; k < kept; ++k) {
+    floor_entry* e = &T.ring[T.waited[k].slot];
+    const MPI_Status* s = known ? &statuses[T.waited[k].position] : NULL;
+    if (s == NULL || s->MPI_ERROR == MPI_ERR_PENDING) {
+      e->call = -e->call;
+      continue;
+    }
+    if (s->MPI_ERROR == MPI_SUCCESS && e->call == -kCallIrecv)
+      floor_count_recv(e->comm, s->MPI_SOURCE, s->MPI_TAG);
+    floor_vacate(e);
+  }
+}
+
+FLOOR_INLINE void floor_waitall_after(int rc, uint32_t kept, const MPI_Status* statuses) {
+  if (rc != MPI_SUCCESS) {
+    floor_waitall_failed(rc, kept, statuses);
+    return;
+  }
+  for (uint32_t k = 0; k < kept; ++k) {
+    floor_entry* e = &T.ring[T.waited[k].slot];
+    if (e->call == -kCallIrecv) {
+      if (statuses != MPI_STATUSES_IGNORE) {
+        const MPI_Status* s = &statuses[T.waited[k].position];
+        floor_count_recv(e->comm, s->MPI_SOURCE, s->MPI_TAG);
+      } else {
+        floor_count_recv(e->comm, e->peer, e->tag);
+      }
+    }
+    floor_vacate(e);
+  }
+}
+
+/* ---- the wrappers --------------------------------------------------------------- */
+
+FLOOR_EXPORT int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest,
+                          int tag, MPI_Comm comm) {
+  if (floor_nested()) return PMPI_Send(buf, count, datatype, dest, tag, comm);
+  floor_enter(kCallSend, kStateBlocked, __builtin_return_address(0));
+  floor_args(buf, count, datatype, dest, tag, comm);
+  floor_count_send(comm, dest, tag);
+  int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                          MPI_Comm comm, MPI_Status* status) {
+  if (floor_nested()) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  floor_enter(kCallRecv, kStateBlocked, __builtin_return_address(0));
+  floor_args(buf, count, datatype, source, tag, comm);
+  int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  if (FLOOR_RECORDS && rc == MPI_SUCCESS) {
+    if (status != MPI_STATUS_IGNORE)
+      floor_count_recv(comm, status->MPI_SOURCE, status->MPI_TAG);
+    else
+      floor_count_recv(comm, source, tag);
+  }
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest,
+                           int tag, MPI_Comm comm, MPI_Request* request) {
+  if (floor_nested()) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  floor_enter(kCallIsend, kStateInMpi, __builtin_return_address(0));
+  floor_args(buf, count, datatype, dest, tag, comm);
+  floor_count_send(comm, dest, tag);
+  int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  if (rc == MPI_SUCCESS)
+    floor_post(*request, buf, count, datatype, dest, tag, comm, kCallIsend);
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                           MPI_Comm comm, MPI_Request* request) {
+  if (floor_nested()) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  floor_enter(kCallIrecv, kStateInMpi, __builtin_return_address(0));
+  floor_args(buf, count, datatype, source, tag, comm);
+  int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  if (rc == MPI_SUCCESS)
+    floor_post(*request, buf, count, datatype, source, tag, comm, kCallIrecv);
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status* statuses) {
+  if (floor_nested()) return PMPI_Waitall(count, requests, statuses);
+  floor_enter(kCallWaitall, kStateBlocked, __builtin_return_address(0));
+  /* The arguments as they are: the request array as buf, no datatype, peer or comm. */
+  floor_args(requests, count, MPI_DATATYPE_NULL, MPI_PROC_NULL, 0, MPI_COMM_NULL);
+  uint32_t kept = 0;
+  if (FLOOR_RECORDS) kept = floor_waitall_before(count, requests);
+  int rc = PMPI_Waitall(count, requests, statuses);
+  if (FLOOR_RECORDS) floor_waitall_after(rc, kept, statuses);
+  floor_leave();
+  return rc;
+}

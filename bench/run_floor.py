@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""What the least possible recording costs: mpi_bench under the floor interposers.
+
+usage: run_floor.py --build-dir DIR [--flavours mpich,openmpi] [--rounds N] [--scale S]
+                    [--no-runtime]
+
+bench/floor_interposer.c, built once per set of recording layers (bench/CMakeLists.txt),
+wraps only the calls mpi_bench times and does in each only what that set of layers
+needs: a lower bound for a recording runtime, not the runtime (nothing it writes is
+read). The sets, each LD_PRELOADed in place of the runtime:
+  pass     the wrappers only call PMPI: the price of interposing at all
+  state    + per-thread nesting flag, call, state and call site, set and cleared
+  args     + the raw arguments in a sequence window, a call counter
+  clock    + one CLOCK_REALTIME_COARSE reading per outermost call
+  records  state + args + per-request ring entries found by handle, Waitall's handles
+           resolved before the call, per-(comm, peer, tag) message counters
+  all      every layer
+  runtime  libmpidbg_rt_<flavour>.so itself, for comparison (unless --no-runtime)
+
+For each flavour and round the program runs plain, then under each set, then the
+runtime; the order reverses every other round (as run_bench.py alternates), so a drift
+in machine load does not favour one side. A round's ratio is set/plain of that round;
+the result is the median of the rounds' ratios.
+
+Progress goes to stdout; the last line is one JSON object:
+  floor   {flavour: {set: {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",
+           "message_rate_ratio"}}}   (latency: lower is better, 1.0 = no cost; message
+           rate: higher is better)
+  target  {"latency_ratio": 1.02, "message_rate_ratio": 0.98}, the runtime's goal
+  plain   {flavour: the plain program's medians (us, msg/s)}, for the record
+Exits non-zero if nothing ran.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_bench  # noqa: E402
+
+SETS = ("pass", "state", "args", "clock", "records", "all")
+TARGET = {"latency_ratio": 1.02, "message_rate_ratio": 0.98}
+
+
+def summarise(per_round):
+    med = {m: statistics.median(r[m] for r in per_round) for m in run_bench.METRICS}
+    return {"latency_ratio": round((med["latency_0"] + med["latency_1024"]) / 2, 4),
+            "latency_0_ratio": round(med["latency_0"], 4),
+            "latency_1024_ratio": round(med["latency_1024"], 4),
+            "message_rate_ratio": round(med["message_rate"], 4)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--flavours", default="mpich,openmpi")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--no-runtime", action="store_true",
+                    help="leave out the runtime's column")
+    a = ap.parse_args()
+
+    result = {"floor": {}, "target": TARGET, "plain": {}}
+    print("per round: the plain program's values, then each set's ratios to them as "
+          + "/".join(run_bench.METRICS), flush=True)
+    for flavour in [f for f in a.flavours.split(",") if f]:
+        exe = os.path.join(a.build_dir, "bench", f"mpi_bench_{flavour}")
+        if not os.path.exists(exe):
+            print(f"{flavour}: not built ({exe}); skipped", flush=True)
+            continue
+        libs = {}
+        for name in SETS:
+            lib = os.path.join(a.build_dir, "bench", f"libmpidbg_floor_{name}_{flavour}.so")
+            if os.path.exists(lib):
+                libs[name] = lib
+            else:
+                print(f"{flavour}: {lib} not built; {name} skipped", flush=True)
+        runtime = os.path.join(a.build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so")
+        if not a.no_runtime:
+            if os.path.exists(runtime):
+                libs["runtime"] = runtime
+            else:
+                print(f"{flavour}: {runtime} not built; runtime skipped", flush=True)
+        if not libs:
+            print(f"{flavour}: no floor library built; skipped", flush=True)
+            continue
+
+        configs = ["plain"] + list(libs)
+        ratios = {name: [] for name in libs}
+        plain_runs = []
+        for r in range(a.rounds):
+            order = configs if r % 2 == 0 else configs[::-1]
+            got = {}
+            for config in order:
+                got[config] = run_bench.run_once(flavour, exe, libs.get(config), a.scale,
+                                                 a.timeout)
+            plain_runs.append(got["plain"])
+            for name in libs:
+                ratios[name].append({m: got[name][m] / got["plain"][m]
+                                     for m in run_bench.METRICS})
+            print(f"{flavour} round {r + 1}/{a.rounds}: plain " + ", ".join(
+                f"{m} {got['plain'][m]:.4g}" for m in run_bench.METRICS) + "; ratios " +
+                "; ".join(f"{name} " + "/".join(f"{got[name][m] / got['plain'][m]:.3f}"
+                                                 for m in run_bench.METRICS)
+                          for name in libs), flush=True)
+        result["floor"][flavour] = {name: summarise(ratios[name]) for name in libs}
+        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
+                                    for m in run_bench.METRICS}
+    print(json.dumps(result, separators=(",", ":")), flush=True)
+    return 0 if result["floor"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
