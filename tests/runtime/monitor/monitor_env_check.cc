@@ -1,6 +1,7 @@
 // monitor_env_check — 2 ranks under MPIDBG_MONITOR=1 and MPIDBG_MONITOR_FILES=3:
 // counting runs from MPI_Init, output_path names the job file after the launch record's
-// job id, and a file table of 3 counts what finds no room in files_dropped.
+// job id, a file table of 3 counts what finds no room in files_dropped, and the job
+// file is there after MPI_Finalize (then removed).
 // Usage: monitor_env_check <mpich|openmpi>.
 #include <mpi.h>
 #include <stdio.h>
@@ -82,7 +83,12 @@ int main(int argc, char** argv) {
   }
   RT_CHECK_EQ(Functions().read_file(3, MPIDBG_MONITOR_ACCUMULATED, &e), -1);
   RT_CHECK_EQ(m->files_dropped, 2);
-  const int rc = rtcheck::Finish("monitor_env_check");
   MPI_Finalize();
-  return rc;
+  // The job file MPI_Finalize wrote in the working directory: checked by rank 0 (which
+  // wrote it), then removed so repeated runs leave nothing behind.
+  if (me == 0) {
+    RT_CHECK_EQ(access(path.c_str(), R_OK), 0);
+    unlink(path.c_str());
+  }
+  return rtcheck::Finish("monitor_env_check");
 }
