@@ -202,6 +202,7 @@
   X(MPI_Comm_create_from_group, 463, COLL)    \
   X(MPI_Isendrecv, 480, P2P)                  \
   X(MPI_Isendrecv_replace, 481, P2P)          \
+  X(MPI_Type_get_contents, 338, OTHER)        \
   X(MPIDBG_PREDEFINED, 200, OTHER)
 
 enum mpidbg_call_class {

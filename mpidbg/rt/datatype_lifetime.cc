@@ -1,8 +1,12 @@
 // datatype_lifetime.cc — see datatype_lifetime.h.
 //
 // Every derived type record has an Entry counting who depends on it:
-//   readers  kept records (live, held or orphan) whose `types` name it
-//   users    of those, the ones not yet released by MPI
+//   readers     kept records (live, held or orphan) whose `types` name it
+//   users       of those, the ones not yet released by MPI
+//   extra_refs  references the application holds beyond the first (handed out by
+//               MPI_Type_get_contents as the type's own handle value)
+// and whether an open file's view named it when last checked (view_held): such a freed
+// record is kept out of the orphan list, like one with readers.
 // Entries are keyed by record address and checked against the record's create_serial,
 // so a slot reused by a record the runtime did not track is never mistaken for one.
 // Orphans made here carry their own release callback, which drops the dependencies of
@@ -27,17 +31,19 @@ struct Entry {
   uint64_t create_serial;
   uint32_t readers;
   uint32_t users;
+  uint32_t extra_refs;
   bool freed;
   bool released;
   bool orphaned;      // handed to the orphan list
-  bool awaiting_ops;  // in g_awaiting
+  bool awaiting_ops;  // in g_awaiting (kept back by operations or a file view)
+  bool view_held;     // freed, and an open file's view named it at the last check
   int n_inputs;
   Entry** inputs;
 };
 
 core::SpinLock g_lock;            // guards everything below
 core::HandleMap g_entries(64);    // record address -> Entry*
-Entry** g_awaiting = nullptr;     // freed, not released because operations used them
+Entry** g_awaiting = nullptr;     // freed, not released: operations or file views used them
 // Written under g_lock; also read without it (RecheckFreedDatatypes' early return), so
 // every write is an atomic store.
 int g_awaiting_count = 0;
@@ -75,6 +81,19 @@ bool UsedByOperations(uint64_t handle) {
   return false;
 }
 
+// Whether the record of an open file (not freed) names `handle` as the etype or filetype
+// of its view: MPI keeps those types while the view is set.
+bool UsedByFileViews(uint64_t handle) {
+  bool used = false;
+  ForEachRecord(mpidbg_runtime_root.files, [&](mpidbg_record_header* h) {
+    if (used || (__atomic_load_n(&h->flags, __ATOMIC_ACQUIRE) & MPIDBG_REC_FREED) != 0) return;
+    const auto* f = reinterpret_cast<const mpidbg_file_record*>(h);
+    used = __atomic_load_n(&f->etype, __ATOMIC_RELAXED) == handle ||
+           __atomic_load_n(&f->filetype, __ATOMIC_RELAXED) == handle;
+  });
+  return used;
+}
+
 void AwaitLocked(Entry* e) {
   if (e->awaiting_ops) return;
   if (g_awaiting_count == g_awaiting_capacity) {
@@ -101,22 +120,6 @@ void UnawaitLocked(Entry* e) {
   e->awaiting_ops = false;
 }
 
-void TryReleaseLocked(Entry* e, int depth) {
-  if (!e->freed || e->released || e->users != 0 || depth > kMaxDepth) return;
-  if (UsedByOperations(e->rec->handle)) {
-    AwaitLocked(e);
-    return;
-  }
-  UnawaitLocked(e);
-  e->released = true;
-  g_datatypes.MarkReleased(e->rec);
-  for (int i = 0; i < e->n_inputs; ++i) {
-    Entry* in = e->inputs[i];
-    if (in->users > 0) --in->users;
-    TryReleaseLocked(in, depth + 1);
-  }
-}
-
 // A kept list of records to hand to the orphan list once g_lock is dropped.
 struct Pending {
   mpidbg_object_head* small[16];
@@ -140,6 +143,39 @@ struct Pending {
   }
 };
 
+// A freed record nothing keeps out of the orphan list any more (no reader, no file view)
+// goes to `orphans`; without room there it stays held: kept, never dangling.
+void OrphanIfUnkeptLocked(Entry* e, Pending* orphans) {
+  if (!e->freed || e->orphaned || e->readers != 0 || e->view_held) return;
+  if (orphans->Push(e->rec)) e->orphaned = true;
+}
+
+void TryReleaseLocked(Entry* e, int depth, Pending* orphans) {
+  if (!e->freed || e->released || e->users != 0 || depth > kMaxDepth) return;
+  const uint64_t handle = e->rec->handle;
+  if (UsedByFileViews(handle)) {
+    e->view_held = true;
+    AwaitLocked(e);
+    return;
+  }
+  if (e->view_held) {  // the view that kept it changed or its file was closed
+    e->view_held = false;
+    OrphanIfUnkeptLocked(e, orphans);
+  }
+  if (UsedByOperations(handle)) {
+    AwaitLocked(e);
+    return;
+  }
+  UnawaitLocked(e);
+  e->released = true;
+  g_datatypes.MarkReleased(e->rec);
+  for (int i = 0; i < e->n_inputs; ++i) {
+    Entry* in = e->inputs[i];
+    if (in->users > 0) --in->users;
+    TryReleaseLocked(in, depth + 1, orphans);
+  }
+}
+
 void ReleaseHeld(mpidbg_record_header* hdr, void* owner);
 
 void AddOrphans(const Pending& p) {
@@ -161,12 +197,9 @@ void ReleaseHeld(mpidbg_record_header* hdr, void*) {
         if (in->readers > 0) --in->readers;
         if (!e->released) {
           if (in->users > 0) --in->users;
-          TryReleaseLocked(in, 0);
+          TryReleaseLocked(in, 0, &orphans);
         }
-        if (in->freed && in->readers == 0 && !in->orphaned) {
-          // Without room in the list the input stays held: kept, never dangling.
-          if (orphans.Push(in->rec)) in->orphaned = true;
-        }
+        OrphanIfUnkeptLocked(in, &orphans);
       }
       g_entries.CompareErase(AddressOf(rec), AddressOf(e));
       free(e->inputs);
@@ -188,7 +221,7 @@ void NoteDatatypeInputs(mpidbg_object_head* rec, mpidbg_object_head* const* inpu
     free(list);
     return;  // untracked: freed the plain way (DatatypeFreed)
   }
-  *e = Entry{rec, rec->create_serial, 0, 0, false, false, false, false, 0, list};
+  *e = Entry{rec, rec->create_serial, 0, 0, 0, false, false, false, false, false, 0, list};
   core::SpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
     Entry* in = EntryOfLocked(inputs[i]);
@@ -209,21 +242,40 @@ void NoteDatatypeInputs(mpidbg_object_head* rec, mpidbg_object_head* const* inpu
   }
 }
 
+void DatatypeReferenced(mpidbg_object_head* rec) {
+  if (rec == nullptr) return;
+  core::SpinGuard guard(g_lock);
+  Entry* e = EntryOfLocked(rec);  // predefined records have none
+  if (e != nullptr && !e->freed) ++e->extra_refs;
+}
+
+bool TakeDatatypeReference(mpidbg_object_head* rec) {
+  if (rec == nullptr) return false;
+  core::SpinGuard guard(g_lock);
+  Entry* e = EntryOfLocked(rec);
+  if (e == nullptr || e->freed || e->extra_refs == 0) return false;
+  --e->extra_refs;
+  return true;
+}
+
 void DatatypeFreed(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
-  bool orphan = false;
+  bool tracked = false;
+  Pending orphans;
   {
     core::SpinGuard guard(g_lock);
     Entry* e = EntryOfLocked(rec);
     if (e != nullptr) {
+      tracked = true;
       g_datatypes.MarkDetachedFreedHeld(rec);
       e->freed = true;
-      TryReleaseLocked(e, 0);
-      if (e->readers == 0) orphan = e->orphaned = true;
+      e->extra_refs = 0;
+      TryReleaseLocked(e, 0, &orphans);
+      OrphanIfUnkeptLocked(e, &orphans);
     }
   }
-  if (orphan) {
-    g_orphans.Add(&rec->hdr, &ReleaseHeld, nullptr);
+  if (tracked) {
+    AddOrphans(orphans);
   } else if ((rec->hdr.flags & MPIDBG_REC_FREED) == 0) {
     g_datatypes.MarkDetachedFreed(rec, /*released_now=*/true);  // a record without an entry
   }
@@ -231,16 +283,20 @@ void DatatypeFreed(mpidbg_object_head* rec) {
 
 void RecheckFreedDatatypes() {
   if (__atomic_load_n(&g_awaiting_count, __ATOMIC_RELAXED) == 0) return;
-  core::SpinGuard guard(g_lock);
-  // Take the whole list; the ones operations still use put themselves back.
-  Entry** list = g_awaiting;
-  const int n = g_awaiting_count;
-  g_awaiting = nullptr;
-  SetAwaitingCount(0);
-  g_awaiting_capacity = 0;
-  for (int i = 0; i < n; ++i) list[i]->awaiting_ops = false;
-  for (int i = 0; i < n; ++i) TryReleaseLocked(list[i], 0);
-  free(list);
+  Pending orphans;
+  {
+    core::SpinGuard guard(g_lock);
+    // Take the whole list; the ones operations or views still use put themselves back.
+    Entry** list = g_awaiting;
+    const int n = g_awaiting_count;
+    g_awaiting = nullptr;
+    SetAwaitingCount(0);
+    g_awaiting_capacity = 0;
+    for (int i = 0; i < n; ++i) list[i]->awaiting_ops = false;
+    for (int i = 0; i < n; ++i) TryReleaseLocked(list[i], 0, &orphans);
+    free(list);
+  }
+  AddOrphans(orphans);
 }
 
 }  // namespace mpidbg::rt

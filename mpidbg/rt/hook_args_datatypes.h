@@ -23,11 +23,22 @@ struct TypeHandleArgs {
   MPI_Datatype* datatype = nullptr;
   uint64_t saved = 0;  // the handle before the call
   mpidbg_object_head* record = nullptr;  // MPI_Type_free: the record detached before the call
+  // MPI_Type_free of one of several references the application holds (see
+  // MPI_Type_get_contents): the record stays live; the reference taken before the call.
+  mpidbg_object_head* reference = nullptr;
 };
 
 struct TypeSetNameArgs {
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   const char* name = nullptr;
+};
+
+// MPI_Type_get_contents called by the application: the input types it hands back
+// (at most max_datatypes of them) are references the application now holds.
+struct TypeContentsArgs {
+  MPI_Datatype datatype = MPI_DATATYPE_NULL;
+  int max_datatypes = 0;
+  MPI_Datatype* types = nullptr;
 };
 
 }  // namespace mpidbg::rt

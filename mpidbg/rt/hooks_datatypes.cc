@@ -8,6 +8,23 @@
 #include "rt/handles.h"
 
 namespace mpidbg::rt {
+namespace {
+
+// Open MPI's MPI_Type_get_contents makes a new type for every derived input, each call;
+// a live record of the same handle value can only be a stale one (its type freed where
+// the runtime could not see), which recording the new type displaces.
+constexpr bool kContentsAreNewTypes = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_OPENMPI;
+
+// Whether MPI_Type_get_contents handed `t` out as a reference the application must free:
+// not for named types nor for the MPI_Type_create_f90_* ones (predefined in MPI's sense).
+bool IsDerivedReference(MPI_Datatype t) {
+  int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
+  if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return false;
+  return combiner != MPI_COMBINER_NAMED && combiner != MPI_COMBINER_F90_REAL &&
+         combiner != MPI_COMBINER_F90_COMPLEX && combiner != MPI_COMBINER_F90_INTEGER;
+}
+
+}  // namespace
 
 void PreTypeCreate(CallScope&, TypeCreateArgs&) {}
 
@@ -26,15 +43,24 @@ void PostTypeCommit(CallScope&, TypeHandleArgs& args, int rc) {
 }
 
 // The record leaves the handle map before PMPI_Type_free: the moment that returns, MPI
-// may give the same handle value to another thread's new type.
+// may give the same handle value to another thread's new type. Unless the application
+// holds other references to the type (from MPI_Type_get_contents): then one of them is
+// given back and the record stays.
 void PreTypeFree(CallScope&, TypeHandleArgs& args) {
   if (args.datatype == nullptr) return;
   args.saved = HandleToU64(*args.datatype);
+  mpidbg_object_head* live = g_datatypes.FindLive(args.saved);
+  if (live != nullptr && TakeDatatypeReference(live)) {
+    args.reference = live;
+    return;
+  }
   args.record = g_datatypes.Detach(args.saved);
 }
 
 void PostTypeFree(CallScope&, TypeHandleArgs& args, int rc) {
-  if (rc == MPI_SUCCESS) {
+  if (args.reference != nullptr) {
+    if (rc != MPI_SUCCESS) DatatypeReferenced(args.reference);  // still held
+  } else if (rc == MPI_SUCCESS) {
     DatatypeFreed(args.record);
   } else {
     g_datatypes.Reattach(args.record);
@@ -46,6 +72,33 @@ void PreTypeSetName(CallScope&, TypeSetNameArgs&) {}
 
 void PostTypeSetName(CallScope&, TypeSetNameArgs& args, int rc) {
   if (rc == MPI_SUCCESS) RenameDatatype(args.datatype);
+}
+
+void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
+
+// The application's own MPI_Type_get_contents: every derived input type it hands back
+// is a reference the application now holds and frees with MPI_Type_free. One that is a
+// live record's own handle (MPICH hands out the input's handle value) counts as one more
+// reference to that record. Any other (Open MPI hands out a new type each time; or an
+// input the runtime never saw) gets a record of its own, whose free is then tracked.
+// Predefined types (named, MPI_Type_create_f90_*) are never references.
+void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc) {
+  RecheckFreedDatatypes();
+  if (rc != MPI_SUCCESS || args.types == nullptr || args.max_datatypes <= 0) return;
+  int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
+  if (PMPI_Type_get_envelope(args.datatype, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return;
+  const int n = nd < args.max_datatypes ? nd : args.max_datatypes;
+  for (int i = 0; i < n; ++i) {
+    const MPI_Datatype t = args.types[i];
+    if (t == MPI_DATATYPE_NULL || !IsDerivedReference(t)) continue;
+    mpidbg_object_head* live = kContentsAreNewTypes ? nullptr : g_datatypes.FindLive(HandleToU64(t));
+    if (live != nullptr && (live->hdr.flags & MPIDBG_REC_PREDEFINED) != 0) continue;
+    if (live != nullptr) {
+      DatatypeReferenced(live);
+    } else {
+      RecordDatatype(t, scope.call());
+    }
+  }
 }
 
 }  // namespace mpidbg::rt

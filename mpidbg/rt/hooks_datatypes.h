@@ -15,6 +15,8 @@ void PreTypeFree(CallScope& scope, TypeHandleArgs& args);
 void PostTypeFree(CallScope& scope, TypeHandleArgs& args, int rc);
 void PreTypeSetName(CallScope& scope, TypeSetNameArgs& args);
 void PostTypeSetName(CallScope& scope, TypeSetNameArgs& args, int rc);
+void PreTypeGetContents(CallScope& scope, TypeContentsArgs& args);
+void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc);
 
 }  // namespace mpidbg::rt
 

@@ -3,6 +3,7 @@
 
 #include "rt/comm_registry.h"
 #include "rt/datatype_info.h"
+#include "rt/datatype_lifetime.h"
 #include "rt/file_registry.h"
 #include "rt/handles.h"
 #include "rt/monitor.h"
@@ -41,15 +42,20 @@ void PreFileClose(CallScope& scope, FileCloseArgs& args) {
   ShowFileComm(scope, *args.file);
 }
 
+// A closed file's view no longer keeps its types: freed ones may be released now.
 void PostFileClose(CallScope&, FileCloseArgs& args, int rc) {
   if (rc == MPI_SUCCESS && args.saved != 0) ForgetFile(args.saved);
+  RecheckFreedDatatypes();
 }
 
 void PreFileSetView(CallScope& scope, FileSetViewArgs& args) { ShowFileComm(scope, args.file); }
 
+// The view's etype and filetype stay in use by MPI until the next view or the close
+// (datatype_lifetime.h); freed types the old view kept may be released now.
 void PostFileSetView(CallScope&, FileSetViewArgs& args, int rc) {
   if (rc == MPI_SUCCESS)
     FileViewSet(args.file, args.disp, args.etype, args.filetype, args.datarep, args.info);
+  RecheckFreedDatatypes();
 }
 
 void PreFileSetInfo(CallScope& scope, FileSetInfoArgs& args) { ShowFileComm(scope, args.file); }

@@ -9,7 +9,11 @@
 //    true extent;
 //  - freeing: FREED at once, RELEASED only when no live derived type and no pending
 //    operation needs the type, and inputs of kept records never evicted by the orphan
-//    budget (the test runs with MPIDBG_ORPHAN_BUDGET=4).
+//    budget (the test runs with MPIDBG_ORPHAN_BUDGET=4);
+//  - the application's MPI_Type_get_contents: a derived input handed back as the
+//    input's own handle (MPICH) is one more reference (FREED only after the last
+//    free); a handle the runtime did not know (Open MPI's new types, a type made
+//    unseen) gets a record with creator MPI_Type_get_contents.
 // Usage: datatypes_check <mpich|openmpi>. Exit status 0 = all passed.
 #include <mpi.h>
 
@@ -104,7 +108,8 @@ void CheckAgainstMpi(const Rec* r, MPI_Datatype t) {
   std::vector<int> ints(ni + 1);
   std::vector<MPI_Aint> addrs(na + 1);
   std::vector<MPI_Datatype> types(nd + 1);
-  MPI_Type_get_contents(t, ni, na, nd, ints.data(), addrs.data(), types.data());
+  // PMPI_: the check's own look at MPI, not an application call the runtime records.
+  PMPI_Type_get_contents(t, ni, na, nd, ints.data(), addrs.data(), types.data());
   RT_CHECK_EQ(r->integers.count, ni);
   RT_CHECK_EQ(r->addresses.count, na);
   RT_CHECK_EQ(r->types.count, nd);
@@ -133,10 +138,8 @@ void CheckAgainstMpi(const Rec* r, MPI_Datatype t) {
       RT_CHECK_EQ(input->extent, iextent);
     }
   }
-  // The references MPI_Type_get_contents added to derived inputs are given back with
-  // PMPI_Type_free: MPICH hands out the input's own handle value, so MPI_Type_free
-  // would look to the runtime like the free of the input itself (see
-  // mpidbg/doc/datatypes_rma_files.md, "Limits").
+  // The references PMPI_Type_get_contents added to derived inputs are given back
+  // unseen as well (PMPI_Type_free), since the runtime did not count them.
   for (int i = 0; i < nd; ++i) {
     int n1 = 0, n2 = 0, n3 = 0, c = 0;
     MPI_Type_get_envelope(types[i], &n1, &n2, &n3, &c);
@@ -542,6 +545,170 @@ void CheckUnseenInputs() {
   PMPI_Type_free(&hidden_inner);
 }
 
+// ---- references handed out by the application's MPI_Type_get_contents ----
+bool ContentsAreNewTypes() { return Root()->flavour == MPIDBG_FLAVOUR_OPENMPI; }
+
+// MPI_Type_get_contents of `t` through the application's interface: the input types.
+std::vector<MPI_Datatype> GetContents(MPI_Datatype t) {
+  int ni = 0, na = 0, nd = 0, combiner = 0;
+  MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner);
+  std::vector<int> ints(ni + 1);
+  std::vector<MPI_Aint> addrs(na + 1);
+  std::vector<MPI_Datatype> types(nd + 1, MPI_DATATYPE_NULL);
+  RT_CHECK_EQ(MPI_Type_get_contents(t, ni, na, nd, ints.data(), addrs.data(), types.data()),
+              MPI_SUCCESS);
+  types.resize(nd);
+  return types;
+}
+
+uint32_t FreedBits(const Rec* r) {
+  return r->obj.hdr.flags & (MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+}
+
+// A returned type the runtime recorded itself: creator MPI_Type_get_contents, live.
+void CheckRecordedByContents(MPI_Datatype t, int32_t combiner) {
+  const Rec* r = Live(t);
+  RT_CHECK(r != nullptr);
+  if (r == nullptr) return;
+  RT_CHECK_EQ(r->obj.creator, MPIDBG_CALL_MPI_Type_get_contents);
+  RT_CHECK_EQ(r->combiner, combiner);
+  RT_CHECK_EQ(FreedBits(r), 0);
+  CheckAgainstMpi(r, t);
+}
+
+// A struct of a derived vector and MPI_INT, decoded twice by the application. MPICH hands
+// out the vector's own handle each time: with the original, the application holds three
+// references, and the record is FREED only with the last free (still not RELEASED while
+// the struct lives). Open MPI hands out a new type each time: each gets a record of its
+// own, and the original's record is freed with the original. A predefined input is no
+// reference at all.
+void CheckContentsReferences() {
+  MPI_Datatype vec, st;
+  MPI_Type_vector(3, 1, 4, MPI_DOUBLE, &vec);
+  const int bl[2] = {1, 2};
+  const MPI_Aint disp[2] = {0, 64};
+  const MPI_Datatype types[2] = {vec, MPI_INT};
+  MPI_Type_create_struct(2, bl, disp, types, &st);
+  const Rec* rv = Live(vec);
+  const Rec* rint = Live(MPI_INT);
+  RT_CHECK(rv != nullptr && rint != nullptr);
+  if (rv == nullptr || rint == nullptr) return;
+  const uint64_t vec_handle = U64(vec), st_handle = U64(st);
+
+  std::vector<MPI_Datatype> got1 = GetContents(st), got2 = GetContents(st);
+  RT_CHECK(got1.size() == 2 && got2.size() == 2);
+  if (got1.size() != 2 || got2.size() != 2) return;
+  RT_CHECK(got1[1] == MPI_INT && got2[1] == MPI_INT);
+  RT_CHECK(Live(MPI_INT) == rint);
+  RT_CHECK_EQ(rint->obj.hdr.flags & MPIDBG_REC_FREED, 0);
+  const uint64_t copies[2] = {U64(got1[0]), U64(got2[0])};
+  if (ContentsAreNewTypes()) {
+    RT_CHECK(got1[0] != vec && got2[0] != vec && got1[0] != got2[0]);
+    CheckRecordedByContents(got1[0], MPIDBG_COMBINER_VECTOR);
+    CheckRecordedByContents(got2[0], MPIDBG_COMBINER_VECTOR);
+  } else {
+    RT_CHECK(got1[0] == vec && got2[0] == vec);
+  }
+  RT_CHECK(Live(vec) == rv);
+
+  // The original goes first.
+  MPI_Type_free(&vec);
+  if (ContentsAreNewTypes()) {
+    RT_CHECK(Live(got1[0]) != nullptr && Live(got2[0]) != nullptr);
+    RT_CHECK_EQ(FreedBits(rv), MPIDBG_REC_FREED);  // the struct still uses it
+    for (int i = 0; i < 2; ++i) {
+      const Rec* rc = Live(i == 0 ? got1[0] : got2[0]);
+      MPI_Type_free(i == 0 ? &got1[0] : &got2[0]);
+      RT_CHECK(FindObject<Rec>(Table(), copies[i]) == nullptr);
+      RT_CHECK(FindObject<Rec>(Table(), copies[i], false) == rc);
+      if (rc != nullptr) RT_CHECK_EQ(FreedBits(rc), MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+    }
+  } else {
+    // Two references left: the record stays live, and stays with the next free too.
+    RT_CHECK(Live(got1[0]) == rv);
+    RT_CHECK_EQ(FreedBits(rv), 0);
+    RT_CHECK_EQ(rv->obj.free_serial, 0);
+    MPI_Type_free(&got1[0]);
+    RT_CHECK(FindObject<Rec>(Table(), vec_handle) == rv);
+    RT_CHECK_EQ(FreedBits(rv), 0);
+    MPI_Type_free(&got2[0]);  // the last reference
+    RT_CHECK(FindObject<Rec>(Table(), vec_handle) == nullptr);
+    RT_CHECK(FindObject<Rec>(Table(), vec_handle, false) == rv);
+    RT_CHECK_EQ(FreedBits(rv), MPIDBG_REC_FREED);  // the struct still uses it
+    RT_CHECK(rv->obj.free_serial != 0);
+  }
+  // The struct released, the vector goes with it.
+  MPI_Type_free(&st);
+  const Rec* fs = FindObject<Rec>(Table(), st_handle, false);
+  RT_CHECK(fs != nullptr);
+  if (fs != nullptr) RT_CHECK_EQ(FreedBits(fs), MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+  if (const Rec* fv = FindObject<Rec>(Table(), vec_handle, false)) {
+    RT_CHECK(fv == rv);
+    RT_CHECK_EQ(FreedBits(fv), MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+  }
+
+  // Nothing built from it: the last reference freed, the record is FREED and RELEASED
+  // at once (MPICH); the copy's record goes its own way (Open MPI).
+  MPI_Datatype inner, dup;
+  MPI_Type_contiguous(2, MPI_INT, &inner);
+  MPI_Type_dup(inner, &dup);
+  const Rec* ri = Live(inner);
+  RT_CHECK(ri != nullptr);
+  if (ri == nullptr) return;
+  const uint64_t inner_handle = U64(inner);
+  std::vector<MPI_Datatype> ref = GetContents(dup);
+  RT_CHECK(ref.size() == 1);
+  if (ref.size() != 1) return;
+  MPI_Type_free(&dup);
+  MPI_Type_free(&inner);
+  if (ContentsAreNewTypes()) {
+    RT_CHECK_EQ(FreedBits(ri), MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+    CheckRecordedByContents(ref[0], MPIDBG_COMBINER_CONTIGUOUS);
+  } else {
+    RT_CHECK_EQ(U64(ref[0]), inner_handle);
+    RT_CHECK(FindObject<Rec>(Table(), inner_handle) == ri);
+    RT_CHECK_EQ(FreedBits(ri), 0);
+  }
+  const Rec* rr = Live(ref[0]);
+  const uint64_t ref_handle = U64(ref[0]);
+  MPI_Type_free(&ref[0]);
+  const Rec* gone = FindObject<Rec>(Table(), ref_handle, false);
+  RT_CHECK(gone != nullptr && gone == rr);
+  if (gone != nullptr) RT_CHECK_EQ(FreedBits(gone), MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+}
+
+// A handle MPI_Type_get_contents hands out that the runtime had no record of (the
+// struct and its input made with PMPI_, as through the Fortran bindings): it gets a
+// record, creator MPI_Type_get_contents, and its free is tracked.
+void CheckContentsOfUnseenType() {
+  MPI_Datatype hidden, st;
+  PMPI_Type_contiguous(2, MPI_SHORT, &hidden);
+  const int bl[1] = {3};
+  const MPI_Aint disp[1] = {0};
+  const MPI_Datatype types[1] = {hidden};
+  PMPI_Type_create_struct(1, bl, disp, types, &st);
+  RT_CHECK(Live(hidden) == nullptr && Live(st) == nullptr);
+  std::vector<MPI_Datatype> got = GetContents(st);
+  RT_CHECK(got.size() == 1);
+  if (got.size() != 1) return;
+  if (!ContentsAreNewTypes()) RT_CHECK(got[0] == hidden);
+  CheckRecordedByContents(got[0], MPIDBG_COMBINER_CONTIGUOUS);
+  const Rec* r = Live(got[0]);
+  if (r != nullptr) {
+    RT_CHECK(Ints(r) == std::vector<int32_t>({2}));
+    RT_CHECK(Types(r) == std::vector<uint64_t>({U64(MPI_SHORT)}));
+  }
+  RT_CHECK(Live(st) == nullptr);  // only what was handed out is recorded
+  const uint64_t handle = U64(got[0]);
+  MPI_Type_free(&got[0]);
+  RT_CHECK(FindObject<Rec>(Table(), handle) == nullptr);
+  const Rec* f = FindObject<Rec>(Table(), handle, false);
+  RT_CHECK(f != nullptr && f == r);
+  if (f != nullptr) RT_CHECK((f->obj.hdr.flags & MPIDBG_REC_FREED) != 0);
+  PMPI_Type_free(&st);
+  PMPI_Type_free(&hidden);
+}
+
 // A type freed while a pending receive uses it is RELEASED only after the receive.
 void CheckPendingOperation() {
   MPI_Datatype t;
@@ -576,6 +743,8 @@ int main(int argc, char** argv) {
     CheckF90();
     CheckNestedAndLifetime();
     CheckPendingOperation();
+    CheckContentsReferences();
+    CheckContentsOfUnseenType();
     CheckUnseenInputs();  // last: it leaves records of types freed unseen
   }
   int rc = Finish(argc > 1 ? argv[1] : "datatypes_check");

@@ -6,6 +6,9 @@
 //  - MPI_File_iread_at/iwrite: request records (direction FILE, the file as object,
 //    explicit offset, bytes) present before MPI_Wait and gone after;
 //  - a collective read shown BLOCKED while it waits for the other rank;
+//  - a derived type a view uses, freed: FREED but neither RELEASED nor evicted by the
+//    orphan budget (MPIDBG_ORPHAN_BUDGET=4 here) until MPI_File_set_view changes the
+//    view or MPI_File_close closes the file;
 //  - MPI_File_close leaves an orphan.
 // Usage: files_check <mpich|openmpi>. Exit status 0 = all passed.
 #include <mpi.h>
@@ -22,6 +25,11 @@ using namespace rtcheck;
 namespace {
 
 using FileRec = mpidbg_file_record;
+using TypeRec = mpidbg_datatype_record;
+
+uint32_t FreedBits(const TypeRec* t) {
+  return t->obj.hdr.flags & (MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+}
 
 const FileRec* File(MPI_File f) { return FindObject<FileRec>(Root()->files, U64(f)); }
 
@@ -49,6 +57,40 @@ void CheckOpen(MPI_File fh, const std::string& path, int amode, MPI_Info info) {
   RT_CHECK_EQ(r->etype, U64(MPI_BYTE));
   RT_CHECK_EQ(r->filetype, U64(MPI_BYTE));
   RT_CHECK_STREQ(r->datarep, "native");
+}
+
+// A filetype freed while the view uses it: MPI keeps it, so its record stays FREED only
+// (not RELEASED, not evicted) through other datatype calls and frees beyond the orphan
+// budget, until the next MPI_File_set_view lets go of it.
+void CheckViewKeepsFiletype(MPI_File fh) {
+  const mpidbg_table& types = Root()->datatypes;
+  MPI_Datatype ft;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &ft);
+  MPI_Type_commit(&ft);
+  MPI_File_set_view(fh, 0, MPI_INT, ft, "native", MPI_INFO_NULL);
+  const uint64_t handle = U64(ft);
+  const TypeRec* t = FindObject<TypeRec>(types, handle);
+  RT_CHECK(t != nullptr);
+  if (t == nullptr) return;
+  MPI_Type_free(&ft);
+  RT_CHECK_EQ(FreedBits(t), MPIDBG_REC_FREED);
+  const uint64_t evictions = Root()->orphan_evictions;
+  for (int i = 0; i < 8; ++i) {
+    MPI_Datatype tmp;
+    MPI_Type_contiguous(i + 1, MPI_CHAR, &tmp);
+    MPI_Type_free(&tmp);
+  }
+  RT_CHECK(Root()->orphan_evictions > evictions);
+  RT_CHECK(FindObject<TypeRec>(types, handle, /*live_only=*/false) == t);
+  RT_CHECK_EQ(FreedBits(t), MPIDBG_REC_FREED);
+  // The view still reads through the freed type: ints 0 and 2 of rank 0's block.
+  int got[2] = {-1, -1};
+  MPI_File_read_at_all(fh, 0, got, 2, MPI_INT, MPI_STATUS_IGNORE);
+  RT_CHECK(got[0] == 0 && got[1] == 2);
+  RT_CHECK_EQ(FreedBits(t), MPIDBG_REC_FREED);
+  MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+  RT_CHECK(FindObject<TypeRec>(types, handle, false) == t);
+  RT_CHECK_EQ(FreedBits(t), MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
 }
 
 void CheckFiles(int rank) {
@@ -146,6 +188,7 @@ void CheckFiles(int rank) {
     RT_CHECK(seen.load());
   }
   RT_CHECK_EQ(all[9], 101);
+  CheckViewKeepsFiletype(fh);
 
   MPI_File_set_errhandler(fh, MPI_ERRORS_ARE_FATAL);
   RT_CHECK_EQ(r->errhandler, U64(MPI_ERRORS_ARE_FATAL));
@@ -155,9 +198,29 @@ void CheckFiles(int rank) {
   MPI_File_set_info(fh, hints);
   RT_CHECK_EQ(r->info, U64(hints));
 
-  // Closing leaves an orphan.
+  // A derived etype and filetype freed under the view are kept until the close.
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  MPI_File_set_view(fh, 0, pair, pair, "native", MPI_INFO_NULL);
+  RT_CHECK_EQ(r->etype, U64(pair));
+  RT_CHECK_EQ(r->filetype, U64(pair));
+  const uint64_t pair_handle = U64(pair);
+  const TypeRec* pr = FindObject<TypeRec>(Root()->datatypes, pair_handle);
+  RT_CHECK(pr != nullptr);
+  MPI_Type_free(&pair);
+  MPI_Datatype probe;  // another datatype call looks again
+  MPI_Type_dup(MPI_INT, &probe);
+  MPI_Type_free(&probe);
+  if (pr != nullptr) RT_CHECK_EQ(FreedBits(pr), MPIDBG_REC_FREED);
+
+  // Closing leaves an orphan, and lets go of the view's types.
   const uint64_t fh_handle = U64(fh);
   MPI_File_close(&fh);
+  if (pr != nullptr) {
+    RT_CHECK(FindObject<TypeRec>(Root()->datatypes, pair_handle, false) == pr);
+    RT_CHECK_EQ(FreedBits(pr), MPIDBG_REC_FREED | MPIDBG_REC_RELEASED);
+  }
   RT_CHECK(FindObject<FileRec>(Root()->files, fh_handle) == nullptr);
   const FileRec* gone = FindObject<FileRec>(Root()->files, fh_handle, /*live_only=*/false);
   RT_CHECK(gone == r);
