@@ -75,13 +75,27 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None):
     return values
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_common_arguments(ap):
+    """The options every benchmark driver takes (this one, run_cost.py, run_floor.py)."""
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--flavours", default="mpich,openmpi")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--timeout", type=int, default=300)
+
+
+def summarise(per_round):
+    """Median over rounds of per-metric ratios, as the JSON keys the drivers print."""
+    med = {m: statistics.median(r[m] for r in per_round) for m in METRICS}
+    return {"latency_ratio": round((med["latency_0"] + med["latency_1024"]) / 2, 4),
+            "latency_0_ratio": round(med["latency_0"], 4),
+            "latency_1024_ratio": round(med["latency_1024"], 4),
+            "message_rate_ratio": round(med["message_rate"], 4)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_common_arguments(ap)
     ap.add_argument("--instructions", action="store_true")
     a = ap.parse_args()
 

@@ -24,7 +24,6 @@ the runtime adds.
 import argparse
 import json
 import os
-import statistics
 import sys
 import tempfile
 
@@ -45,21 +44,9 @@ def ratios_of(num, den):
     return {m: num[m] / den[m] for m in run_bench.METRICS}
 
 
-def summarise(per_round):
-    med = {m: statistics.median(r[m] for r in per_round) for m in run_bench.METRICS}
-    return {"latency_ratio": round((med["latency_0"] + med["latency_1024"]) / 2, 4),
-            "latency_0_ratio": round(med["latency_0"], 4),
-            "latency_1024_ratio": round(med["latency_1024"], 4),
-            "message_rate_ratio": round(med["message_rate"], 4)}
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--build-dir", required=True)
-    ap.add_argument("--flavours", default="mpich,openmpi")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--timeout", type=int, default=300)
+    run_bench.add_common_arguments(ap)
     ap.add_argument("--profile-hz", type=int, default=100)
     a = ap.parse_args()
 
@@ -92,9 +79,9 @@ def main():
                     for c in CONFIGS), flush=True)
             for (group, name), per_round in rounds.items():
                 if name is None:
-                    result[group][flavour] = summarise(per_round)
+                    result[group][flavour] = run_bench.summarise(per_round)
                 else:
-                    result[group].setdefault(flavour, {})[name] = summarise(per_round)
+                    result[group].setdefault(flavour, {})[name] = run_bench.summarise(per_round)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["runtime"] else 1
 

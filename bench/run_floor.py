@@ -43,21 +43,9 @@ SETS = ("pass", "state", "args", "clock", "records", "all")
 TARGET = {"latency_ratio": 1.02, "message_rate_ratio": 0.98}
 
 
-def summarise(per_round):
-    med = {m: statistics.median(r[m] for r in per_round) for m in run_bench.METRICS}
-    return {"latency_ratio": round((med["latency_0"] + med["latency_1024"]) / 2, 4),
-            "latency_0_ratio": round(med["latency_0"], 4),
-            "latency_1024_ratio": round(med["latency_1024"], 4),
-            "message_rate_ratio": round(med["message_rate"], 4)}
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--build-dir", required=True)
-    ap.add_argument("--flavours", default="mpich,openmpi")
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--scale", type=float, default=1.0)
-    ap.add_argument("--timeout", type=int, default=300)
+    run_bench.add_common_arguments(ap)
     ap.add_argument("--no-runtime", action="store_true",
                     help="leave out the runtime's column")
     a = ap.parse_args()
@@ -105,7 +93,7 @@ def main():
                 "; ".join(f"{name} " + "/".join(f"{got[name][m] / got['plain'][m]:.3f}"
                                                  for m in run_bench.METRICS)
                           for name in libs), flush=True)
-        result["floor"][flavour] = {name: summarise(ratios[name]) for name in libs}
+        result["floor"][flavour] = {name: run_bench.summarise(ratios[name]) for name in libs}
         result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
                                     for m in run_bench.METRICS}
     print(json.dumps(result, separators=(",", ":")), flush=True)
