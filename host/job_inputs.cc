@@ -12,12 +12,18 @@
 
 namespace mpidbg::host {
 
-model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid) {
+model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid, const Status& why) {
   model::ProcessSnapshot snap;
   snap.process.pid = pid;
   snap.process.source = spec.core.empty() ? "live" : "core";
   snap.process.state = "unreadable";
+  snap.process.error = why.message();
+  snap.process.error_kind = why.exit_code();
   return snap;
+}
+
+std::string TargetName(const TargetSpec& spec) {
+  return spec.core.empty() ? "pid " + std::to_string(spec.pid) : "core " + spec.core;
 }
 
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
@@ -38,7 +44,7 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
     std::string what = spec.core.empty() ? "process " + std::to_string(spec.pid) : spec.core;
     std::fprintf(stderr, "mpidbg: %s: %s\n", what.c_str(), snap.status().message().c_str());
     if (failures != nullptr) failures->push_back(snap.status());
-    snaps.push_back(UnreadableSnapshot(spec, pid));
+    snaps.push_back(UnreadableSnapshot(spec, pid, snap.status()));
   }
   return snaps;
 }

@@ -12,7 +12,8 @@
 namespace mpidbg::host {
 
 // A target that cannot be read becomes a snapshot with process.state "unreadable",
-// its pid and source, and a line on stderr; the others are read normally.
+// its pid and source, why (process.error, process.error_kind) and a line on stderr;
+// the others are read normally. There is one snapshot per target, in their order.
 // `failures` (optional) receives the Status of each target that could not be read.
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
                                                    std::vector<Status>* failures = nullptr);
@@ -20,6 +21,11 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
 // Every *.json file of `dir` (sorted by name) parsed as a snapshot document.
 Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::string& dir);
 
-model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid);
+// `why`: the failure, kept in process.error and process.error_kind.
+model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid,
+                                          const Status& why = Status::Ok());
+
+// How a job's target is named in the error document: "pid 123" or "core /path".
+std::string TargetName(const TargetSpec& spec);
 
 }  // namespace mpidbg::host

@@ -195,10 +195,17 @@ int JobCommand(const std::vector<std::string>& args) {
   }
   if (!any_readable) {
     // Every rank failed: the first failure's kind decides the exit status (e.g. 1 when
-    // the job has no MPI debugging support at all).
+    // the job has no MPI debugging support at all); the error document says why each
+    // target failed (one snapshot per target, in order).
     host::ErrorKind kind = failures.empty() ? host::ErrorKind::kUnreadable : failures[0].kind();
+    std::vector<TargetFailure> why;
+    for (std::size_t i = 0; i < snaps.size() && i < options->targets.size(); ++i) {
+      const model::ProcessInfo& p = snaps[i].process;
+      why.push_back({host::TargetName(options->targets[i]),
+                     host::Status::Error(static_cast<host::ErrorKind>(p.error_kind), p.error)});
+    }
     return ReportFailure(host::Status::Error(kind, "no rank of the job could be read"),
-                         options->json);
+                         options->json, why);
   }
 #ifdef MPIDBG_HAVE_JOB_ANALYSIS
   job::JobReport report = job::Analyze(snaps);

@@ -63,12 +63,24 @@ host::Result<ProcessOptions> ParseProcessOptions(const std::vector<std::string>&
   return o;
 }
 
-int ReportFailure(const host::Status& status, bool json) {
+int ReportFailure(const host::Status& status, bool json) { return ReportFailure(status, json, {}); }
+
+int ReportFailure(const host::Status& status, bool json,
+                  const std::vector<TargetFailure>& targets) {
   std::fprintf(stderr, "mpidbg: %s\n", status.message().c_str());
   if (json) {
     nlohmann::json doc;
     doc["schema"] = "mpidbg.error/1";
     doc["error"] = {{"exit_status", status.exit_code()}, {"message", status.message()}};
+    if (!targets.empty()) {
+      nlohmann::json ranks = nlohmann::json::array();
+      for (const TargetFailure& t : targets) {
+        ranks.push_back({{"target", t.target},
+                         {"error", t.status.message()},
+                         {"error_kind", t.status.exit_code()}});
+      }
+      doc["error"]["ranks"] = std::move(ranks);
+    }
     std::cout << doc.dump(1) << std::endl;
   }
   return status.exit_code();

@@ -54,4 +54,15 @@ bool ParsePid(const std::string& text, int64_t* pid);
 // stdout so that stdout always holds exactly one document. Returns the exit status.
 int ReportFailure(const host::Status& status, bool json);
 
+// One target of a job that could not be read: "pid 123" or "core /path", and why.
+struct TargetFailure {
+  std::string target;
+  host::Status status;
+};
+
+// The same, and the error document also lists why each of `targets` failed (`job`
+// when no rank could be read; the per-target lines on stderr are printed already).
+int ReportFailure(const host::Status& status, bool json,
+                  const std::vector<TargetFailure>& targets);
+
 }  // namespace mpidbg::cli

@@ -43,6 +43,10 @@ struct RankReport {
   int threads = 0;
   int blocked_threads = 0;
   std::string summary;                    // "MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)"
+  // kUnreadable only, when known: why the rank could not be read (one sentence) and the
+  // exit status that failure alone gives (1 no MPI debugging support, 3 cannot be read).
+  std::optional<std::string> error;
+  std::optional<int> error_kind;
 };
 
 // Ranks doing exactly the same thing.

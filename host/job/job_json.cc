@@ -47,6 +47,9 @@ json RankEntry(const RankReport& r) {
       {"summary", r.summary},
       {"threads", r.threads},
       {"blocked_threads", r.blocked_threads},
+      // null unless the rank is "unreadable"
+      {"error", Optional(r.error)},
+      {"error_kind", Optional(r.error_kind)},
   };
 }
 

@@ -97,6 +97,10 @@ RankReport DescribeRank(const JobIndex& job, std::size_t i) {
   switch (report.state) {
     case RankState::kUnreadable:
       report.summary = "unreadable";
+      if (!snapshot.process.error.empty()) {
+        report.error = snapshot.process.error;
+        report.error_kind = snapshot.process.error_kind;
+      }
       return report;
     case RankState::kFinalized:
       report.summary = "finalized";

@@ -98,6 +98,11 @@ struct ProcessInfo {
   std::string thread_level;     // "MPI_THREAD_SINGLE", ...
   std::string state;            // "before_init" | "running" | "finalized"
   std::string plugin;           // path of the message-queue DLL used
+  // Only when state is "unreadable" (a job's rank): why it could not be read, one
+  // sentence, and the exit status that failure alone gives (OUTPUT.md: 1 no MPI
+  // debugging support, 3 cannot be read); "" and 0 when not known.
+  std::string error;
+  int error_kind = 0;
 };
 
 // Per (communicator, peer, tag): what this process sent and received (the runtime's

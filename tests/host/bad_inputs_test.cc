@@ -90,9 +90,27 @@ void ExpectRefusal(const std::vector<std::string>& args, int status, const std::
   ASSERT_TRUE(doc.is_object()) << j.out;
   EXPECT_EQ(doc["schema"], "mpidbg.error/1");
   EXPECT_EQ(doc["error"]["exit_status"], status);
-  if (args[0] != "job") {  // (job's document sums up; the ranks' reasons are on stderr)
+  if (args[0] != "job") {
     EXPECT_NE(doc["error"]["message"].get<std::string>().find(fragment), std::string::npos);
+    EXPECT_FALSE(doc["error"].contains("ranks")) << j.out;
+  } else {
+    // job's message sums up; each target's reason is in error.ranks, the first one's
+    // kind is the exit status.
+    const nlohmann::json& ranks = doc["error"]["ranks"];
+    ASSERT_TRUE(ranks.is_array() && !ranks.empty()) << j.out;
+    EXPECT_EQ(ranks[0]["error_kind"], status) << j.out;
+    EXPECT_NE(ranks[0]["error"].get<std::string>().find(fragment), std::string::npos) << j.out;
   }
+}
+
+// `mpidbg args... --json`, parsed; fails the test unless it is one JSON object.
+nlohmann::json RunJson(std::vector<std::string> args, int* exit_code) {
+  args.push_back("--json");
+  Outcome o = Run(args);
+  *exit_code = o.exit_code;
+  nlohmann::json doc = nlohmann::json::parse(o.out, nullptr, false);
+  EXPECT_TRUE(doc.is_object()) << o.out << o.err;
+  return doc.is_object() ? doc : nlohmann::json::object();
 }
 
 std::string SelfExe() {
@@ -156,6 +174,27 @@ TEST(BadCore, CoreOfAProgramWithoutMpiIs1) {
   ExpectRefusal({"handle", "--core", core, "--kind", "comm", "0x44000000"}, 1, what);
 }
 
+TEST(BadCore, JobOfUnreadableCoresSaysWhyForEach) {
+  REQUIRE_CORE(core);
+  const std::string self = SelfExe();
+  int rc = -1;
+  nlohmann::json doc = RunJson({"job", "--cores", core, self}, &rc);
+  EXPECT_EQ(rc, 1);  // the first target's kind: no MPI debugging support
+  EXPECT_EQ(doc["schema"], "mpidbg.error/1");
+  EXPECT_EQ(doc["error"]["exit_status"], 1);
+  EXPECT_EQ(doc["error"]["message"], "no rank of the job could be read");
+  const nlohmann::json& ranks = doc["error"]["ranks"];
+  ASSERT_EQ(ranks.size(), 2u) << doc.dump(1);
+  EXPECT_EQ(ranks[0]["target"], "core " + core);
+  EXPECT_EQ(ranks[0]["error_kind"], 1);
+  EXPECT_NE(ranks[0]["error"].get<std::string>().find("has no MPI debugging support"),
+            std::string::npos) << doc.dump(1);
+  EXPECT_EQ(ranks[1]["target"], "core " + self);
+  EXPECT_EQ(ranks[1]["error_kind"], 3);
+  EXPECT_NE(ranks[1]["error"].get<std::string>().find("is not a core file"), std::string::npos)
+      << doc.dump(1);
+}
+
 TEST(BadCore, WrongExeIs2) {
   REQUIRE_CORE(core);
   ExpectRefusal({"snapshot", "--core", core, "--exe", "/bin/true"}, 2,
@@ -174,6 +213,77 @@ TEST(BadPid, NoSuchProcessIs3) {
   ExpectRefusal({"snapshot", "--pid", gone}, 3, "no process " + gone);
   ExpectRefusal({"handle", "--pid", gone, "--kind", "comm", "0x1"}, 3, "no process " + gone);
   ExpectRefusal({"job", "--pids", gone}, 3, gone);
+}
+
+TEST(BadPid, JobOfMissingProcessesSaysWhyForEach) {
+  const std::string gone = std::to_string(UnusedPid());
+  const std::string also_gone = std::to_string(UnusedPid());
+  int rc = -1;
+  nlohmann::json doc = RunJson({"job", "--pids", gone + "," + also_gone}, &rc);
+  EXPECT_EQ(rc, 3);
+  EXPECT_EQ(doc["error"]["exit_status"], 3);
+  EXPECT_EQ(doc["error"]["message"], "no rank of the job could be read");
+  const nlohmann::json& ranks = doc["error"]["ranks"];
+  ASSERT_EQ(ranks.size(), 2u) << doc.dump(1);
+  EXPECT_EQ(ranks[0]["target"], "pid " + gone);
+  EXPECT_EQ(ranks[0]["error_kind"], 3);
+  EXPECT_NE(ranks[0]["error"].get<std::string>().find("no process " + gone), std::string::npos)
+      << doc.dump(1);
+  EXPECT_EQ(ranks[1]["target"], "pid " + also_gone);
+  EXPECT_NE(ranks[1]["error"].get<std::string>().find("no process " + also_gone),
+            std::string::npos) << doc.dump(1);
+}
+
+// A process without MPI debugging support and one that is gone: a tool tells the two
+// apart by error_kind; the first target decides the exit status.
+TEST_F(LiveChild, JobErrorTellsMissingSupportFromMissingProcess) {
+  const std::string gone = std::to_string(UnusedPid());
+  int rc = -1;
+  nlohmann::json doc = RunJson({"job", "--pids", Pid() + "," + gone}, &rc);
+  EXPECT_EQ(rc, 1);
+  EXPECT_EQ(doc["error"]["exit_status"], 1);
+  const nlohmann::json& ranks = doc["error"]["ranks"];
+  ASSERT_EQ(ranks.size(), 2u) << doc.dump(1);
+  EXPECT_EQ(ranks[0]["target"], "pid " + Pid());
+  EXPECT_EQ(ranks[0]["error_kind"], 1);
+  EXPECT_NE(ranks[0]["error"].get<std::string>().find("no MPI debugging support"),
+            std::string::npos) << doc.dump(1);
+  EXPECT_EQ(ranks[1]["target"], "pid " + gone);
+  EXPECT_EQ(ranks[1]["error_kind"], 3);
+  // The other order: the missing process decides.
+  doc = RunJson({"job", "--pids", gone + "," + Pid()}, &rc);
+  EXPECT_EQ(rc, 3);
+  EXPECT_EQ(doc["error"]["ranks"][0]["error_kind"], 3);
+  EXPECT_EQ(doc["error"]["ranks"][1]["error_kind"], 1);
+}
+
+// One rank readable (the test child through the fake DLL), one gone: the job document
+// carries the unreadable rank's reason; the readable rank has null there.
+TEST_F(LiveChild, JobDocumentSaysWhyARankIsUnreadable) {
+  const std::string gone = std::to_string(UnusedPid());
+  int rc = -1;
+  nlohmann::json doc = RunJson(
+      {"job", "--pids", Pid() + "," + gone, "--plugin", FAKE_DLL_PATH, "--confirm", "0"}, &rc);
+  ASSERT_EQ(rc, 0) << doc.dump(1);
+  EXPECT_EQ(doc["schema"], "mpidbg.job/1");
+  const nlohmann::json& ranks = doc["ranks"];
+  ASSERT_EQ(ranks.size(), 2u) << doc.dump(1);
+  int unreadable = 0;
+  for (const nlohmann::json& r : ranks) {
+    ASSERT_TRUE(r.contains("error") && r.contains("error_kind")) << r.dump();
+    if (r["state"] == "unreadable") {
+      ++unreadable;
+      EXPECT_EQ(r["pid"], std::stoll(gone));
+      EXPECT_NE(r["error"].get<std::string>().find("no process " + gone), std::string::npos)
+          << r.dump();
+      EXPECT_EQ(r["error_kind"], 3);
+    } else {
+      EXPECT_EQ(r["pid"], child_);
+      EXPECT_TRUE(r["error"].is_null()) << r.dump();
+      EXPECT_TRUE(r["error_kind"].is_null()) << r.dump();
+    }
+  }
+  EXPECT_EQ(unreadable, 1) << doc.dump(1);
 }
 
 TEST_F(LiveChild, ProcessHeldByAnotherTracerIs3) {

@@ -186,8 +186,11 @@ class JobBuilder {
     Rank(r).process.state = "finalized";
     return *this;
   }
-  JobBuilder& Unreadable(int r) {
+  // `error`, `error_kind`: why, as the host records it ("" and 0: not known).
+  JobBuilder& Unreadable(int r, const std::string& error = "", int error_kind = 0) {
     Rank(r).process.state = "unreadable";
+    Rank(r).process.error = error;
+    Rank(r).process.error_kind = error_kind;
     Rank(r).threads.clear();
     Rank(r).communicators.clear();
     return *this;

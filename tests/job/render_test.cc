@@ -111,6 +111,31 @@ TEST(Json, KeysFollowTheContract) {
             "rank 2 waits for tag 4 from rank 1 on MPI_COMM_WORLD; rank 1 has finalized");
 }
 
+TEST(Json, UnreadableRanksSayWhy) {
+  JobBuilder job(4);
+  job.Recv(0, R(1), Tag(5));
+  job.Unreadable(1, "no process 123", 3);
+  job.Unreadable(2, "process 124 has no MPI debugging support: looked for ...", 1);
+  job.Unreadable(3);  // reason not known
+  const json doc = ToJson(Analyze(job.snapshots()));
+  const json& ranks = doc["ranks"];
+  ASSERT_EQ(ranks.size(), 4u);
+  for (const json& r : ranks) ExpectHasKeys(r, {"error", "error_kind"});
+  EXPECT_EQ(ranks[0]["state"], "blocked");
+  EXPECT_TRUE(ranks[0]["error"].is_null());
+  EXPECT_TRUE(ranks[0]["error_kind"].is_null());
+  EXPECT_EQ(ranks[1]["state"], "unreadable");
+  EXPECT_EQ(ranks[1]["error"], "no process 123");
+  EXPECT_EQ(ranks[1]["error_kind"], 3);
+  EXPECT_EQ(ranks[2]["error"], "process 124 has no MPI debugging support: looked for ...");
+  EXPECT_EQ(ranks[2]["error_kind"], 1);
+  EXPECT_EQ(ranks[3]["state"], "unreadable");
+  EXPECT_TRUE(ranks[3]["error"].is_null());
+  EXPECT_TRUE(ranks[3]["error_kind"].is_null());
+  // The text is unchanged: the reasons are on stderr, printed while reading.
+  EXPECT_EQ(ToText(Analyze(job.snapshots())).find("no process 123"), std::string::npos);
+}
+
 TEST(Json, OrEdgesAndNoDeadlock) {
   JobBuilder job(3);
   job.Recv(0, model::Rank::AnySource(), Tag(1));
