@@ -12,6 +12,11 @@ int64_t g_tick_now_ns = 0;
 
 namespace {
 
+// Idle: after this many ticks in a row with too little activity the keeper stops
+// ticking, and looks every kIdlePeriodNs instead (tick_clock.h).
+constexpr int kQuietTicks = 25;
+constexpr int64_t kIdlePeriodNs = 250000000;
+
 // The keeper's state; g_mutex guards all of it but g_tick_now_ns.
 pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t g_wake;  // CLOCK_MONOTONIC, initialised by the first start
@@ -19,6 +24,8 @@ bool g_cond_ready = false;
 bool g_running = false;
 bool g_stop = false;
 int64_t g_period_ns = 0;
+const uint64_t* g_activity = nullptr;  // see StartTickClock; nullptr: always tick
+uint64_t g_min_activity = 0;           // per tick, for ticking to pay
 pthread_t g_thread;
 bool g_atfork_registered = false;
 
@@ -30,19 +37,58 @@ int64_t ReadCoarse() {
 
 void Store(int64_t ns) { __atomic_store_n(&g_tick_now_ns, ns, __ATOMIC_RELAXED); }
 
+int64_t MonotonicNs() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+// Sleeps until `period_ns` from now or a stop; false when stopped. g_mutex held.
+bool WaitFor(int64_t period_ns) {
+  const int64_t end = MonotonicNs() + period_ns;
+  struct timespec until;
+  until.tv_sec = static_cast<time_t>(end / 1000000000);
+  until.tv_nsec = static_cast<long>(end % 1000000000);
+  // Spurious or early wake-ups only mean an extra tick.
+  while (!g_stop && pthread_cond_timedwait(&g_wake, &g_mutex, &until) == 0) {
+  }
+  return !g_stop;
+}
+
+uint64_t Activity() {
+  return g_activity != nullptr ? __atomic_load_n(g_activity, __ATOMIC_RELAXED) : 0;
+}
+
+// Too little activity for ticks to pay: stop ticking (calls read the clock themselves
+// while the word is 0) and look a few times a second until there is enough again.
+// False when stopped.
+bool IdleUntilBusy(uint64_t* seen) {
+  Store(0);
+  // Enough over an idle period: as much as its ticks would have needed.
+  const uint64_t enough = g_min_activity * static_cast<uint64_t>(kIdlePeriodNs / g_period_ns);
+  for (;;) {
+    if (!WaitFor(kIdlePeriodNs)) return false;
+    const uint64_t now = Activity();
+    const bool busy = now - *seen >= (enough > 0 ? enough : 1);
+    *seen = now;
+    if (busy) return true;
+  }
+}
+
 void* KeeperMain(void*) {
   pthread_mutex_lock(&g_mutex);
-  while (!g_stop) {
-    Store(ReadCoarse());
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    const int64_t end = static_cast<int64_t>(until.tv_sec) * 1000000000 + until.tv_nsec +
-                        g_period_ns;
-    until.tv_sec = static_cast<time_t>(end / 1000000000);
-    until.tv_nsec = static_cast<long>(end % 1000000000);
-    // Spurious or early wake-ups only mean an extra tick.
-    while (!g_stop && pthread_cond_timedwait(&g_wake, &g_mutex, &until) == 0) {
+  uint64_t seen = Activity();
+  int quiet_ticks = 0;
+  for (;;) {
+    if (g_activity != nullptr && quiet_ticks >= kQuietTicks) {
+      if (!IdleUntilBusy(&seen)) break;
+      quiet_ticks = 0;
     }
+    Store(ReadCoarse());
+    if (!WaitFor(g_period_ns)) break;
+    const uint64_t now = Activity();
+    quiet_ticks = now - seen < (g_min_activity > 0 ? g_min_activity : 1) ? quiet_ticks + 1 : 0;
+    seen = now;
   }
   pthread_mutex_unlock(&g_mutex);
   return nullptr;
@@ -71,7 +117,7 @@ int64_t TickPeriodNs(long requested_ms) {
   return 4000000;  // HZ=250, the common kernel tick
 }
 
-bool StartTickClock(int64_t period_ns) {
+bool StartTickClock(int64_t period_ns, const uint64_t* activity, uint64_t min_activity) {
   pthread_mutex_lock(&g_mutex);
   if (g_running) {
     pthread_mutex_unlock(&g_mutex);
@@ -89,6 +135,8 @@ bool StartTickClock(int64_t period_ns) {
     g_atfork_registered = pthread_atfork(nullptr, nullptr, AfterForkInChild) == 0;
   }
   g_period_ns = period_ns > 0 ? period_ns : TickPeriodNs(0);
+  g_activity = activity;
+  g_min_activity = min_activity;
   g_stop = false;
   // The first stamp before any caller can see the keeper as running.
   Store(ReadCoarse());

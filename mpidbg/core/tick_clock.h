@@ -14,6 +14,9 @@
 // the thread could not be created, or when MPIDBG_CLOCK_TICK_MS=0 — the word is 0 and
 // callers read the vDSO clock themselves (clock.h, CoarseRealtimeNs).
 //
+// While MPI is called too rarely for ticks to pay the keeper idles (StartTickClock,
+// `activity`).
+//
 // The thread never calls MPI, blocks every signal (a process-directed signal is still
 // delivered to one of the application's threads, as without the runtime), sleeps on a
 // condition variable between ticks (so stopping it wakes it at once) and is named
@@ -42,7 +45,19 @@ int64_t TickPeriodNs(long requested_ms);
 // Starts the keeper (no-op if running); false if the thread could not be created, in
 // which case callers keep reading the clock themselves. Not async-signal-safe; called
 // with the runtime's own MPI_Init work, from one thread.
-bool StartTickClock(int64_t period_ns);
+//
+// `activity`, if given, is a counter the callers move (the runtime passes
+// root.generation, which every outermost MPI call steps twice), and the keeper ticks
+// only while that pays: a tick costs a wake-up of a few microseconds, a call that reads
+// the clock itself a few nanoseconds. After 25 ticks in a row in which the counter moved
+// less than `min_activity`, the keeper stores 0 — callers read the clock themselves
+// again — and wakes only every 250 ms, resuming its ticks once the counter moved at
+// least as much as those ticks would have needed. So a process that computes, or calls
+// MPI a few thousand times a second, is not woken every tick, and one that calls MPI
+// hundreds of thousands of times a second pays one load per call. Without `activity`
+// the keeper always ticks.
+bool StartTickClock(int64_t period_ns, const uint64_t* activity = nullptr,
+                    uint64_t min_activity = 1);
 
 // Stops the keeper and waits for its thread to end (at most a wake-up: it sleeps on a
 // condition variable). Afterwards TickNowNs() is 0.

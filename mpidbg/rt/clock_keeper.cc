@@ -7,8 +7,16 @@
 
 #include "core/tick_clock.h"
 #include "rt/init_steps.h"
+#include "rt/registry.h"
 
 namespace mpidbg::rt {
+namespace {
+
+// A tick (a wake-up of the keeper, a few microseconds) pays once it saves about a
+// thousand clock readings (a few nanoseconds each).
+constexpr uint64_t kMinCallsPerTick = 1000;
+
+}  // namespace
 
 void ClockAfterInit() {
   const char* text = getenv("MPIDBG_CLOCK_TICK_MS");
@@ -19,7 +27,10 @@ void ClockAfterInit() {
     if (end == text || *end != '\0' || ms < 0 || ms > 1000) ms = -1;
     if (ms == 0) return;
   }
-  core::StartTickClock(core::TickPeriodNs(ms));
+  // Every outermost call steps root.generation twice; below kMinCallsPerTick calls per
+  // tick the keeper idles.
+  core::StartTickClock(core::TickPeriodNs(ms), &mpidbg_runtime_root.generation,
+                       kMinCallsPerTick * 2);
 }
 
 void ClockAfterFinalize() { core::StopTickClock(); }

@@ -138,6 +138,68 @@ TEST_F(TickClockTest, ForkedChildReadsTheClockItself) {
   EXPECT_NE(TickNowNs(), 0);
 }
 
+// Polls `done` every millisecond for up to 5 s (the machine may be loaded: the keeper's
+// ticks are counted, not timed).
+template <typename F>
+bool Eventually(F done) {
+  for (int i = 0; i < 5000; ++i) {
+    if (done()) return true;
+    SleepMs(1);
+  }
+  return done();
+}
+
+TEST_F(TickClockTest, IdlesWhileTheActivityCounterStandsStill) {
+  uint64_t activity = 0;
+  ASSERT_TRUE(StartTickClock(1000000, &activity));
+  EXPECT_NE(TickNowNs(), 0);
+  // No activity: after its quiet ticks the keeper gives the word up (0: callers read the
+  // clock themselves), and callers still get the time.
+  ASSERT_TRUE(Eventually([] { return TickNowNs() == 0; }));
+  EXPECT_TRUE(TickClockRunning());
+  const int64_t before = CoarseNow();
+  EXPECT_GE(CoarseRealtimeNs(), before);
+  // A single step is not enough to resume (250 idle-period ticks' worth is)...
+  __atomic_store_n(&activity, 1, __ATOMIC_RELAXED);
+  SleepMs(600);
+  EXPECT_EQ(TickNowNs(), 0);
+  // ... activity again is: ticking resumes (the keeper looks every 250 ms while idle).
+  __atomic_store_n(&activity, 1000, __ATOMIC_RELAXED);
+  ASSERT_TRUE(Eventually([] { return TickNowNs() != 0; }));
+  EXPECT_GE(TickNowNs(), before - TickPeriodNs(0));
+  // Stopping an idle keeper is as quick as stopping a ticking one.
+  ASSERT_TRUE(Eventually([] { return TickNowNs() == 0; }));
+  StopTickClock();
+  EXPECT_FALSE(TickClockRunning());
+}
+
+TEST_F(TickClockTest, KeepsTickingWhileTheCounterMoves) {
+  uint64_t activity = 0;
+  // 10 ms ticks, moved every millisecond for 500 ms (50 ticks, twice the quiet ticks):
+  // never idle. Idling would need 250 ms without a move, beyond any scheduling delay.
+  ASSERT_TRUE(StartTickClock(10000000, &activity));
+  bool ever_zero = false;
+  for (int i = 0; i < 500; ++i) {
+    __atomic_add_fetch(&activity, 1, __ATOMIC_RELAXED);
+    ever_zero = ever_zero || TickNowNs() == 0;
+    SleepMs(1);
+  }
+  EXPECT_FALSE(ever_zero);
+}
+
+TEST_F(TickClockTest, IdlesWhenTheCounterMovesTooLittle) {
+  uint64_t activity = 0;
+  // 1 ms ticks that pay from 100 steps per tick; the counter moves about 1 per tick.
+  ASSERT_TRUE(StartTickClock(1000000, &activity, 100));
+  bool idled = false;
+  for (int i = 0; i < 5000 && !idled; ++i) {
+    __atomic_add_fetch(&activity, 1, __ATOMIC_RELAXED);
+    idled = TickNowNs() == 0;
+    SleepMs(1);
+  }
+  EXPECT_TRUE(idled);
+}
+
 TEST(TickPeriod, RequestedOrTheClockResolution) {
   EXPECT_EQ(TickPeriodNs(5), 5000000);
   EXPECT_EQ(TickPeriodNs(1000), 1000000000);
