@@ -372,6 +372,20 @@ void DeleteCommAttribute(MPI_Comm comm, int keyval) {
   ChangeAttribute(comm, keyval, 0, /*set=*/false);
 }
 
+int* CommAttributeKeyvals(MPI_Comm comm, uint32_t* n) {
+  *n = 0;
+  core::SpinGuard guard(g_lock);
+  const mpidbg_comm_record* rec = FindLocked(comm);
+  if (rec == nullptr || rec->attributes.count < 2) return nullptr;
+  const int64_t* pairs = core::ArrayData<int64_t>(rec->attributes);
+  const uint32_t count = rec->attributes.count / 2;
+  auto* keyvals = static_cast<int*>(malloc(sizeof(int) * count));
+  if (keyvals == nullptr) return nullptr;
+  for (uint32_t i = 0; i < count; ++i) keyvals[i] = static_cast<int>(pairs[2 * i]);
+  *n = count;
+  return keyvals;
+}
+
 uint64_t SetCommErrhandler(MPI_Comm comm, uint64_t errhandler) {
   core::SpinGuard guard(g_lock);
   mpidbg_comm_record* rec = FindLocked(comm);

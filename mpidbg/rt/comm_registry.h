@@ -78,6 +78,10 @@ void RegisterPredefinedComms(int32_t world_rank);
 void SetCommName(MPI_Comm comm, const char* name);
 void SetCommAttribute(MPI_Comm comm, int keyval, uint64_t value);
 void DeleteCommAttribute(MPI_Comm comm, int keyval);
+// The keyvals of the attributes recorded for `comm`, in keyval order: a malloc'ed array
+// the caller frees, and their number in *n (nullptr and 0 when there are none or the
+// communicator is not known).
+int* CommAttributeKeyvals(MPI_Comm comm, uint32_t* n);
 // Returns the errhandler the record had before (0 if none or not known).
 uint64_t SetCommErrhandler(MPI_Comm comm, uint64_t errhandler);
 void SetCommInfo(MPI_Comm comm, uint64_t info);

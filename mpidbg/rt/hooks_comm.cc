@@ -25,9 +25,28 @@ namespace {
 // An MPI_Comm_idup whose communicator appears when its request completes.
 struct PendingIdup {
   MPI_Comm* newcomm;
+  MPI_Comm parent;
   uint64_t parent_job_id;
   uint64_t counter;
 };
+
+// MPI_Comm_dup, MPI_Comm_dup_with_info and MPI_Comm_idup give the new communicator the
+// parent's attributes through each keyval's copy callback (MPI standard, "Attribute
+// Caching"): MPI sets them itself, so no MPI_Comm_set_attr shows them. The child's
+// values of the keyvals recorded for the parent are read back and recorded, as if set
+// by the application; a keyval whose callback did not copy is absent on the child too.
+void RecordCopiedAttributes(MPI_Comm parent, MPI_Comm child) {
+  uint32_t n = 0;
+  int* keyvals = CommAttributeKeyvals(parent, &n);
+  for (uint32_t i = 0; i < n; ++i) {
+    void* value = nullptr;
+    int found = 0;
+    if (PMPI_Comm_get_attr(child, keyvals[i], &value, &found) == MPI_SUCCESS && found != 0) {
+      SetCommAttribute(child, keyvals[i], AddressOf(value));
+    }
+  }
+  free(keyvals);
+}
 
 core::SpinLock g_idup_lock;
 core::HandleMap g_idups(16);  // request handle -> PendingIdup*
@@ -112,7 +131,11 @@ void AfterCommMake(int32_t call, const CommMakeArgs& args, int rc) {
       return;
     default: {
       const uint64_t counter = NextCreationCounter(core::DerivedCounterKey(parent_job_id));
-      if (comm != MPI_COMM_NULL) PublishDerived(comm, call, parent_job_id, counter, args);
+      if (comm == MPI_COMM_NULL) return;
+      PublishDerived(comm, call, parent_job_id, counter, args);
+      if (call == MPIDBG_CALL_MPI_Comm_dup || call == MPIDBG_CALL_MPI_Comm_dup_with_info) {
+        RecordCopiedAttributes(args.parent, comm);
+      }
       return;
     }
   }
@@ -158,7 +181,7 @@ void PostCommIdup(CallScope& scope, CommCreateArgs& args, int rc) {
 
   auto* pending = static_cast<PendingIdup*>(malloc(sizeof(PendingIdup)));
   if (pending == nullptr) return;
-  *pending = PendingIdup{args.newcomm, parent.job_id, counter};
+  *pending = PendingIdup{args.newcomm, args.parent, parent.job_id, counter};
   uint64_t previous = 0;
   {
     core::SpinGuard guard(g_idup_lock);
@@ -182,6 +205,7 @@ void CompleteIdup(uint64_t request) {
   if (comm != MPI_COMM_NULL) {
     CommMakeArgs none;
     PublishDerived(comm, MPIDBG_CALL_MPI_Comm_idup, pending->parent_job_id, pending->counter, none);
+    RecordCopiedAttributes(pending->parent, comm);
   }
   free(pending);
 }

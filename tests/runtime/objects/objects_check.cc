@@ -274,6 +274,63 @@ void CheckPredefined() {
 
 // ---------------------------------------------------------------------------------------
 
+int CopyPlusOne(MPI_Comm, int, void*, void* in, void* out, int* flag) {
+  *static_cast<void**>(out) = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(in) + 1);
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+// The (keyval, value) pairs recorded for `comm`; empty if it has no record.
+std::vector<int64_t> AttributesOf(MPI_Comm comm) {
+  const auto* c = FindComm(U64(comm));
+  RT_CHECK(c != nullptr);
+  return c != nullptr ? Int64s(c->attributes) : std::vector<int64_t>{};
+}
+
+void CheckCopiedAttributes() {
+  int same = 0, plus = 0, none = 0;
+  MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &same, nullptr);
+  MPI_Comm_create_keyval(CopyPlusOne, MPI_COMM_NULL_DELETE_FN, &plus, nullptr);
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &none, nullptr);
+  MPI_Comm parent;
+  MPI_Comm_dup(MPI_COMM_WORLD, &parent);
+  MPI_Comm_set_attr(parent, same, reinterpret_cast<void*>(uintptr_t{0x100}));
+  MPI_Comm_set_attr(parent, plus, reinterpret_cast<void*>(uintptr_t{0x200}));
+  MPI_Comm_set_attr(parent, none, reinterpret_cast<void*>(uintptr_t{0x300}));
+  // What the duplicate must show, in keyval order.
+  std::vector<std::pair<int64_t, int64_t>> copied = {{same, 0x100}, {plus, 0x201}};
+  std::sort(copied.begin(), copied.end());
+  std::vector<int64_t> expected;
+  for (const auto& kv : copied) {
+    expected.push_back(kv.first);
+    expected.push_back(kv.second);
+  }
+  MPI_Comm children[3];
+  MPI_Comm_dup(parent, &children[0]);
+  MPI_Comm_dup_with_info(parent, MPI_INFO_NULL, &children[1]);
+  MPI_Request request;
+  MPI_Comm_idup(parent, &children[2], &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  for (MPI_Comm& child : children) {
+    RT_CHECK(AttributesOf(child) == expected);
+    // MPI's own view agrees.
+    void* value = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(child, none, &value, &found);
+    RT_CHECK_EQ(found, 0);
+    MPI_Comm_free(&child);
+  }
+  // Other constructors copy nothing.
+  MPI_Comm split;
+  MPI_Comm_split(parent, 0, g_rank, &split);
+  RT_CHECK(AttributesOf(split).empty());
+  MPI_Comm_free(&split);
+  MPI_Comm_free(&parent);
+  MPI_Comm_free_keyval(&same);
+  MPI_Comm_free_keyval(&plus);
+  MPI_Comm_free_keyval(&none);
+}
+
 void CheckCommunicators() {
   const uint64_t world_eh = ErrhandlerOf(MPI_COMM_WORLD);
 
@@ -406,6 +463,11 @@ void CheckCommunicators() {
   MPI_Comm_delete_attr(dup, lo);
   if (const auto* c = FindComm(U64(dup))) RT_CHECK_EQ(c->attributes.count, 0);
   MPI_Comm_set_attr(dup, kv1, reinterpret_cast<void*>(uintptr_t{1}));  // freed with dup
+
+  // Attributes a duplicate gets through the copy callbacks: MPI sets them, the runtime
+  // reads them back (MPI_COMM_DUP_FN: the same value; a callback of the application's:
+  // its value; MPI_COMM_NULL_COPY_FN: none).
+  CheckCopiedAttributes();
 
   // Freeing: an orphan, released at once (no pending operation).
   const uint64_t dup_handle = U64(dup);
