@@ -8,6 +8,8 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "core/inline.h"
 namespace mpidbg::rt {
 
@@ -21,6 +23,17 @@ MPIDBG_ALWAYS_INLINE uint64_t HandleToU64(int handle) {
 template <typename T>
 MPIDBG_ALWAYS_INLINE uint64_t HandleToU64(T* handle) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(handle));
+}
+
+// The reverse, for a handle kept widened in a record (MPI_Comm, MPI_Win, ...): the
+// pointer back for Open MPI, the low 32 bits for MPICH's int handles.
+template <typename H>
+MPIDBG_ALWAYS_INLINE H HandleFromU64(uint64_t v) {
+  if constexpr (std::is_pointer_v<H>) {
+    return reinterpret_cast<H>(static_cast<uintptr_t>(v));
+  } else {
+    return static_cast<H>(static_cast<uint32_t>(v));
+  }
 }
 
 MPIDBG_ALWAYS_INLINE uint64_t AddressOf(const void* p) {

@@ -8,12 +8,11 @@
 // from the window's group instead (a few calls into MPI, only in that case).
 #include <mpi.h>
 
-#include <type_traits>
-
 #include "core/concurrency.h"
 #include "core/normalise.h"
 #include "mpidbg/call_ids.h"
 #include "rt/comm_registry.h"
+#include "rt/handles.h"
 #include "rt/hook_args_rma.h"
 #include "rt/monitor.h"
 #include "rt/registry.h"
@@ -22,15 +21,6 @@
 
 namespace mpidbg::rt {
 namespace {
-
-template <typename H>
-H HandleFromU64(uint64_t v) {
-  if constexpr (std::is_pointer_v<H>) {
-    return reinterpret_cast<H>(static_cast<uintptr_t>(v));
-  } else {
-    return static_cast<H>(static_cast<uint32_t>(v));
-  }
-}
 
 // The world rank of `rank` of the window's group, asked of MPI.
 int32_t WindowGroupWorld(MPI_Win win, int rank) {

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include <type_traits>
-
 #include "core/concurrency.h"
 #include "core/job_id.h"
 #include "core/normalise.h"
@@ -106,15 +104,6 @@ mpidbg_traffic_entry* Lookup(uint64_t job_id, int32_t peer, int32_t tag, World w
   }
   core::CounterAdd(&g_traffic.dropped, uint64_t{1});
   return nullptr;
-}
-
-template <typename H>
-H HandleFromU64(uint64_t v) {
-  if constexpr (std::is_pointer_v<H>) {
-    return reinterpret_cast<H>(static_cast<uintptr_t>(v));
-  } else {
-    return static_cast<H>(static_cast<uint32_t>(v));
-  }
 }
 
 int32_t SourceWorld(const SourceHint& hint, uint64_t job_id, int32_t source) {
