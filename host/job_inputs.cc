@@ -26,6 +26,10 @@ std::string TargetName(const TargetSpec& spec) {
   return spec.core.empty() ? "pid " + std::to_string(spec.pid) : "core " + spec.core;
 }
 
+std::string TargetDescription(const TargetSpec& spec) {
+  return spec.core.empty() ? "process " + std::to_string(spec.pid) : spec.core;
+}
+
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
                                                    std::vector<Status>* failures) {
   std::vector<model::ProcessSnapshot> snaps;
@@ -41,8 +45,8 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
       auto core = CoreTarget::Open(spec.core, spec.exe);
       if (core.ok()) pid = core.value()->pid();
     }
-    std::string what = spec.core.empty() ? "process " + std::to_string(spec.pid) : spec.core;
-    std::fprintf(stderr, "mpidbg: %s: %s\n", what.c_str(), snap.status().message().c_str());
+    std::fprintf(stderr, "mpidbg: %s: %s\n", TargetDescription(spec).c_str(),
+                 snap.status().message().c_str());
     if (failures != nullptr) failures->push_back(snap.status());
     snaps.push_back(UnreadableSnapshot(spec, pid, snap.status()));
   }

@@ -98,14 +98,8 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
   }
   if (launcher != 0) {
     // The launcher's process table names the ranks; from then on it is --pids.
-    auto table = host::ReadLauncherProctable(launcher);
-    if (!table.ok()) return table.status();
-    std::vector<std::string> remote;
-    auto local = host::LocalRankPids(table.value(), &remote);
+    auto local = host::LauncherLocalRankPids(launcher);
     if (!local.ok()) return local.status();
-    for (const std::string& r : remote) {
-      std::fprintf(stderr, "mpidbg: %s is on another host and is left out\n", r.c_str());
-    }
     pids = std::move(local.value());
   }
   for (int64_t pid : pids) {

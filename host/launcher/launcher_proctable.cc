@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "host/symbols/symbol_index.h"
@@ -120,6 +121,18 @@ Result<std::vector<int64_t>> LocalRankPids(const std::vector<LauncherProcess>& t
                              "the ranks' hosts with --pids");
   }
   return pids;
+}
+
+Result<std::vector<int64_t>> LauncherLocalRankPids(int64_t launcher_pid) {
+  auto table = ReadLauncherProctable(launcher_pid);
+  if (!table.ok()) return table.status();
+  std::vector<std::string> remote;
+  auto local = LocalRankPids(table.value(), &remote);
+  if (!local.ok()) return local.status();
+  for (const std::string& r : remote) {
+    std::fprintf(stderr, "mpidbg: %s is on another host and is left out\n", r.c_str());
+  }
+  return local;
 }
 
 }  // namespace mpidbg::host

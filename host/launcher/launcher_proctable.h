@@ -46,4 +46,9 @@ bool IsLocalHost(const std::string& host_name);
 Result<std::vector<int64_t>> LocalRankPids(const std::vector<LauncherProcess>& table,
                                            std::vector<std::string>* remote = nullptr);
 
+// What --launcher PID means to every command: the table of the live launcher, its ranks
+// on this host in rank order, and one line on stderr per rank on another host, which
+// is left out.
+Result<std::vector<int64_t>> LauncherLocalRankPids(int64_t launcher_pid);
+
 }  // namespace mpidbg::host

@@ -1,16 +1,10 @@
 // ext_session.cc — setting one target up in its DLL for the extension readers.
 #include "host/monitor/ext_session.h"
 
-#include <cstdio>
-
 #include "host/launcher/launcher_proctable.h"
 #include "host/plugin_host/plugin_choice.h"
 
 namespace mpidbg::monitor {
-
-std::string TargetName(const host::TargetSpec& spec) {
-  return spec.core.empty() ? "process " + std::to_string(spec.pid) : spec.core;
-}
 
 std::string Bounded(const char* text, size_t size) { return std::string(text, strnlen(text, size)); }
 
@@ -36,7 +30,7 @@ host::Status WithExtTarget(const host::TargetSpec& spec,
   if (!choice.ok()) return choice.status();
   if (!choice->ours && spec.plugin.empty()) {
     return host::Status::NoSupport(
-        TargetName(spec) + " does not run the mpidbg runtime (its MPI library names " +
+        host::TargetDescription(spec) + " does not run the mpidbg runtime (its MPI library names " +
         choice->path + "): run the job under `mpidbg run --monitor` or `--profile`");
   }
   auto dll = host::MqDll::Load(choice->path);
@@ -61,14 +55,8 @@ host::Status WithExtTarget(const host::TargetSpec& spec,
 host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o) {
   std::vector<int64_t> pids = o.pids;
   if (o.launcher != 0) {
-    auto table = host::ReadLauncherProctable(o.launcher);
-    if (!table.ok()) return table.status();
-    std::vector<std::string> remote;
-    auto local = host::LocalRankPids(table.value(), &remote);
+    auto local = host::LauncherLocalRankPids(o.launcher);
     if (!local.ok()) return local.status();
-    for (const std::string& r : remote) {
-      std::fprintf(stderr, "mpidbg: %s is on another host and is left out\n", r.c_str());
-    }
     pids = std::move(local.value());
   }
   std::vector<host::TargetSpec> targets;

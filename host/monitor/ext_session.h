@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "host/job_inputs.h"
 #include "host/plugin_host/mq_session.h"
 #include "host/target/opened_target.h"
 #include "host/util/status.h"
@@ -28,9 +29,6 @@ struct ExtTarget {
 // loaded as asked. The target is let go (a live process resumed) afterwards.
 host::Status WithExtTarget(const host::TargetSpec& spec,
                            const std::function<host::Status(ExtTarget&)>& read);
-
-// "process 4711" or the core's path, for messages.
-std::string TargetName(const host::TargetSpec& spec);
 
 // A version-3 record as the DLL's getters want it: zeroed, its `size` set.
 template <typename T>
@@ -69,7 +67,7 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
       return one.ok() ? host::Status::Ok() : one.status();
     });
     if (!st.ok()) {
-      std::fprintf(stderr, "mpidbg: %s: %s\n", TargetName(spec).c_str(), st.message().c_str());
+      std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(), st.message().c_str());
       failures.push_back(st);
       continue;
     }
