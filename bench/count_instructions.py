@@ -29,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_bench  # noqa: E402
+
 LAUNCH = {
     "mpich": lambda env: (["mpiexec.mpich", "-n", "2"]
                           + sum((["-env", k, v] for k, v in env.items()), [])),
@@ -119,8 +122,7 @@ def run(flavour, exe, lib, scale, timeout):
 def count(build_dir, flavours, scale=0.02, timeout=900):
     result = {}
     for flavour in flavours:
-        exe = os.path.join(build_dir, "bench", f"mpi_bench_{flavour}")
-        lib = os.path.join(build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so")
+        exe, lib = run_bench.paths(build_dir, flavour)
         if not (os.path.exists(exe) and os.path.exists(lib)):
             continue
         runtime = run(flavour, exe, lib, scale, timeout)

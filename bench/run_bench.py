@@ -75,6 +75,21 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None):
     return values
 
 
+def paths(build_dir, flavour):
+    """The benchmark program and the runtime library of `flavour` in a build directory."""
+    return (os.path.join(build_dir, "bench", f"mpi_bench_{flavour}"),
+            os.path.join(build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so"))
+
+
+def built(build_dir, flavour):
+    """paths() if both are built, else None after saying which flavour is skipped."""
+    exe, lib = paths(build_dir, flavour)
+    if os.path.exists(exe) and os.path.exists(lib):
+        return exe, lib
+    print(f"{flavour}: not built ({exe}, {lib}); skipped", flush=True)
+    return None
+
+
 def add_common_arguments(ap):
     """The options every benchmark driver takes (this one, run_cost.py, run_floor.py)."""
     ap.add_argument("--build-dir", required=True)
@@ -103,11 +118,10 @@ def main():
               "message_rate_ratio": {}, "request_bytes": {}, "orphan_budget": {},
               "plain": {}, "runtime": {}}
     for flavour in [f for f in a.flavours.split(",") if f]:
-        exe = os.path.join(a.build_dir, "bench", f"mpi_bench_{flavour}")
-        lib = os.path.join(a.build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so")
-        if not (os.path.exists(exe) and os.path.exists(lib)):
-            print(f"{flavour}: not built ({exe}, {lib}); skipped", flush=True)
+        found = built(a.build_dir, flavour)
+        if found is None:
             continue
+        exe, lib = found
         ratios = {m: [] for m in METRICS}
         plain_runs, runtime_runs, extra = [], [], {}
         for r in range(a.rounds):

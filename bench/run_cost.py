@@ -53,11 +53,10 @@ def main():
     result = {"monitoring": {}, "profiling": {}, "runtime": {}}
     with tempfile.TemporaryDirectory(prefix="mpidbg-cost-") as tmp:
         for flavour in [f for f in a.flavours.split(",") if f]:
-            exe = os.path.join(a.build_dir, "bench", f"mpi_bench_{flavour}")
-            lib = os.path.join(a.build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so")
-            if not (os.path.exists(exe) and os.path.exists(lib)):
-                print(f"{flavour}: not built ({exe}, {lib}); skipped", flush=True)
+            found = run_bench.built(a.build_dir, flavour)
+            if found is None:
                 continue
+            exe, lib = found
             setups = {
                 "plain": (None, {}),
                 "runtime": (lib, {}),

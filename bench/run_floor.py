@@ -54,7 +54,7 @@ def main():
     print("per round: the plain program's values, then each set's ratios to them as "
           + "/".join(run_bench.METRICS), flush=True)
     for flavour in [f for f in a.flavours.split(",") if f]:
-        exe = os.path.join(a.build_dir, "bench", f"mpi_bench_{flavour}")
+        exe, runtime = run_bench.paths(a.build_dir, flavour)
         if not os.path.exists(exe):
             print(f"{flavour}: not built ({exe}); skipped", flush=True)
             continue
@@ -65,7 +65,6 @@ def main():
                 libs[name] = lib
             else:
                 print(f"{flavour}: {lib} not built; {name} skipped", flush=True)
-        runtime = os.path.join(a.build_dir, "mpidbg", f"libmpidbg_rt_{flavour}.so")
         if not a.no_runtime:
             if os.path.exists(runtime):
                 libs["runtime"] = runtime
