@@ -63,22 +63,12 @@ Entry* EntryOfLocked(const mpidbg_object_head* rec) {
 // Whether any op record in the runtime's table names `handle` as its datatype; read
 // the way a debugger walks the table.
 bool UsedByOperations(uint64_t handle) {
-  const mpidbg_table& t = mpidbg_runtime_root.ops;
-  uint64_t address = __atomic_load_n(&t.first_slab, __ATOMIC_ACQUIRE);
-  const uint32_t slabs = __atomic_load_n(&t.slab_count, __ATOMIC_ACQUIRE);
-  for (uint32_t n = 0; address != 0 && n < slabs; ++n) {
-    const auto* slab = reinterpret_cast<const mpidbg_slab*>(static_cast<uintptr_t>(address));
-    const char* first = reinterpret_cast<const char*>(slab) + slab->header_size;
-    for (uint32_t i = 0; i < slab->capacity; ++i) {
-      const auto* op = reinterpret_cast<const mpidbg_op_record*>(
-          first + static_cast<uint64_t>(i) * slab->record_size);
-      if (__atomic_load_n(&op->hdr.kind, __ATOMIC_ACQUIRE) == MPIDBG_KIND_OP &&
-          __atomic_load_n(&op->datatype, __ATOMIC_RELAXED) == handle)
-        return true;
-    }
-    address = __atomic_load_n(&slab->next, __ATOMIC_ACQUIRE);
-  }
-  return false;
+  bool used = false;
+  ForEachRecord(mpidbg_runtime_root.ops, [&](mpidbg_record_header* h) {
+    used = used || __atomic_load_n(&reinterpret_cast<const mpidbg_op_record*>(h)->datatype,
+                                   __ATOMIC_RELAXED) == handle;
+  });
+  return used;
 }
 
 // Whether the record of an open file (not freed) names `handle` as the etype or filetype
