@@ -14,11 +14,18 @@
 
 namespace mpidbg::core {
 
-inline int64_t RealtimeNs() {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
+MPIDBG_ALWAYS_INLINE int64_t TimespecNs(const struct timespec& ts) {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
+
+// Clock `id` in nanoseconds, through libc.
+inline int64_t ClockNs(clockid_t id) {
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return TimespecNs(ts);
+}
+
+inline int64_t RealtimeNs() { return ClockNs(CLOCK_REALTIME); }
 
 // The vDSO's own clock_gettime, resolved once when the library is loaded (clock.cc);
 // nullptr where it is not found (another architecture, a vDSO-less environment such as
@@ -40,7 +47,7 @@ MPIDBG_ALWAYS_INLINE int64_t CoarseRealtimeNs() {
   if (vdso == nullptr || vdso(CLOCK_REALTIME_COARSE, &ts) != 0) {
     clock_gettime(CLOCK_REALTIME_COARSE, &ts);
   }
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+  return TimespecNs(ts);
 }
 
 // The kernel thread id (a system call: callers cache it per thread).

@@ -1,10 +1,11 @@
 // tick_clock.cc — the keeper thread behind TickNowNs() (tick_clock.h).
 #include "core/tick_clock.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <time.h>
+
+#include "core/clock.h"
 
 namespace mpidbg::core {
 
@@ -29,23 +30,13 @@ uint64_t g_min_activity = 0;           // per tick, for ticking to pay
 pthread_t g_thread;
 bool g_atfork_registered = false;
 
-int64_t ReadCoarse() {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
+int64_t ReadCoarse() { return ClockNs(CLOCK_REALTIME_COARSE); }
 
 void Store(int64_t ns) { __atomic_store_n(&g_tick_now_ns, ns, __ATOMIC_RELAXED); }
 
-int64_t MonotonicNs() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 // Sleeps until `period_ns` from now or a stop; false when stopped. g_mutex held.
 bool WaitFor(int64_t period_ns) {
-  const int64_t end = MonotonicNs() + period_ns;
+  const int64_t end = ClockNs(CLOCK_MONOTONIC) + period_ns;
   struct timespec until;
   until.tv_sec = static_cast<time_t>(end / 1000000000);
   until.tv_nsec = static_cast<long>(end % 1000000000);
