@@ -81,19 +81,16 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
 // predefined (MPI standard, MPI_TYPE_GET_CONTENTS); the runtime gives those back. Types
 // from MPI_Type_create_f90_* are predefined and must not be freed.
 //
-// MPICH's references are the input's own handle; Open MPI's are new duplicates, which
-// the runtime records only when it has no better input handle (a type made where the
-// runtime could not see). Such a duplicate is gone once given back, so its record is
-// marked freed (`recorded_copies`).
-constexpr bool kContentsAreCopies = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_OPENMPI;
+// Open MPI's new types (kContentsAreNewTypes) are recorded only when the runtime has no
+// better input handle (a type made where the runtime could not see). Such a type is
+// gone once given back, so its record is marked freed (`recorded_copies`).
 
 void ReleaseContents(Contents* c, bool recorded_copies) {
   for (int i = 0; i < c->nd && c->types != nullptr; ++i) {
     MPI_Datatype t = c->types[i];
     if (t == MPI_DATATYPE_NULL) continue;
-    int combiner = EnvelopeCombiner(t);
-    if (combiner < 0 || combiner == MPI_COMBINER_NAMED || IsF90(combiner)) continue;
-    const bool recorded = recorded_copies && kContentsAreCopies;
+    if (!IsContentsReference(t)) continue;
+    const bool recorded = recorded_copies && kContentsAreNewTypes;
     mpidbg_object_head* rec = recorded ? g_datatypes.Detach(HandleToU64(t)) : nullptr;
     if (PMPI_Type_free(&t) == MPI_SUCCESS) {
       DatatypeFreed(rec);
@@ -207,6 +204,11 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
 }
 
 }  // namespace
+
+bool IsContentsReference(MPI_Datatype t) {
+  const int combiner = EnvelopeCombiner(t);
+  return combiner >= 0 && combiner != MPI_COMBINER_NAMED && !IsF90(combiner);
+}
 
 int32_t CombinerOf(int mpi_combiner) {
   switch (mpi_combiner) {

@@ -37,6 +37,16 @@ void RenameDatatype(MPI_Datatype datatype);
 // MPI's MPI_COMBINER_* value as enum mpidbg_combiner.
 int32_t CombinerOf(int mpi_combiner);
 
+// MPI_Type_get_contents hands back a new reference to every input type that is not
+// predefined (MPI standard, MPI_TYPE_GET_CONTENTS), to be given back with
+// MPI_Type_free: whether `t` is such a reference — not a named type nor one of
+// MPI_Type_create_f90_* (predefined in MPI's sense, never freed).
+bool IsContentsReference(MPI_Datatype t);
+
+// MPICH's references are the input's own handle; Open MPI's are new types, one per
+// reference and call.
+constexpr bool kContentsAreNewTypes = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_OPENMPI;
+
 }  // namespace mpidbg::rt
 
 #endif  // MPIDBG_RT_DATATYPE_REGISTRY_H

@@ -8,24 +8,6 @@
 #include "rt/handles.h"
 
 namespace mpidbg::rt {
-namespace {
-
-// Open MPI's MPI_Type_get_contents makes a new type for every derived input, each call;
-// a live record of the same handle value can only be a stale one (its type freed where
-// the runtime could not see), which recording the new type displaces.
-constexpr bool kContentsAreNewTypes = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_OPENMPI;
-
-// Whether MPI_Type_get_contents handed `t` out as a reference the application must free:
-// not for named types nor for the MPI_Type_create_f90_* ones (predefined in MPI's sense).
-bool IsDerivedReference(MPI_Datatype t) {
-  int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
-  if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return false;
-  return combiner != MPI_COMBINER_NAMED && combiner != MPI_COMBINER_F90_REAL &&
-         combiner != MPI_COMBINER_F90_COMPLEX && combiner != MPI_COMBINER_F90_INTEGER;
-}
-
-}  // namespace
-
 void PreTypeCreate(CallScope&, TypeCreateArgs&) {}
 
 void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc) {
@@ -80,7 +62,9 @@ void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
 // is a reference the application now holds and frees with MPI_Type_free. One that is a
 // live record's own handle (MPICH hands out the input's handle value) counts as one more
 // reference to that record. Any other (Open MPI hands out a new type each time; or an
-// input the runtime never saw) gets a record of its own, whose free is then tracked.
+// input the runtime never saw) gets a record of its own, whose free is then tracked; on
+// Open MPI a live record of the same handle value can only be a stale one (its type
+// freed where the runtime could not see), which recording the new type displaces.
 // Predefined types (named, MPI_Type_create_f90_*) are never references.
 void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc) {
   RecheckFreedDatatypes();
@@ -90,7 +74,7 @@ void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc) {
   const int n = nd < args.max_datatypes ? nd : args.max_datatypes;
   for (int i = 0; i < n; ++i) {
     const MPI_Datatype t = args.types[i];
-    if (t == MPI_DATATYPE_NULL || !IsDerivedReference(t)) continue;
+    if (t == MPI_DATATYPE_NULL || !IsContentsReference(t)) continue;
     mpidbg_object_head* live = kContentsAreNewTypes ? nullptr : g_datatypes.FindLive(HandleToU64(t));
     if (live != nullptr && (live->hdr.flags & MPIDBG_REC_PREDEFINED) != 0) continue;
     if (live != nullptr) {
