@@ -7,26 +7,12 @@
 
 #include "host/monitor/monitor_json.h"
 #include "host/monitor/monitor_plugin.h"
-#include "test_child.h"
+#include "child_target.h"
 
 namespace mpidbg::monitor {
 namespace {
 
-class MonitorChild : public ::testing::Test {
- protected:
-  void SetUp() override { child_ = test::StartChild(); }
-  void TearDown() override {
-    unsetenv("MPIDBG_FAKE_DLL_MODE");
-    test::StopChild(child_);
-  }
-  host::TargetSpec Spec(const char* plugin) const {
-    host::TargetSpec spec;
-    spec.pid = child_;
-    spec.plugin = plugin;
-    return spec;
-  }
-  pid_t child_ = 0;
-};
+using MonitorChild = test::ChildTarget;
 
 TEST_F(MonitorChild, ReadsTheBlockIntoTheModel) {
   auto job = ReadJobMonitor({Spec(FAKE_DLL_PATH)}, MPIDBG_MONITOR_ACCUMULATED);

@@ -13,27 +13,12 @@
 #include "host/plugin_host/plugin_choice.h"
 #include "host/snapshot_reader.h"
 #include "mpidbg/records.h"
-#include "test_child.h"
+#include "child_target.h"
 
 namespace mpidbg::host {
 namespace {
 
-class ChildTarget : public ::testing::Test {
- protected:
-  void SetUp() override { child_ = test::StartChild(); }
-  void TearDown() override { test::StopChild(child_); }
-  TargetSpec Spec(const std::string& plugin) const {
-    TargetSpec spec;
-    spec.pid = child_;
-    spec.plugin = plugin;
-    return spec;
-  }
-  bool ChildRuns() const {
-    char c = test::ProcessState(child_);
-    return c != 'T' && c != 't' && c != 0;
-  }
-  pid_t child_ = 0;
-};
+using test::ChildTarget;
 
 TEST(MqDllLoad, ResolvesEntryPointsAndExtensions) {
   auto dll = MqDll::Load(FAKE_DLL_PATH);

@@ -6,26 +6,12 @@
 
 #include "host/profile/profile_json.h"
 #include "host/profile/profile_plugin.h"
-#include "test_child.h"
+#include "child_target.h"
 
 namespace mpidbg::profile {
 namespace {
 
-class ProfileChild : public ::testing::Test {
- protected:
-  void SetUp() override { child_ = test::StartChild(); }
-  void TearDown() override {
-    unsetenv("MPIDBG_FAKE_DLL_MODE");
-    test::StopChild(child_);
-  }
-  host::TargetSpec Spec(const char* plugin) const {
-    host::TargetSpec spec;
-    spec.pid = child_;
-    spec.plugin = plugin;
-    return spec;
-  }
-  pid_t child_ = 0;
-};
+using ProfileChild = test::ChildTarget;
 
 TEST_F(ProfileChild, ReadsSamplesAndNamesTheSite) {
   auto job = ReadJobProfile({Spec(FAKE_DLL_PATH)});
