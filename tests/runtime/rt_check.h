@@ -62,6 +62,17 @@ const T* At(uint64_t a) {
   return reinterpret_cast<const T*>(static_cast<uintptr_t>(a));
 }
 
+// *fn = the runtime's exported function `name`, found at run time so a check works
+// with the runtime linked or LD_PRELOADed; nullptr with a failure counted when missing.
+template <typename F>
+void Resolve(F* fn, const char* name) {
+  *fn = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
+  if (*fn == nullptr) {
+    fprintf(stderr, "[rank %d] %s not found: check failed\n", g_rank, name);
+    ++g_failures;
+  }
+}
+
 // The runtime's root, or nullptr (with a failure counted) when it is not loaded.
 inline const mpidbg_root* Root() {
   static const mpidbg_root* root = nullptr;

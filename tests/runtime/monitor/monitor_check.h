@@ -22,27 +22,20 @@ struct Api {
   int (*read_file)(int, int, mpidbg_monitor_file*) = nullptr;
 };
 
-template <typename F>
-void Find(F* fn, const char* name) {
-  *fn = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
-  if (*fn == nullptr) {
-    fprintf(stderr, "[rank %d] %s not found: check failed\n", rtcheck::g_rank, name);
-    ++rtcheck::g_failures;
-  }
-}
+using rtcheck::Resolve;
 
 // The functions, or a failure counted for each one missing.
 inline const Api& Functions() {
   static Api api;
   static bool found = false;
   if (!found) {
-    Find(&api.start, "mpidbg_monitor_start");
-    Find(&api.stop, "mpidbg_monitor_stop");
-    Find(&api.reset, "mpidbg_monitor_reset");
-    Find(&api.active, "mpidbg_monitor_active");
-    Find(&api.read_peer, "mpidbg_monitor_read_peer");
-    Find(&api.read_collective, "mpidbg_monitor_read_collective");
-    Find(&api.read_file, "mpidbg_monitor_read_file");
+    Resolve(&api.start, "mpidbg_monitor_start");
+    Resolve(&api.stop, "mpidbg_monitor_stop");
+    Resolve(&api.reset, "mpidbg_monitor_reset");
+    Resolve(&api.active, "mpidbg_monitor_active");
+    Resolve(&api.read_peer, "mpidbg_monitor_read_peer");
+    Resolve(&api.read_collective, "mpidbg_monitor_read_collective");
+    Resolve(&api.read_file, "mpidbg_monitor_read_file");
     found = true;
   }
   return api;

@@ -38,11 +38,7 @@ struct Api {
   int (*write)(const char*, int);
 } api;
 
-template <typename F>
-void Resolve(F* fn, const char* name) {
-  *fn = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, name));
-  RT_CHECK(*fn != nullptr);
-}
+using rtcheck::Resolve;
 
 bool ResolveApi() {
   Resolve(&api.active, "mpidbg_monitor_active");
