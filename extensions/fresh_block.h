@@ -3,10 +3,10 @@
 #pragma once
 
 #include "mpidbg/mqs_interface.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/errors.h"
 
-namespace mpidbg::ext {
+namespace mpidbg::extensions {
 
 // Reads the root of `process` afresh and decodes one of its blocks with `replace` (which
 // drops the old decode itself when it fails). When the root cannot be read, `drop`
@@ -14,11 +14,11 @@ namespace mpidbg::ext {
 // leaves them nothing. mqs_no_information when the runtime keeps no such block; on
 // mqs_ok `*ps` holds the new decode.
 inline int read_block_afresh(mqs_process* process,
-                             int (*replace)(mqs::ProcessState*, const mpidbg_root&),
-                             void (*drop)(mqs::ProcessState*), mqs::ProcessState** ps) {
+                             int (*replace)(plugin::ProcessSession*, const mpidbg_root&),
+                             void (*drop)(plugin::ProcessSession*), plugin::ProcessSession** ps) {
   *ps = nullptr;
   mpidbg_root root;
-  int rc = mqs::read_current_root(process, ps, &root);
+  int rc = plugin::read_current_root(process, ps, &root);
   if (rc != mqs_ok) {
     if (*ps != nullptr) drop(*ps);
     return rc;
@@ -27,4 +27,4 @@ inline int read_block_afresh(mqs_process* process,
   return rc == plugin::kErrNoMetadata ? mqs_no_information : rc;
 }
 
-}  // namespace mpidbg::ext
+}  // namespace mpidbg::extensions

@@ -3,24 +3,24 @@
 // snapshot the iterators walk, so they always describe the same objects.
 #include <cstring>
 
-#include "ext/operation_info.h"
-#include "ext/sized_copy.h"
+#include "extensions/operation_info.h"
+#include "extensions/sized_copy.h"
 #include "mpidbg/mpidbg_ext.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/call_names.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
 namespace {
 
-using mpidbg::mqs::Cursor;
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::Cursor;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
-int comm_of(mqs_process* process, ProcessState** ps, const CommEntry** comm) {
-  *ps = mpidbg::mqs::process_state(process);
+int comm_of(mqs_process* process, ProcessSession** ps, const CommEntry** comm) {
+  *ps = mpidbg::plugin::process_session(process);
   if (*ps == nullptr) return kErrOutOfOrder;
-  *comm = mpidbg::mqs::current_comm(*ps);
+  *comm = mpidbg::plugin::current_comm(*ps);
   if (*comm == nullptr) {
     return (*ps)->comm_cursor == Cursor::kNotSetUp ? kErrOutOfOrder : kErrNoCurrentComm;
   }
@@ -30,9 +30,9 @@ int comm_of(mqs_process* process, ProcessState** ps, const CommEntry** comm) {
 }  // namespace
 
 MPIDBG_EXPORT int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detail* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   const CommEntry* comm;
   const int rc = comm_of(process, &ps, &comm);
   if (rc != mqs_ok) return rc;
@@ -49,14 +49,14 @@ MPIDBG_EXPORT int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detai
   full.freed = (c.hdr.flags & MPIDBG_REC_FREED) != 0;
   full.topology = (c.hdr.flags & MPIDBG_COMM_CART) != 0 ? 1 : 0;
   full.split_color = c.split_color;
-  mpidbg::ext::call_display_name(c.creator, full.creator_name, sizeof full.creator_name);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::call_display_name(c.creator, full.creator_name, sizeof full.creator_name);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_comm_get_remote_group(mqs_process* process, int* world_ranks) {
   if (world_ranks == nullptr) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   const CommEntry* comm;
   const int rc = comm_of(process, &ps, &comm);
   if (rc != mqs_ok) return rc;
@@ -66,14 +66,14 @@ MPIDBG_EXPORT int mpidbg_comm_get_remote_group(mqs_process* process, int* world_
 }
 
 MPIDBG_EXPORT int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   if (ps->op_cursor == Cursor::kNotSetUp || ps->snapshot == nullptr) return kErrOutOfOrder;
   if (ps->last_op >= ps->snapshot->ops.size()) return kErrPastEnd;
   mpidbg_operation_info full;
-  mpidbg::ext::fill_operation_info(*ps->snapshot, ps->snapshot->ops[ps->last_op], &full);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::fill_operation_info(*ps->snapshot, ps->snapshot->ops[ps->last_op], &full);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }

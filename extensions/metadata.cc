@@ -3,19 +3,19 @@
 #include <cstdio>
 #include <cstring>
 
-#include "ext/sized_copy.h"
+#include "extensions/sized_copy.h"
 #include "mpidbg/mpidbg_ext.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
 namespace {
 
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
 int last_mpit(mqs_process* process, const MpitSnapshot** out) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr || ps->mpit == nullptr) return kErrOutOfOrder;
   *out = ps->mpit;
   return mqs_ok;
@@ -53,11 +53,11 @@ void fill_variable(const MpitSnapshot& m, const Var& v, int32_t performance,
 }  // namespace
 
 MPIDBG_EXPORT int mpidbg_process_get_launch(mqs_process* process, mpidbg_launch_summary* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   mpidbg_root root;
-  int rc = mpidbg::mqs::read_current_root(process, &ps, &root);
+  int rc = mpidbg::plugin::read_current_root(process, &ps, &root);
   if (rc != mqs_ok) return rc;
   mpidbg_launch_info info;
   rc = decode_launch_info(ps->reader, root, &info);
@@ -90,16 +90,16 @@ MPIDBG_EXPORT int mpidbg_process_get_launch(mqs_process* process, mpidbg_launch_
   std::memcpy(full.host, info.host, sizeof full.host);
   std::memcpy(full.launcher_name, info.launcher_name, sizeof full.launcher_name);
   std::memcpy(full.pmi_interface, info.pmi_interface, sizeof full.pmi_interface);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_mpit_read(mqs_process* process, mpidbg_mpit_summary* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   mpidbg_root root;
-  int rc = mpidbg::mqs::read_current_root(process, &ps, &root);
+  int rc = mpidbg::plugin::read_current_root(process, &ps, &root);
   if (rc != mqs_ok) return rc;
   MpitSnapshot* fresh = debugger_new<MpitSnapshot>();
   if (fresh == nullptr) return kErrNoMemory;
@@ -113,17 +113,17 @@ MPIDBG_EXPORT int mpidbg_mpit_read(mqs_process* process, mpidbg_mpit_summary* ou
   mpidbg_mpit_summary full;
   std::memset(&full, 0, sizeof full);
   full.available = fresh->header.available;
-  full.cvars = mpidbg::ext::clamp_count(fresh->cvars.size());
-  full.pvars = mpidbg::ext::clamp_count(fresh->pvars.size());
-  full.categories = mpidbg::ext::clamp_count(fresh->categories.size());
+  full.cvars = mpidbg::extensions::clamp_count(fresh->cvars.size());
+  full.pvars = mpidbg::extensions::clamp_count(fresh->pvars.size());
+  full.categories = mpidbg::extensions::clamp_count(fresh->categories.size());
   full.refreshes = fresh->header.refreshes;
   full.captured_time_ns = fresh->header.captured_time_ns;
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_mpit_cvar_get(mqs_process* process, int index, mpidbg_mpit_variable* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MpitSnapshot* m;
   const mpidbg_mpit_cvar* c;
@@ -139,12 +139,12 @@ MPIDBG_EXPORT int mpidbg_mpit_cvar_get(mqs_process* process, int index, mpidbg_m
   if (c->datatype == MPIDBG_MPIT_CHAR) {
     copy_string(full.value_text, sizeof full.value_text, m->string_at(c->value_text));
   }
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_mpit_pvar_get(mqs_process* process, int index, mpidbg_mpit_variable* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MpitSnapshot* m;
   const mpidbg_mpit_pvar* p;
@@ -154,13 +154,13 @@ MPIDBG_EXPORT int mpidbg_mpit_pvar_get(mqs_process* process, int index, mpidbg_m
   fill_variable(*m, *p, /*performance=*/1, &full);
   full.scope = -1;
   full.var_class = p->var_class;
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_mpit_category_get(mqs_process* process, int index,
                                            mpidbg_mpit_category_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MpitSnapshot* m;
   const mpidbg_mpit_category* c;
@@ -173,7 +173,7 @@ MPIDBG_EXPORT int mpidbg_mpit_category_get(mqs_process* process, int index,
   full.num_categories = c->num_categories;
   copy_string(full.name, sizeof full.name, m->string_at(c->name));
   copy_string(full.description, sizeof full.description, m->string_at(c->desc));
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 

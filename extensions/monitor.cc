@@ -11,16 +11,16 @@
 #include <cstdio>
 #include <cstring>
 
-#include "ext/fresh_block.h"
-#include "ext/sized_copy.h"
+#include "extensions/fresh_block.h"
+#include "extensions/sized_copy.h"
 #include "mpidbg/mpidbg_ext.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
 namespace {
 
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
 const char* const kKindNames[MPIDBG_COLL_KINDS] = {"one_to_all", "all_to_one", "all_to_all",
@@ -28,7 +28,7 @@ const char* const kKindNames[MPIDBG_COLL_KINDS] = {"one_to_all", "all_to_one", "
 
 // The decode of the last mpidbg_monitor_read, or kErrOutOfOrder when there is none.
 int last_monitor(mqs_process* process, const MonitorSnapshot** out) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr || ps->monitor == nullptr) return kErrOutOfOrder;
   *out = ps->monitor;
   return mqs_ok;
@@ -64,11 +64,11 @@ int last_mpit(mqs_process* process, const MonitorSnapshot** out) {
 }  // namespace
 
 MPIDBG_EXPORT int mpidbg_monitor_read(mqs_process* process, mpidbg_monitor_summary* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps = nullptr;
-  const int rc = mpidbg::ext::read_block_afresh(process, mpidbg::mqs::replace_monitor,
-                                                mpidbg::mqs::drop_monitor, &ps);
+  ProcessSession* ps = nullptr;
+  const int rc = mpidbg::extensions::read_block_afresh(process, mpidbg::plugin::replace_monitor,
+                                                mpidbg::plugin::drop_monitor, &ps);
   if (rc != mqs_ok) return rc;
   const MonitorSnapshot& m = *ps->monitor;
   const mpidbg_monitor& h = m.header;
@@ -76,7 +76,7 @@ MPIDBG_EXPORT int mpidbg_monitor_read(mqs_process* process, mpidbg_monitor_summa
   std::memset(&full, 0, sizeof full);
   full.world_size = h.world_size;
   full.active = h.active;
-  full.file_count = mpidbg::ext::clamp_count(m.files.size());
+  full.file_count = mpidbg::extensions::clamp_count(m.files.size());
   full.starts = h.starts;
   full.stops = h.stops;
   full.resets = h.resets;
@@ -90,13 +90,13 @@ MPIDBG_EXPORT int mpidbg_monitor_read(mqs_process* process, mpidbg_monitor_summa
   static_assert(sizeof full.output_path == sizeof h.output_path, "same field widths");
   std::memcpy(full.mpit_reason, h.mpit_reason, sizeof full.mpit_reason);
   std::memcpy(full.output_path, h.output_path, sizeof full.output_path);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_monitor_peer_get(mqs_process* process, int world_rank, int which,
                                           mpidbg_monitor_peer_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MonitorSnapshot* m;
   const int rc = last_monitor_for(process, which, &m);
@@ -110,13 +110,13 @@ MPIDBG_EXPORT int mpidbg_monitor_peer_get(mqs_process* process, int world_rank, 
                         ? monitor_peer_minus(p->accumulated, p->baseline)
                         : p->accumulated;
   }
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_monitor_coll_get(mqs_process* process, int kind, int which,
                                           mpidbg_monitor_coll_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MonitorSnapshot* m;
   const int rc = last_monitor_for(process, which, &m);
@@ -129,13 +129,13 @@ MPIDBG_EXPORT int mpidbg_monitor_coll_get(mqs_process* process, int kind, int wh
                 ? monitor_coll_minus(h.accumulated_coll[kind], h.baseline_coll[kind])
                 : h.accumulated_coll[kind],
             &full);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_monitor_file_get(mqs_process* process, int index, int which,
                                           mpidbg_monitor_file_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MonitorSnapshot* m;
   const int rc = last_monitor_for(process, which, &m);
@@ -148,13 +148,13 @@ MPIDBG_EXPORT int mpidbg_monitor_file_get(mqs_process* process, int index, int w
   full.counters = which == MPIDBG_MONITOR_CURRENT ? monitor_file_minus(f.accumulated, f.baseline)
                                                   : f.accumulated;
   full.counters.reserved = 0;
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_monitor_mpit_peer_get(mqs_process* process, int world_rank,
                                                mpidbg_monitor_mpit_peer_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MonitorSnapshot* m;
   const int rc = last_mpit(process, &m);
@@ -164,13 +164,13 @@ MPIDBG_EXPORT int mpidbg_monitor_mpit_peer_get(mqs_process* process, int world_r
   std::memset(&full, 0, sizeof full);
   full.world_rank = world_rank;
   if (const MonitorMpitPeer* p = m->find_mpit_peer(world_rank)) full.counters = p->counters;
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_monitor_mpit_coll_get(mqs_process* process, int kind,
                                                mpidbg_monitor_coll_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const MonitorSnapshot* m;
   const int rc = last_mpit(process, &m);
@@ -183,6 +183,6 @@ MPIDBG_EXPORT int mpidbg_monitor_mpit_coll_get(mqs_process* process, int kind,
   counters.bytes_sent = m->header.mpit_coll[kind].bytes_sent;
   mpidbg_monitor_coll_info full;
   fill_coll(kind, counters, &full);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }

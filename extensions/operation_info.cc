@@ -1,4 +1,4 @@
-#include "operation_info.h"
+#include "extensions/operation_info.h"
 
 #include <cstdio>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include "plugin/call_names.h"
 #include "plugin/comm_names.h"
 
-namespace mpidbg::ext {
+namespace mpidbg::extensions {
 
 void call_display_name(int call, char* out, size_t size) {
   if (size == 0) return;
@@ -55,4 +55,4 @@ void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::OpEn
   }
 }
 
-}  // namespace mpidbg::ext
+}  // namespace mpidbg::extensions

@@ -5,21 +5,21 @@
 // samples most first.
 #include <cstring>
 
-#include "ext/operation_info.h"
-#include "ext/fresh_block.h"
-#include "ext/sized_copy.h"
+#include "extensions/operation_info.h"
+#include "extensions/fresh_block.h"
+#include "extensions/sized_copy.h"
 #include "mpidbg/mpidbg_ext.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
 namespace {
 
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
 int last_profile(mqs_process* process, const ProfileSnapshot** out) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr || ps->profile == nullptr) return kErrOutOfOrder;
   *out = ps->profile;
   return mqs_ok;
@@ -28,11 +28,11 @@ int last_profile(mqs_process* process, const ProfileSnapshot** out) {
 }  // namespace
 
 MPIDBG_EXPORT int mpidbg_profile_read(mqs_process* process, mpidbg_profile_summary* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps = nullptr;
-  const int rc = mpidbg::ext::read_block_afresh(process, mpidbg::mqs::replace_profile,
-                                                mpidbg::mqs::drop_profile, &ps);
+  ProcessSession* ps = nullptr;
+  const int rc = mpidbg::extensions::read_block_afresh(process, mpidbg::plugin::replace_profile,
+                                                mpidbg::plugin::drop_profile, &ps);
   if (rc != mqs_ok) return rc;
   const ProfileSnapshot& p = *ps->profile;
   const mpidbg_profile& h = p.header;
@@ -48,15 +48,15 @@ MPIDBG_EXPORT int mpidbg_profile_read(mqs_process* process, mpidbg_profile_summa
   std::memcpy(full.samples, h.samples, sizeof full.samples);
   full.lost = h.lost;
   full.threads = h.threads;
-  full.function_count = mpidbg::ext::clamp_count(p.functions.size());
-  full.site_count = mpidbg::ext::clamp_count(p.sites.size());
-  mpidbg::ext::copy_prefix(out, full, n);
+  full.function_count = mpidbg::extensions::clamp_count(p.functions.size());
+  full.site_count = mpidbg::extensions::clamp_count(p.sites.size());
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_profile_function_get(mqs_process* process, int index,
                                               mpidbg_profile_function_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const ProfileSnapshot* p;
   const int rc = last_profile(process, &p);
@@ -68,14 +68,14 @@ MPIDBG_EXPORT int mpidbg_profile_function_get(mqs_process* process, int index,
   full.call = f.call;
   full.working = f.working;
   full.blocked = f.blocked;
-  mpidbg::ext::call_display_name(f.call, full.call_name, sizeof full.call_name);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::call_display_name(f.call, full.call_name, sizeof full.call_name);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_profile_site_get(mqs_process* process, int index,
                                           mpidbg_profile_site_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const ProfileSnapshot* p;
   const int rc = last_profile(process, &p);
@@ -88,7 +88,7 @@ MPIDBG_EXPORT int mpidbg_profile_site_get(mqs_process* process, int index,
   full.address = s.address;
   full.working = s.working;
   full.blocked = s.blocked;
-  mpidbg::ext::call_display_name(s.call, full.call_name, sizeof full.call_name);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::call_display_name(s.call, full.call_name, sizeof full.call_name);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }

@@ -3,13 +3,13 @@
 // Every extension structure begins with uint32_t size, set by the caller to the size of
 // its own definition. The plugin fills at most that many bytes, so an older host and a
 // newer plugin (or the reverse) still agree on the common prefix.
-#ifndef MPIDBG_EXT_SIZED_COPY_H
-#define MPIDBG_EXT_SIZED_COPY_H
+#ifndef MPIDBG_EXTENSIONS_SIZED_COPY_H
+#define MPIDBG_EXTENSIONS_SIZED_COPY_H
 
 #include <cstdint>
 #include <cstring>
 
-namespace mpidbg::ext {
+namespace mpidbg::extensions {
 
 // Bytes of a T the caller can take, or 0 when `out` is null or its size is too small to
 // hold even the size field.
@@ -34,6 +34,6 @@ inline int32_t clamp_count(size_t n) {
   return n > INT32_MAX ? INT32_MAX : static_cast<int32_t>(n);
 }
 
-}  // namespace mpidbg::ext
+}  // namespace mpidbg::extensions
 
-#endif  // MPIDBG_EXT_SIZED_COPY_H
+#endif  // MPIDBG_EXTENSIONS_SIZED_COPY_H

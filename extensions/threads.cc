@@ -2,10 +2,10 @@
 #include <cstddef>
 #include <cstring>
 
-#include "ext/operation_info.h"
-#include "ext/sized_copy.h"
+#include "extensions/operation_info.h"
+#include "extensions/sized_copy.h"
 #include "mpidbg/mpidbg_ext.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/call_names.h"
 #include "plugin/comm_names.h"
 #include "plugin/errors.h"
@@ -13,20 +13,20 @@
 
 namespace {
 
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::ProcessSession;
 using mpidbg::plugin::RuntimeSnapshot;
 using mpidbg::plugin::ThreadEntry;
 using namespace mpidbg::plugin;
 
 // The snapshot to answer from, refreshed when the runtime's generation moved on.
-int snapshot_for(mqs_process* process, ProcessState** ps_out, const RuntimeSnapshot** snap) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+int snapshot_for(mqs_process* process, ProcessSession** ps_out, const RuntimeSnapshot** snap) {
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   *ps_out = ps;
-  return mpidbg::mqs::current_snapshot(ps, snap);
+  return mpidbg::plugin::current_snapshot(ps, snap);
 }
 
-int thread_at(mqs_process* process, int index, ProcessState** ps, const RuntimeSnapshot** snap,
+int thread_at(mqs_process* process, int index, ProcessSession** ps, const RuntimeSnapshot** snap,
               const ThreadEntry** thread) {
   const int rc = snapshot_for(process, ps, snap);
   if (rc != mqs_ok) return rc;
@@ -46,9 +46,9 @@ int32_t waited_count(const mpidbg_thread_record& t, const SnapshotLimits& limits
 MPIDBG_EXPORT int mpidbg_ext_version(void) { return MPIDBG_EXT_VERSION; }
 
 MPIDBG_EXPORT int mpidbg_process_get_summary(mqs_process* process, mpidbg_process_summary* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   const RuntimeSnapshot* snap;
   const int rc = snapshot_for(process, &ps, &snap);
   if (rc != mqs_ok) return rc;
@@ -66,13 +66,13 @@ MPIDBG_EXPORT int mpidbg_process_get_summary(mqs_process* process, mpidbg_proces
   full.init_time_ns = root.init_time_ns;
   std::memcpy(full.mpi_library, root.mpi_library, sizeof full.mpi_library);
   std::memcpy(full.hostname, root.hostname, sizeof full.hostname);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_thread_count(mqs_process* process, int* count) {
   if (count == nullptr) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   const RuntimeSnapshot* snap;
   const int rc = snapshot_for(process, &ps, &snap);
   if (rc != mqs_ok) return rc;
@@ -81,9 +81,9 @@ MPIDBG_EXPORT int mpidbg_thread_count(mqs_process* process, int* count) {
 }
 
 MPIDBG_EXPORT int mpidbg_thread_get(mqs_process* process, int index, mpidbg_thread_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   const RuntimeSnapshot* snap;
   const ThreadEntry* thread;
   const int rc = thread_at(process, index, &ps, &snap, &thread);
@@ -103,7 +103,7 @@ MPIDBG_EXPORT int mpidbg_thread_get(mqs_process* process, int index, mpidbg_thre
   full.call_class = call_class(t.call);
   full.root = t.root;
   full.waited_count = waited_count(t, ps->limits);
-  mpidbg::ext::call_display_name(t.call, full.call_name, sizeof full.call_name);
+  mpidbg::extensions::call_display_name(t.call, full.call_name, sizeof full.call_name);
   if (t.comm_handle != 0 || t.comm_job_id != 0) {
     if (const CommEntry* comm = snap->find_comm(t.comm_job_id, t.comm_handle)) {
       comm_display_name(comm->rec, snap->root, false, full.comm_name, sizeof full.comm_name);
@@ -114,7 +114,7 @@ MPIDBG_EXPORT int mpidbg_thread_get(mqs_process* process, int index, mpidbg_thre
     // The blocking call's envelope is an operation record; the thread points at it.
     if (const OpEntry* op = snap->find_op_at(TargetAddr(t.op))) {
       full.has_operation = 1;
-      mpidbg::ext::fill_operation_info(*snap, *op, &full.operation);
+      mpidbg::extensions::fill_operation_info(*snap, *op, &full.operation);
     }
   }
   // The nested structure's size says how much of it the caller's buffer holds.
@@ -124,15 +124,15 @@ MPIDBG_EXPORT int mpidbg_thread_get(mqs_process* process, int index, mpidbg_thre
                      : static_cast<uint32_t>(n - op_offset < sizeof full.operation
                                                  ? n - op_offset
                                                  : sizeof full.operation);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_thread_waited_operation(mqs_process* process, int index, int k,
                                                  mpidbg_operation_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
-  ProcessState* ps;
+  ProcessSession* ps;
   const RuntimeSnapshot* snap;
   const ThreadEntry* thread;
   int rc = thread_at(process, index, &ps, &snap, &thread);
@@ -148,7 +148,7 @@ MPIDBG_EXPORT int mpidbg_thread_waited_operation(mqs_process* process, int index
   const OpEntry* op = snap->find_op_by_request(handle);
   if (op == nullptr) return mqs_no_information;
   mpidbg_operation_info full;
-  mpidbg::ext::fill_operation_info(*snap, *op, &full);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::fill_operation_info(*snap, *op, &full);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }

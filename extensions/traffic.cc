@@ -1,22 +1,22 @@
 // ext_traffic.cc — the runtime's traffic counters and send log (mpidbg_ext.h, version 2).
 #include <cstring>
 
-#include "ext/operation_info.h"
-#include "ext/sized_copy.h"
+#include "extensions/operation_info.h"
+#include "extensions/sized_copy.h"
 #include "mpidbg/mpidbg_ext.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/call_names.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
 namespace {
 
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
 // The traffic of the last mpidbg_traffic_read, or an error when there was none.
 int last_traffic(mqs_process* process, const TrafficSnapshot** out) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   if (ps->traffic == nullptr) return kErrOutOfOrder;
   *out = ps->traffic;
@@ -26,29 +26,29 @@ int last_traffic(mqs_process* process, const TrafficSnapshot** out) {
 }  // namespace
 
 MPIDBG_EXPORT int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summary* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   // The root is re-read: the traffic block appears at MPI_Init.
-  ProcessState* ps;
+  ProcessSession* ps;
   mpidbg_root root;
-  int rc = mpidbg::mqs::read_current_root(process, &ps, &root);
+  int rc = mpidbg::plugin::read_current_root(process, &ps, &root);
   if (rc != mqs_ok) return rc;
-  rc = mpidbg::mqs::replace_traffic(ps, root, &ps->traffic);
+  rc = mpidbg::plugin::replace_traffic(ps, root, &ps->traffic);
   if (rc != mqs_ok) return rc == kErrNoTraffic && root.traffic == 0 ? mqs_no_information : rc;
   const TrafficSnapshot* fresh = ps->traffic;
   mpidbg_traffic_summary full;
   std::memset(&full, 0, sizeof full);
-  full.entries = mpidbg::ext::clamp_count(fresh->entries.size());
-  full.logged_sends = mpidbg::ext::clamp_count(fresh->sends.size());
+  full.entries = mpidbg::extensions::clamp_count(fresh->entries.size());
+  full.logged_sends = mpidbg::extensions::clamp_count(fresh->sends.size());
   full.log_capacity = static_cast<int32_t>(fresh->header.log_capacity);
   full.sends_logged = fresh->header.log_head;
   full.dropped = fresh->header.dropped;
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_traffic_get(mqs_process* process, int index, mpidbg_traffic_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const TrafficSnapshot* t;
   const int rc = last_traffic(process, &t);
@@ -65,13 +65,13 @@ MPIDBG_EXPORT int mpidbg_traffic_get(mqs_process* process, int index, mpidbg_tra
   full.receives = e.receives;
   full.send_bytes = e.send_bytes;
   full.receive_bytes = e.receive_bytes;
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_logged_send_get(mqs_process* process, int index,
                                          mpidbg_logged_send_info* out) {
-  const uint32_t n = mpidbg::ext::caller_size(out);
+  const uint32_t n = mpidbg::extensions::caller_size(out);
   if (n == 0) return kErrBadArgument;
   const TrafficSnapshot* t;
   const int rc = last_traffic(process, &t);
@@ -91,7 +91,7 @@ MPIDBG_EXPORT int mpidbg_logged_send_get(mqs_process* process, int index,
   full.peer_world = e.peer_world;
   full.tag = e.tag;
   full.mode = e.mode;
-  mpidbg::ext::call_display_name(e.call, full.call_name, sizeof full.call_name);
-  mpidbg::ext::copy_prefix(out, full, n);
+  mpidbg::extensions::call_display_name(e.call, full.call_name, sizeof full.call_name);
+  mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }

@@ -1,6 +1,6 @@
 // plugin_fuzzer.cc — libFuzzer harness: the plugin over a damaged runtime image.
 //
-// Each input builds the main test scenario (tests/plugin/scenario.h) in a fresh fake
+// Each input builds the main test scenario (tests/plugin/kit/scenario.h) in a fresh fake
 // target, damages it, and drives the whole debugger call sequence over it. The plugin
 // must answer every call with a code and never crash, read out of bounds, loop, leak
 // debugger memory or write past a caller's buffer (AddressSanitizer sees all of it: the
@@ -41,11 +41,16 @@
 #include "mpidbg/mpidbg_ext.h"
 #include "mpidbg/mpidbg_handles.h"
 #include "mpidbg/mqs_interface.h"
+#include "result_freeing.h"
 #include "scenario.h"
 
 namespace {
 
 using mpidbg::test::FakeDebugger;
+using mpidbg::test::free_comm_members;
+using mpidbg::test::free_name_map;
+using mpidbg::test::touch_array;
+using mpidbg::test::touch_string;
 using mpidbg::test::FakeTarget;
 using mpidbg::test::ImageBuilder;
 using mpidbg::test::Scenario;
@@ -732,78 +737,20 @@ HandleSet add_handle_objects(Scenario& sc) {
   return set;
 }
 
-// Every element of a result array is read (ASan sees a count larger than the block).
-template <typename T>
-void touch(const T* p, int64_t n) {
-  if (p == nullptr) return;
-  if (n < 0 || n > (int64_t{1} << 24)) {
-    std::fprintf(stderr, "plugin_fuzzer: result array count %lld out of bounds\n",
-                 static_cast<long long>(n));
-    std::abort();
-  }
-  volatile uint8_t sink = 0;
-  for (int64_t i = 0; i < n; ++i) sink ^= reinterpret_cast<const uint8_t*>(p + i)[sizeof(T) - 1];
-  (void)sink;
-}
-
-void check_string(const char* s) {
-  if (s != nullptr) (void)std::strlen(s);
-}
-
-void free_comm_members(mpidbg_comm_info_t* c) {
-  touch(c->comm_local_procs, c->comm_num_local_procs);
-  touch(c->comm_remote_procs, c->comm_num_remote_procs);
-  touch(c->comm_cart_dims, c->comm_cart_num_dims);
-  touch(c->comm_cart_periods, c->comm_cart_num_dims);
-  touch(c->comm_graph_index, c->comm_graph_num_nodes);
-  touch(c->comm_attrs, c->comm_num_attrs);
-  touch(c->comm_pending_requests, c->comm_num_pending_requests);
-  touch(c->comm_derived_windows, c->comm_num_derived_windows);
-  touch(c->comm_derived_files, c->comm_num_derived_files);
-  check_string(c->comm_name);
-  fz_free(c->comm_local_procs);
-  fz_free(c->comm_remote_procs);
-  fz_free(c->comm_cart_dims);
-  fz_free(c->comm_cart_periods);
-  fz_free(c->comm_graph_index);
-  fz_free(c->comm_graph_edges);
-  for (int i = 0; c->comm_attrs != nullptr && i < c->comm_num_attrs; ++i) {
-    check_string(c->comm_attrs[i].keyval_name);
-    check_string(c->comm_attrs[i].value);
-    fz_free(c->comm_attrs[i].keyval_name);
-    fz_free(c->comm_attrs[i].value);
-  }
-  fz_free(c->comm_attrs);
-  fz_free(c->comm_pending_requests);
-  fz_free(c->comm_derived_windows);
-  fz_free(c->comm_derived_files);
-}
-
-void free_name_map(mpidbg_name_map_t* map) {
-  if (map == nullptr) return;
-  int i = 0;
-  for (; map[i].map_name != nullptr; ++i) {
-    if (i > 100000) std::abort();
-    check_string(map[i].map_name);
-    fz_free(map[i].map_name);
-  }
-  fz_free(map);
-}
-
 // The queries of one process, each result checked and freed as a debugger does.
 void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_process_info* pi,
                     const HandleSet& set, uint8_t variant) {
   for (uint64_t h : set.comms) {
     mpidbg_comm_info_t* c = nullptr;
     if (mpidbg_comm_query(im, ii, p, pi, h, &c) == MPIDBG_SUCCESS) {
-      free_comm_members(c);
+      free_comm_members(c, fz_free);
       fz_free(c);
     }
     mpidbg_comm_ext_info_t* e = nullptr;
     if (mpidbg_comm_query_ext(im, ii, p, pi, h, &e) == MPIDBG_SUCCESS) {
-      free_comm_members(&e->base);
-      touch(e->dist_sources, e->dist_num_sources);
-      touch(e->dist_destinations, e->dist_num_destinations);
+      free_comm_members(&e->base, fz_free);
+      touch_array(e->dist_sources, e->dist_num_sources);
+      touch_array(e->dist_destinations, e->dist_num_destinations);
       fz_free(e->dist_sources);
       fz_free(e->dist_destinations);
       fz_free(e);
@@ -829,7 +776,7 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
   for (uint64_t h : set.errhandlers) {
     mpidbg_errhandler_info_t* e = nullptr;
     if (mpidbg_errhandler_query(im, ii, p, pi, h, &e) == MPIDBG_SUCCESS) {
-      touch(e->eh_handles, e->eh_refcount);
+      touch_array(e->eh_handles, e->eh_refcount);
       fz_free(e->eh_handles);
       fz_free(e);
     }
@@ -840,10 +787,10 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
     mpidbg_datatype_info_t* d = nullptr;
     if (mpidbg_datatype_query(im, ii, p, pi, h, variant % 3 == 0 ? 0 : variant, &d) ==
         MPIDBG_SUCCESS) {
-      touch(d->dt_integers, d->dt_num_integers);
-      touch(d->dt_addresses, d->dt_num_addresses);
-      touch(d->dt_datatypes, d->dt_num_datatypes);
-      touch(d->dt_map, d->dt_map_length);
+      touch_array(d->dt_integers, d->dt_num_integers);
+      touch_array(d->dt_addresses, d->dt_num_addresses);
+      touch_array(d->dt_datatypes, d->dt_num_datatypes);
+      touch_array(d->dt_map, d->dt_map_length);
       fz_free(d->dt_integers);
       fz_free(d->dt_addresses);
       fz_free(d->dt_datatypes);
@@ -854,8 +801,8 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
   for (uint64_t h : set.groups) {
     mpidbg_group_info_t* g = nullptr;
     if (mpidbg_group_query(im, ii, p, pi, h, &g) == MPIDBG_SUCCESS) {
-      touch(g->group_procs, g->group_size > 0 ? g->group_size : 0);
-      touch(g->group_args, g->group_num_args);
+      touch_array(g->group_procs, g->group_size > 0 ? g->group_size : 0);
+      touch_array(g->group_args, g->group_num_args);
       fz_free(g->group_procs);
       fz_free(g->group_args);
       fz_free(g);
@@ -868,10 +815,10 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
   for (uint64_t h : set.infos) {
     mpidbg_info_info_t* i = nullptr;
     if (mpidbg_info_query(im, ii, p, pi, h, &i) == MPIDBG_SUCCESS) {
-      touch(i->info_pairs, i->info_num_pairs);
+      touch_array(i->info_pairs, i->info_num_pairs);
       for (int k = 0; i->info_pairs != nullptr && k < i->info_num_pairs; ++k) {
-        check_string(i->info_pairs[k].key);
-        check_string(i->info_pairs[k].value);
+        touch_string(i->info_pairs[k].key);
+        touch_string(i->info_pairs[k].value);
         fz_free(i->info_pairs[k].key);
         fz_free(i->info_pairs[k].value);
       }
@@ -882,11 +829,11 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
   for (uint64_t h : set.wins) {
     mpidbg_win_info_t* w = nullptr;
     if (mpidbg_win_query(im, ii, p, pi, h, &w) == MPIDBG_SUCCESS) {
-      touch(w->win_target_locks, w->win_num_target_locks);
-      touch(w->win_access_group, w->win_num_access_group);
-      touch(w->win_exposure_group, w->win_num_exposure_group);
-      touch(w->win_regions, w->win_num_regions);
-      touch(w->win_pending_requests, w->win_num_pending_requests);
+      touch_array(w->win_target_locks, w->win_num_target_locks);
+      touch_array(w->win_access_group, w->win_num_access_group);
+      touch_array(w->win_exposure_group, w->win_num_exposure_group);
+      touch_array(w->win_regions, w->win_num_regions);
+      touch_array(w->win_pending_requests, w->win_num_pending_requests);
       fz_free(w->win_target_locks);
       fz_free(w->win_access_group);
       fz_free(w->win_exposure_group);
@@ -898,7 +845,7 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
   for (uint64_t h : set.files) {
     mpidbg_file_info_t* f = nullptr;
     if (mpidbg_file_query(im, ii, p, pi, h, &f) == MPIDBG_SUCCESS) {
-      touch(f->file_pending_requests, f->file_num_pending_requests);
+      touch_array(f->file_pending_requests, f->file_num_pending_requests);
       fz_free(f->file_pending_requests);
       fz_free(f);
     }
@@ -909,7 +856,7 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
   }
   for (int kind = 0; kind <= MPIDBG_HANDLE_SESSION + 1; ++kind) {
     mpidbg_name_map_t* map = nullptr;
-    if (mpidbg_name_map_query(im, ii, p, pi, kind, &map) == MPIDBG_SUCCESS) free_name_map(map);
+    if (mpidbg_name_map_query(im, ii, p, pi, kind, &map) == MPIDBG_SUCCESS) free_name_map(map, fz_free);
   }
 }
 
@@ -936,7 +883,7 @@ void run_handle_session(FakeTarget& target, uint8_t options, uint8_t variant,
       for (mpidbg_name_map_t* m : {mpidbg_comm_name_map, mpidbg_errhandler_name_map}) {
         for (int i = 0; m != nullptr && m[i].map_name != nullptr; ++i) {
           if (i > 100000) std::abort();
-          check_string(m[i].map_name);
+          touch_string(m[i].map_name);
         }
       }
       handle_queries(dbg.image(), dbg.image_info, dbg.process(), dbg.process_info, set, variant);

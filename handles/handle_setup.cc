@@ -7,7 +7,7 @@
 
 #include "handles/query_support.h"
 #include "mpidbg/mpidbg_handles.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/debugger_memory.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
@@ -18,7 +18,7 @@
 
 namespace {
 
-using mpidbg::mqs::InfoUser;
+using mpidbg::plugin::InfoUser;
 using namespace mpidbg::plugin;
 
 char g_version[] = "mpidbg handle interface " MPIDBG_VERSION_STRING;
@@ -175,7 +175,7 @@ MPIDBG_EXPORT int mpidbg_init_per_image(mqs_image* image, const mqs_image_callba
   TargetAddr root;
   if (find_runtime_root(image, callbacks, &root) != mqs_ok) return MPIDBG_ERR_NOT_SUPPORTED;
   _mqs_image_info* info = nullptr;
-  const int rc = mpidbg::mqs::acquire_image_info(image, callbacks, InfoUser::kHandles, &info);
+  const int rc = mpidbg::plugin::acquire_image_info(image, callbacks, InfoUser::kHandles, &info);
   if (rc != mqs_ok) return setup_code(rc);
   find_handle_types(image, callbacks, handle_types);
   return MPIDBG_SUCCESS;
@@ -187,7 +187,7 @@ MPIDBG_EXPORT void mpidbg_finalize_per_image(mqs_image* image, mqs_image_info* i
     if (basic == nullptr || basic->mqs_get_image_info_fp == nullptr) return;
     image_info = basic->mqs_get_image_info_fp(image);
   }
-  mpidbg::mqs::release_image_info(image_info, InfoUser::kHandles);
+  mpidbg::plugin::release_image_info(image_info, InfoUser::kHandles);
 }
 
 MPIDBG_EXPORT int mpidbg_init_per_process(mqs_process* process,
@@ -195,12 +195,12 @@ MPIDBG_EXPORT int mpidbg_init_per_process(mqs_process* process,
                                           struct mpidbg_handle_info_t* handle_types) {
   if (handle_types != nullptr) std::memset(handle_types, 0, sizeof *handle_types);
   _mqs_process_info* info = nullptr;
-  int rc = mpidbg::mqs::acquire_process_info(process, callbacks, InfoUser::kHandles, &info);
+  int rc = mpidbg::plugin::acquire_process_info(process, callbacks, InfoUser::kHandles, &info);
   if (rc != mqs_ok) return setup_code(rc);
-  mpidbg::mqs::ProcessState* ps = &info->state;
-  rc = mpidbg::mqs::ensure_root(ps);
+  mpidbg::plugin::ProcessSession* ps = &info->state;
+  rc = mpidbg::plugin::ensure_root(ps);
   if (rc == kErrNoRuntime || rc == kErrNoCallbacks) {
-    mpidbg::mqs::release_process_info(info, InfoUser::kHandles);
+    mpidbg::plugin::release_process_info(info, InfoUser::kHandles);
     return MPIDBG_ERR_NOT_SUPPORTED;
   }
   // A root not readable yet (a process stopped before its libraries are mapped) is
@@ -215,7 +215,7 @@ MPIDBG_EXPORT int mpidbg_init_per_process(mqs_process* process,
       MPIDBG_ERRH_CAP_FREED_OBJECT | MPIDBG_ERRH_CAP_HANDLE_LIST);
   rc = publish_maps(process, info);
   if (rc != MPIDBG_SUCCESS) {
-    mpidbg::mqs::release_process_info(info, InfoUser::kHandles);
+    mpidbg::plugin::release_process_info(info, InfoUser::kHandles);
     return rc;
   }
   return MPIDBG_SUCCESS;
@@ -228,17 +228,17 @@ MPIDBG_EXPORT void mpidbg_finalize_per_process(mqs_process* process,
     if (basic == nullptr || basic->mqs_get_process_info_fp == nullptr) return;
     process_info = basic->mqs_get_process_info_fp(process);
   }
-  if (!mpidbg::mqs::is_live_process_info(process_info)) return;
+  if (!mpidbg::plugin::is_live_process_info(process_info)) return;
   if (process_info == g_maps_owner) free_published_maps();
   // The handle side's caches go now even when the mqs side keeps the info.
-  mpidbg::mqs::ProcessState& ps = process_info->state;
+  mpidbg::plugin::ProcessSession& ps = process_info->state;
   debugger_delete(ps.handle_snapshot);
   ps.handle_snapshot = nullptr;
   debugger_delete(ps.objects);
   ps.objects = nullptr;
-  mpidbg::mqs::release_process_info(process_info, InfoUser::kHandles);
-  if (!mpidbg::mqs::any_process_info()) {
+  mpidbg::plugin::release_process_info(process_info, InfoUser::kHandles);
+  if (!mpidbg::plugin::any_process_info()) {
     free_published_maps();
-    mpidbg::handles::release_result_tracking();
+    mpidbg::plugin::release_result_tracking();
   }
 }

@@ -1,7 +1,7 @@
 // object_query.cc — see object_query.h.
 #include "handles/object_query.h"
 
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/debugger_memory.h"
 
 namespace mpidbg::handles {

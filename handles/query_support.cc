@@ -11,43 +11,11 @@ using plugin::RuntimeSnapshot;
 
 namespace {
 
-// What result_alloc handed out since the current query's open_query. Plain storage
-// in debugger memory (no static destructor: the debugger's allocator may be gone when
-// the DLL is unloaded); let go of by release_result_tracking.
-struct Tracked {
-  void** items = nullptr;
-  size_t size = 0;
-  size_t capacity = 0;
-};
-Tracked g_tracked;
-
-bool track(void* p) {
-  if (g_tracked.size == g_tracked.capacity) {
-    const size_t grown = g_tracked.capacity < 16 ? 16 : g_tracked.capacity * 2;
-    void** fresh = static_cast<void**>(plugin::debugger_alloc(grown * sizeof(void*)));
-    if (fresh == nullptr) return false;
-    if (g_tracked.size != 0) std::memcpy(fresh, g_tracked.items, g_tracked.size * sizeof(void*));
-    plugin::debugger_free(g_tracked.items);
-    g_tracked.items = fresh;
-    g_tracked.capacity = grown;
-  }
-  g_tracked.items[g_tracked.size++] = p;
-  return true;
-}
-
-// Index of p among the tracked pointers, or SIZE_MAX.
-size_t tracked_index(const void* p) {
-  for (size_t i = 0; i < g_tracked.size; ++i) {
-    if (g_tracked.items[i] == p) return i;
-  }
-  return SIZE_MAX;
-}
-
 int decode_code(int rc) { return rc == plugin::kErrNoMemory ? MPIDBG_ERR_NO_MEM : MPIDBG_ERR_UNAVAILABLE; }
 
 // The runtime snapshot current at `generation`: the mqs side's when it is current (it
 // is re-decoded at every stop), else the handle side's own, decoded afresh when stale.
-int current_runtime(mqs::ProcessState* ps, uint64_t generation, const RuntimeSnapshot** out) {
+int current_runtime(plugin::ProcessSession* ps, uint64_t generation, const RuntimeSnapshot** out) {
   if (ps->snapshot != nullptr && ps->snapshot->root.generation == generation) {
     *out = ps->snapshot;
     return mqs_ok;
@@ -69,7 +37,7 @@ int current_runtime(mqs::ProcessState* ps, uint64_t generation, const RuntimeSna
   return mqs_ok;
 }
 
-int current_objects(mqs::ProcessState* ps, uint64_t generation,
+int current_objects(plugin::ProcessSession* ps, uint64_t generation,
                     const plugin::ObjectSnapshot** out) {
   if (ps->objects != nullptr && ps->objects->generation == generation) {
     *out = ps->objects;
@@ -92,40 +60,6 @@ bool is_live(uint32_t flags) { return (flags & MPIDBG_REC_FREED) == 0; }
 
 }  // namespace
 
-void* result_alloc(size_t bytes) {
-  void* p = plugin::debugger_alloc(bytes);
-  if (p == nullptr) return nullptr;
-  if (!track(p)) {
-    plugin::debugger_free(p);
-    return nullptr;
-  }
-  return p;
-}
-
-void result_free(void* p) {
-  if (p == nullptr) return;
-  const size_t i = tracked_index(p);
-  if (i != SIZE_MAX) g_tracked.items[i] = g_tracked.items[--g_tracked.size];
-  plugin::debugger_free(p);
-}
-
-void free_result(void* p) {
-  if (p == nullptr) return;
-  if (tracked_index(p) == SIZE_MAX) {
-    plugin::debugger_free(p);
-    return;
-  }
-  for (size_t i = 0; i < g_tracked.size; ++i) plugin::debugger_free(g_tracked.items[i]);
-  g_tracked.size = 0;
-}
-
-void forget_result_allocations() { g_tracked.size = 0; }
-
-void release_result_tracking() {
-  plugin::debugger_free(g_tracked.items);
-  g_tracked = Tracked();
-}
-
 int open_query(mqs_process* process, mqs_process_info* process_info, QueryContext* ctx) {
   forget_result_allocations();
   *ctx = QueryContext();
@@ -136,9 +70,9 @@ int open_query(mqs_process* process, mqs_process_info* process_info, QueryContex
     }
     process_info = basic->mqs_get_process_info_fp(process);
   }
-  if (!mqs::is_live_process_info(process_info)) return MPIDBG_ERR_NOT_SUPPORTED;
-  mqs::ProcessState* ps = &process_info->state;
-  int rc = mqs::ensure_root(ps);
+  if (!plugin::is_live_process_info(process_info)) return MPIDBG_ERR_NOT_SUPPORTED;
+  plugin::ProcessSession* ps = &process_info->state;
+  int rc = plugin::ensure_root(ps);
   if (rc == plugin::kErrNoRuntime || rc == plugin::kErrNoCallbacks) return MPIDBG_ERR_NOT_SUPPORTED;
   if (rc != mqs_ok) return decode_code(rc);
   // One small read decides whether the cached decodes are still current.
@@ -156,18 +90,6 @@ int open_query(mqs_process* process, mqs_process_info* process_info, QueryContex
   ctx->snapshot = snapshot;
   ctx->objects = objects;
   return MPIDBG_SUCCESS;
-}
-
-char* copy_string(const char* s, bool* ok) {
-  if (s == nullptr) s = "";
-  const size_t n = std::strlen(s) + 1;
-  char* p = static_cast<char*>(result_alloc(n));
-  if (p == nullptr) {
-    *ok = false;
-    return nullptr;
-  }
-  std::memcpy(p, s, n);
-  return p;
 }
 
 void set_name(char* dst, size_t dst_size, const char* src) {

@@ -11,16 +11,25 @@
 
 #include "mpidbg/mpidbg_handles.h"
 #include "mpidbg/records.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/debugger_memory.h"
 #include "plugin/object_snapshot.h"
+#include "plugin/result_memory.h"
 #include "plugin/runtime_snapshot.h"
 
 namespace mpidbg::handles {
 
+using plugin::copy_out;
+using plugin::copy_string;
+using plugin::forget_result_allocations;
+using plugin::free_result;
+using plugin::new_result;
+using plugin::result_alloc;
+using plugin::result_free;
+
 // Everything a query reads, current for the runtime's generation.
 struct QueryContext {
-  mqs::ProcessState* ps = nullptr;
+  plugin::ProcessSession* ps = nullptr;
   const plugin::RuntimeSnapshot* snapshot = nullptr;  // comms, ops, threads, root
   const plugin::ObjectSnapshot* objects = nullptr;    // every other kind
   plugin::ObjectLimits limits;
@@ -32,43 +41,6 @@ struct QueryContext {
 // MPIDBG_ERR_UNAVAILABLE when the runtime cannot be read now (before MPI_Init, damaged).
 int open_query(mqs_process* process, mqs_process_info* process_info, QueryContext* ctx);
 
-// Debugger memory for a result or one of its members, remembered until the next
-// open_query so that free_result can find it (nullptr on failure). new_result,
-// copy_out and copy_string allocate through it; a query that allocates a member
-// otherwise must use it too, and result_free for a member it lets go of before
-// returning.
-void* result_alloc(size_t bytes);
-void result_free(void* p);
-
-// A zeroed T in debugger memory, or nullptr.
-template <typename T>
-T* new_result() {
-  void* p = result_alloc(sizeof(T));
-  if (p != nullptr) std::memset(p, 0, sizeof(T));
-  return static_cast<T*>(p);
-}
-
-// Copies n elements into a fresh debugger array (nullptr for n == 0 or on failure; *ok
-// turns false only on failure).
-template <typename T>
-T* copy_out(const T* src, size_t n, bool* ok) {
-  if (n == 0) return nullptr;
-  if (n > SIZE_MAX / sizeof(T)) {
-    *ok = false;
-    return nullptr;
-  }
-  T* p = static_cast<T*>(result_alloc(n * sizeof(T)));
-  if (p == nullptr) {
-    *ok = false;
-    return nullptr;
-  }
-  std::memcpy(static_cast<void*>(p), src, n * sizeof(T));
-  return p;
-}
-
-// A NUL-terminated copy in debugger memory (nullptr and *ok = false on failure).
-char* copy_string(const char* s, bool* ok);
-
 // Bounded copy into a fixed char field, always NUL-terminated.
 void set_name(char* dst, size_t dst_size, const char* src);
 
@@ -77,17 +49,6 @@ unsigned int object_bits(uint32_t record_flags);
 
 // The call name for an enum mpidbg_call_id ("" when unknown).
 const char* call_name(int32_t call);
-
-// Frees a result and its pointer members the way the debugger would: used on the error
-// path of a query that has allocated part of a result. It frees everything allocated
-// through result_alloc since the query's open_query when `p` is among it (else `p`
-// alone).
-void free_result(void* p);
-// Ends tracking without freeing: what was allocated so far belongs to its holder (the
-// DLL-owned name maps).
-void forget_result_allocations();
-// Lets go of the tracking storage itself (when no process is set up any more).
-void release_result_tracking();
 
 // ---- shared by several queries ----
 

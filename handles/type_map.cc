@@ -11,7 +11,7 @@
 // `repeat`, whose copies are translates of each other: when a copy adds no element, no
 // copy does; when a later copy only extended the previous run, every further copy
 // will, so the rest is one multiplication.
-#include "type_map.h"
+#include "handles/type_map.h"
 
 #include <cstdlib>
 #include <new>

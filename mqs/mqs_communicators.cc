@@ -2,23 +2,23 @@
 #include <cstring>
 
 #include "mpidbg/mqs_interface.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/comm_names.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
 namespace {
 
-using mpidbg::mqs::CommEntry;
-using mpidbg::mqs::Cursor;
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::CommEntry;
+using mpidbg::plugin::Cursor;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
 // Moves comm_index to the first listed communicator at or after `from`.
-void seek_listed(ProcessState* ps, size_t from) {
+void seek_listed(ProcessSession* ps, size_t from) {
   const auto& comms = ps->snapshot->comms;
   size_t i = from;
-  while (i < comms.size() && !mpidbg::mqs::comm_is_listed(comms[i])) ++i;
+  while (i < comms.size() && !mpidbg::plugin::comm_is_listed(comms[i])) ++i;
   ps->comm_index = i;
   ps->comm_cursor = i < comms.size() ? Cursor::kOn : Cursor::kAtEnd;
   ps->op_cursor = Cursor::kNotSetUp;
@@ -26,24 +26,24 @@ void seek_listed(ProcessState* ps, size_t from) {
 }
 
 // Why there is no current communicator, as a result code.
-int no_current_comm(const ProcessState* ps) {
+int no_current_comm(const ProcessSession* ps) {
   return ps->comm_cursor == Cursor::kNotSetUp ? kErrOutOfOrder : kErrNoCurrentComm;
 }
 
 }  // namespace
 
 MPIDBG_EXPORT int mqs_setup_communicator_iterator(mqs_process* process) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr || ps->snapshot == nullptr) return kErrOutOfOrder;  // update first
   seek_listed(ps, 0);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mqs_get_communicator(mqs_process* process, mqs_communicator* comm) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   if (comm == nullptr) return kErrBadArgument;
-  const CommEntry* c = mpidbg::mqs::current_comm(ps);
+  const CommEntry* c = mpidbg::plugin::current_comm(ps);
   if (c == nullptr) return no_current_comm(ps);
   std::memset(comm, 0, sizeof *comm);
   // The job-wide id: the same on every member rank, so a debugger can join the ranks.
@@ -55,17 +55,17 @@ MPIDBG_EXPORT int mqs_get_communicator(mqs_process* process, mqs_communicator* c
 }
 
 MPIDBG_EXPORT int mqs_get_comm_group(mqs_process* process, int* world_ranks) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   if (world_ranks == nullptr) return kErrBadArgument;
-  const CommEntry* c = mpidbg::mqs::current_comm(ps);
+  const CommEntry* c = mpidbg::plugin::current_comm(ps);
   if (c == nullptr) return no_current_comm(ps);
   return read_rank_array(ps->reader, TargetAddr(c->rec.world_ranks), c->rec.size, ps->limits,
                          world_ranks);
 }
 
 MPIDBG_EXPORT int mqs_next_communicator(mqs_process* process) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr || ps->snapshot == nullptr) return kErrOutOfOrder;
   switch (ps->comm_cursor) {
     case Cursor::kNotSetUp:

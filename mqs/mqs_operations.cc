@@ -1,26 +1,26 @@
 // mqs_operations.cc — the operation iterator of the message-queue interface.
 #include "mpidbg/mqs_interface.h"
 #include "mqs/pending_operation.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "mqs/unexpected_queue.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
 
 namespace {
 
-using mpidbg::mqs::CommEntry;
-using mpidbg::mqs::Cursor;
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::CommEntry;
+using mpidbg::plugin::Cursor;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
 }  // namespace
 
 MPIDBG_EXPORT int mqs_setup_operation_iterator(mqs_process* process, int op_class) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   ps->op_cursor = Cursor::kNotSetUp;
   ps->last_op = SIZE_MAX;
-  if (mpidbg::mqs::current_comm(ps) == nullptr) {
+  if (mpidbg::plugin::current_comm(ps) == nullptr) {
     return ps->comm_cursor == Cursor::kNotSetUp ? kErrOutOfOrder : kErrNoCurrentComm;
   }
   switch (op_class) {
@@ -31,7 +31,7 @@ MPIDBG_EXPORT int mqs_setup_operation_iterator(mqs_process* process, int op_clas
       // PMPI sees no receiver's queue: the messages sent here and not yet received are
       // joined from the other processes of the job the debugger has set up (or
       // mqs_no_information when there are none).
-      const int rc = mpidbg::mqs::collect_unexpected(ps, *mpidbg::mqs::current_comm(ps),
+      const int rc = mpidbg::mqs::collect_unexpected(ps, *mpidbg::plugin::current_comm(ps),
                                                      &ps->unexpected);
       if (rc != mqs_ok) return rc;
       break;
@@ -46,7 +46,7 @@ MPIDBG_EXPORT int mqs_setup_operation_iterator(mqs_process* process, int op_clas
 }
 
 MPIDBG_EXPORT int mqs_next_operation(mqs_process* process, mqs_pending_operation* op) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   switch (ps->op_cursor) {
     case Cursor::kNotSetUp:
@@ -59,7 +59,7 @@ MPIDBG_EXPORT int mqs_next_operation(mqs_process* process, mqs_pending_operation
       break;
   }
   if (op == nullptr) return kErrBadArgument;
-  const CommEntry* comm = mpidbg::mqs::current_comm(ps);
+  const CommEntry* comm = mpidbg::plugin::current_comm(ps);
   if (comm == nullptr) return kErrNoCurrentComm;
   if (ps->op_class == mqs_unexpected_messages) {
     if (ps->op_next < ps->unexpected.size()) {

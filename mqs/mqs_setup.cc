@@ -4,7 +4,7 @@
 
 #include "mpidbg/abi_checks.h"
 #include "mpidbg/mqs_interface.h"
-#include "mqs/process_info.h"
+#include "plugin/session.h"
 #include "plugin/debugger_memory.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
@@ -15,8 +15,8 @@
 
 namespace {
 
-using mpidbg::mqs::InfoUser;
-using mpidbg::mqs::ProcessState;
+using mpidbg::plugin::InfoUser;
+using mpidbg::plugin::ProcessSession;
 using namespace mpidbg::plugin;
 
 char g_version[] = "mpidbg message-queue plugin " MPIDBG_VERSION_STRING;
@@ -45,7 +45,7 @@ MPIDBG_EXPORT char* mqs_dll_error_string(int error_code) { return message_for(er
 MPIDBG_EXPORT int mqs_setup_image(mqs_image* image, const mqs_image_callbacks* cb) {
   // Shared with the handle interface when it set this image up first.
   _mqs_image_info* info = nullptr;
-  return mpidbg::mqs::acquire_image_info(image, cb, InfoUser::kMessageQueues, &info);
+  return mpidbg::plugin::acquire_image_info(image, cb, InfoUser::kMessageQueues, &info);
 }
 
 MPIDBG_EXPORT int mqs_image_has_queues(mqs_image* image, char** message) {
@@ -63,26 +63,26 @@ MPIDBG_EXPORT int mqs_image_has_queues(mqs_image* image, char** message) {
 }
 
 MPIDBG_EXPORT int mqs_destroy_image_info(mqs_image_info* info) {
-  mpidbg::mqs::release_image_info(info, InfoUser::kMessageQueues);
+  mpidbg::plugin::release_image_info(info, InfoUser::kMessageQueues);
   return mqs_ok;
 }
 
 MPIDBG_EXPORT int mqs_setup_process(mqs_process* process, const mqs_process_callbacks* cb) {
   _mqs_process_info* info = nullptr;
-  return mpidbg::mqs::acquire_process_info(process, cb, InfoUser::kMessageQueues, &info);
+  return mpidbg::plugin::acquire_process_info(process, cb, InfoUser::kMessageQueues, &info);
 }
 
 MPIDBG_EXPORT int mqs_process_has_queues(mqs_process* process, char** message) {
   if (message != nullptr) *message = nullptr;
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
-  const int rc = mpidbg::mqs::ensure_root(ps);
+  const int rc = mpidbg::plugin::ensure_root(ps);
   if (rc != mqs_ok && message != nullptr) *message = message_for(rc);
   return rc;
 }
 
 MPIDBG_EXPORT int mqs_destroy_process_info(mqs_process_info* info) {
-  mpidbg::mqs::release_process_info(info, InfoUser::kMessageQueues);
+  mpidbg::plugin::release_process_info(info, InfoUser::kMessageQueues);
   return mqs_ok;
 }
 
@@ -90,7 +90,7 @@ MPIDBG_EXPORT int mqs_destroy_process_info(mqs_process_info* info) {
 // (an operation gets matched, a thread enters another call) without the generation
 // moving, so the snapshot is decoded afresh here rather than reused.
 MPIDBG_EXPORT int mqs_update_communicator_list(mqs_process* process) {
-  ProcessState* ps = mpidbg::mqs::process_state(process);
+  ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
-  return mpidbg::mqs::update_snapshot(ps);
+  return mpidbg::plugin::update_snapshot(ps);
 }

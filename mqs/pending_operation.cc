@@ -1,4 +1,4 @@
-#include "pending_operation.h"
+#include "mqs/pending_operation.h"
 
 #include <cstdio>
 #include <cstring>

@@ -7,6 +7,16 @@
 #include "plugin/errors.h"
 
 namespace mpidbg::mqs {
+
+using plugin::CommEntry;
+using plugin::debugger_delete;
+using plugin::debugger_new;
+using plugin::first_process_info;
+using plugin::kMaxUnexpectedPerFlow;
+using plugin::ProcessSession;
+using plugin::RuntimeSnapshot;
+using plugin::UnexpectedMessage;
+
 namespace {
 
 // The job-wide id of MPI_COMM_WORLD in a snapshot: processes of one job share it.
@@ -22,7 +32,7 @@ uint64_t world_job_id(const RuntimeSnapshot& snap) {
 
 // A process's job identity, learnt once (it is fixed after MPI_Init) from its current
 // snapshot or, without one, from a decode that leaves its iterators alone.
-int learn_identity(ProcessState* ps) {
+int learn_identity(ProcessSession* ps) {
   if (ps->world_job != 0) return mqs_ok;
   int rc = ensure_root(ps);
   if (rc != mqs_ok) return rc;
@@ -44,7 +54,7 @@ int learn_identity(ProcessState* ps) {
 
 // A process's traffic, read again only when its generation moved (every MPI call
 // moves it, so an unchanged generation means unchanged counters).
-int sender_traffic(ProcessState* ps, const plugin::TrafficSnapshot** out) {
+int sender_traffic(ProcessSession* ps, const plugin::TrafficSnapshot** out) {
   uint64_t generation = 0;
   int rc = plugin::read_root_generation(ps->reader, ps->root_addr, &generation);
   if (rc != mqs_ok) return rc;
@@ -73,7 +83,7 @@ int32_t comm_rank_of(plugin::TargetReader& reader, plugin::TargetAddr ranks, int
 
 }  // namespace
 
-int collect_unexpected(ProcessState* ps, const CommEntry& comm,
+int collect_unexpected(ProcessSession* ps, const CommEntry& comm,
                        plugin::Vec<UnexpectedMessage>* out) {
   out->clear();
   if (learn_identity(ps) != mqs_ok || ps->world_job == 0 || ps->world_rank < 0) {
@@ -82,7 +92,7 @@ int collect_unexpected(ProcessState* ps, const CommEntry& comm,
   // The other processes of this job the debugger has set up (one per rank).
   int others = 0;
   for (_mqs_process_info* info = first_process_info(); info != nullptr; info = info->next) {
-    ProcessState* other = &info->state;
+    ProcessSession* other = &info->state;
     if (other == ps || learn_identity(other) != mqs_ok) continue;
     if (other->world_job == ps->world_job && other->world_rank >= 0 &&
         other->world_rank != ps->world_rank) {
@@ -93,7 +103,7 @@ int collect_unexpected(ProcessState* ps, const CommEntry& comm,
   const plugin::TrafficSnapshot* mine = nullptr;
   if (sender_traffic(ps, &mine) != mqs_ok) return mqs_no_information;
   for (_mqs_process_info* info = first_process_info(); info != nullptr; info = info->next) {
-    ProcessState* sender = &info->state;
+    ProcessSession* sender = &info->state;
     if (sender != ps && (sender->world_job != ps->world_job || sender->world_rank < 0 ||
                          sender->world_rank == ps->world_rank)) {
       continue;

@@ -10,19 +10,19 @@
 #define MPIDBG_MQS_UNEXPECTED_QUEUE_H
 
 #include "mpidbg/mqs_interface.h"
-#include "mqs/process_info.h"
-#include "mqs/unexpected_join.h"
+#include "plugin/session.h"
+#include "plugin/unexpected_join.h"
 
 namespace mpidbg::mqs {
 
 // Fills `out` (replacing its contents) with the messages sent to this process on
 // `comm` and not received yet, in matching order. mqs_no_information when no other
 // process of this job is set up or this process keeps no traffic counters.
-int collect_unexpected(ProcessState* ps, const CommEntry& comm,
-                       plugin::Vec<UnexpectedMessage>* out);
+int collect_unexpected(plugin::ProcessSession* ps, const plugin::CommEntry& comm,
+                       plugin::Vec<plugin::UnexpectedMessage>* out);
 
 // One listed message as the message-queue interface shows it.
-void to_unexpected_operation(const UnexpectedMessage& m, const CommEntry& comm,
+void to_unexpected_operation(const plugin::UnexpectedMessage& m, const plugin::CommEntry& comm,
                              plugin::TargetReader& reader, mqs_pending_operation* out);
 
 }  // namespace mpidbg::mqs

@@ -1,4 +1,4 @@
-#include "call_names.h"
+#include "plugin/call_names.h"
 
 namespace mpidbg::plugin {
 

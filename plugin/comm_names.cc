@@ -1,9 +1,9 @@
-#include "comm_names.h"
+#include "plugin/comm_names.h"
 
 #include <cstdio>
 #include <cstring>
 
-#include "call_names.h"
+#include "plugin/call_names.h"
 
 namespace mpidbg::plugin {
 

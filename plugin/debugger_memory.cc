@@ -1,4 +1,4 @@
-#include "debugger_memory.h"
+#include "plugin/debugger_memory.h"
 
 namespace mpidbg::plugin {
 namespace {

@@ -1,7 +1,7 @@
 // element_chunks.cc — see element_chunks.h.
-#include "element_chunks.h"
+#include "plugin/element_chunks.h"
 
-#include "errors.h"
+#include "plugin/errors.h"
 
 namespace mpidbg::plugin {
 

@@ -10,9 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "debugger_memory.h"
-#include "target_addr.h"
-#include "target_reader.h"
+#include "plugin/debugger_memory.h"
+#include "plugin/target_addr.h"
+#include "plugin/target_reader.h"
 
 namespace mpidbg::plugin {
 

@@ -1,4 +1,4 @@
-#include "errors.h"
+#include "plugin/errors.h"
 
 #include <cstdarg>
 #include <cstdio>

@@ -1,11 +1,11 @@
 // metadata_snapshot.cc — see metadata_snapshot.h.
-#include "metadata_snapshot.h"
+#include "plugin/metadata_snapshot.h"
 
 #include <cstddef>
 #include <cstring>
 
-#include "errors.h"
-#include "record_decode.h"
+#include "plugin/errors.h"
+#include "plugin/record_decode.h"
 
 namespace mpidbg::plugin {
 namespace {

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include "debugger_memory.h"
+#include "plugin/debugger_memory.h"
 #include "mpidbg/records.h"
-#include "target_reader.h"
+#include "plugin/target_reader.h"
 
 namespace mpidbg::plugin {
 

@@ -1,12 +1,12 @@
 // monitor_snapshot.cc — see monitor_snapshot.h.
-#include "monitor_snapshot.h"
+#include "plugin/monitor_snapshot.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 
-#include "element_chunks.h"
-#include "errors.h"
+#include "plugin/element_chunks.h"
+#include "plugin/errors.h"
 
 namespace mpidbg::plugin {
 namespace {

@@ -1,10 +1,10 @@
-#include "object_snapshot.h"
+#include "plugin/object_snapshot.h"
 
 #include <algorithm>
 #include <type_traits>
 
-#include "errors.h"
-#include "record_decode.h"
+#include "plugin/errors.h"
+#include "plugin/record_decode.h"
 
 namespace mpidbg::plugin {
 namespace {

@@ -10,11 +10,11 @@
 
 #include <cstdint>
 
-#include "debugger_memory.h"
+#include "plugin/debugger_memory.h"
 #include "mpidbg/records.h"
-#include "runtime_snapshot.h"
-#include "target_addr.h"
-#include "target_reader.h"
+#include "plugin/runtime_snapshot.h"
+#include "plugin/target_addr.h"
+#include "plugin/target_reader.h"
 
 namespace mpidbg::plugin {
 

@@ -1,12 +1,12 @@
 // profile_snapshot.cc — see profile_snapshot.h.
-#include "profile_snapshot.h"
+#include "plugin/profile_snapshot.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
 
-#include "element_chunks.h"
-#include "errors.h"
+#include "plugin/element_chunks.h"
+#include "plugin/errors.h"
 
 namespace mpidbg::plugin {
 namespace {

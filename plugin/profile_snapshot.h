@@ -11,10 +11,10 @@
 
 #include <cstdint>
 
-#include "debugger_memory.h"
+#include "plugin/debugger_memory.h"
 #include "mpidbg/records.h"
-#include "target_addr.h"
-#include "target_reader.h"
+#include "plugin/target_addr.h"
+#include "plugin/target_reader.h"
 
 namespace mpidbg::plugin {
 

@@ -1,4 +1,4 @@
-#include "record_decode.h"
+#include "plugin/record_decode.h"
 
 #include <cstddef>
 #include <cstring>

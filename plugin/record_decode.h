@@ -6,7 +6,7 @@
 #define MPIDBG_PLUGIN_RECORD_DECODE_H
 
 #include "mpidbg/records.h"
-#include "target_reader.h"
+#include "plugin/target_reader.h"
 
 namespace mpidbg::plugin {
 

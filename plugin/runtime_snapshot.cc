@@ -1,13 +1,13 @@
-#include "runtime_snapshot.h"
+#include "plugin/runtime_snapshot.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
 
-#include "errors.h"
-#include "object_snapshot.h"
-#include "record_decode.h"
+#include "plugin/errors.h"
+#include "plugin/object_snapshot.h"
+#include "plugin/record_decode.h"
 
 namespace mpidbg::plugin {
 namespace {

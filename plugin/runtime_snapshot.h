@@ -12,11 +12,11 @@
 
 #include <cstdint>
 
-#include "debugger_memory.h"
+#include "plugin/debugger_memory.h"
 #include "mpidbg/mqs_interface.h"
 #include "mpidbg/records.h"
-#include "target_addr.h"
-#include "target_reader.h"
+#include "plugin/target_addr.h"
+#include "plugin/target_reader.h"
 
 namespace mpidbg::plugin {
 

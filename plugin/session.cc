@@ -1,16 +1,13 @@
-#include "process_info.h"
+#include "plugin/session.h"
 
-#include "handles/query_support.h"
 #include "plugin/debugger_memory.h"
 #include "plugin/errors.h"
+#include "plugin/result_memory.h"
 
-namespace mpidbg::mqs {
+namespace mpidbg::plugin {
 
-using plugin::debugger_delete;
-using plugin::debugger_new;
-
-ProcessState* process_state(mqs_process* process) {
-  const mqs_basic_callbacks* basic = plugin::basic_callbacks();
+ProcessSession* process_session(mqs_process* process) {
+  const mqs_basic_callbacks* basic = basic_callbacks();
   if (basic == nullptr || basic->mqs_get_process_info_fp == nullptr || process == nullptr) {
     return nullptr;
   }
@@ -18,28 +15,28 @@ ProcessState* process_state(mqs_process* process) {
   return info != nullptr ? &info->state : nullptr;
 }
 
-int ensure_root(ProcessState* ps) {
+int ensure_root(ProcessSession* ps) {
   if (ps->root_known) return mqs_ok;
   TargetAddr addr;
-  int rc = plugin::find_runtime_root(ps->image, &ps->image_cb, &addr);
+  int rc = find_runtime_root(ps->image, &ps->image_cb, &addr);
   if (rc != mqs_ok) return rc;
   mpidbg_root root;
-  rc = plugin::read_runtime_root(ps->reader, addr, ps->limits, &root);
+  rc = read_runtime_root(ps->reader, addr, ps->limits, &root);
   if (rc != mqs_ok) return rc;
   ps->root_addr = addr;
   ps->root_known = true;
   return mqs_ok;
 }
 
-int read_current_root(mqs_process* process, ProcessState** ps, mpidbg_root* root) {
-  *ps = process_state(process);
-  if (*ps == nullptr) return plugin::kErrOutOfOrder;
+int read_current_root(mqs_process* process, ProcessSession** ps, mpidbg_root* root) {
+  *ps = process_session(process);
+  if (*ps == nullptr) return kErrOutOfOrder;
   const int rc = ensure_root(*ps);
   if (rc != mqs_ok) return rc;
-  return plugin::read_runtime_root((*ps)->reader, (*ps)->root_addr, (*ps)->limits, root);
+  return read_runtime_root((*ps)->reader, (*ps)->root_addr, (*ps)->limits, root);
 }
 
-static void reset_iterators(ProcessState* ps) {
+static void reset_iterators(ProcessSession* ps) {
   ps->comm_cursor = Cursor::kNotSetUp;
   ps->comm_index = 0;
   ps->op_cursor = Cursor::kNotSetUp;
@@ -47,12 +44,12 @@ static void reset_iterators(ProcessState* ps) {
   ps->last_op = SIZE_MAX;
 }
 
-int refresh_snapshot(ProcessState* ps) {
+int refresh_snapshot(ProcessSession* ps) {
   int rc = ensure_root(ps);
   if (rc != mqs_ok) return rc;
   RuntimeSnapshot* fresh = debugger_new<RuntimeSnapshot>();
-  if (fresh == nullptr) return plugin::kErrNoMemory;
-  rc = plugin::decode_snapshot(ps->reader, ps->root_addr, ps->limits, fresh);
+  if (fresh == nullptr) return kErrNoMemory;
+  rc = decode_snapshot(ps->reader, ps->root_addr, ps->limits, fresh);
   if (rc != mqs_ok) {
     debugger_delete(fresh);
     return rc;
@@ -63,10 +60,10 @@ int refresh_snapshot(ProcessState* ps) {
   return mqs_ok;
 }
 
-int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSnapshot** slot) {
-  plugin::TrafficSnapshot* fresh = debugger_new<plugin::TrafficSnapshot>();
-  if (fresh == nullptr) return plugin::kErrNoMemory;
-  const int rc = plugin::decode_traffic(ps->reader, root, ps->traffic_limits, fresh);
+int replace_traffic(ProcessSession* ps, const mpidbg_root& root, TrafficSnapshot** slot) {
+  TrafficSnapshot* fresh = debugger_new<TrafficSnapshot>();
+  if (fresh == nullptr) return kErrNoMemory;
+  const int rc = decode_traffic(ps->reader, root, ps->traffic_limits, fresh);
   if (rc != mqs_ok) {
     debugger_delete(fresh);
     return rc;
@@ -82,12 +79,12 @@ namespace {
 // is older and ends before the field) into a fresh T with `decode` and swaps it into
 // *slot; the old one goes either way.
 template <typename T, typename Limits, typename Decode>
-int replace_block(ProcessState* ps, uint64_t block, const Limits& limits, Decode decode,
+int replace_block(ProcessSession* ps, uint64_t block, const Limits& limits, Decode decode,
                   T** slot) {
   debugger_delete(*slot);
   *slot = nullptr;
   T* fresh = debugger_new<T>();
-  if (fresh == nullptr) return plugin::kErrNoMemory;
+  if (fresh == nullptr) return kErrNoMemory;
   const int rc = decode(ps->reader, TargetAddr(block), limits, fresh);
   if (rc != mqs_ok) {
     debugger_delete(fresh);
@@ -99,30 +96,30 @@ int replace_block(ProcessState* ps, uint64_t block, const Limits& limits, Decode
 
 }  // namespace
 
-void drop_monitor(ProcessState* ps) {
+void drop_monitor(ProcessSession* ps) {
   debugger_delete(ps->monitor);
   ps->monitor = nullptr;
 }
 
-void drop_profile(ProcessState* ps) {
+void drop_profile(ProcessSession* ps) {
   debugger_delete(ps->profile);
   ps->profile = nullptr;
 }
 
-int replace_monitor(ProcessState* ps, const mpidbg_root& root) {
-  return replace_block(ps, root.monitor, ps->monitor_limits, plugin::decode_monitor,
+int replace_monitor(ProcessSession* ps, const mpidbg_root& root) {
+  return replace_block(ps, root.monitor, ps->monitor_limits, decode_monitor,
                        &ps->monitor);
 }
 
-int replace_profile(ProcessState* ps, const mpidbg_root& root) {
-  return replace_block(ps, root.profile, ps->profile_limits, plugin::decode_profile,
+int replace_profile(ProcessSession* ps, const mpidbg_root& root) {
+  return replace_block(ps, root.profile, ps->profile_limits, decode_profile,
                        &ps->profile);
 }
 
-int update_snapshot(ProcessState* ps) {
+int update_snapshot(ProcessSession* ps) {
   if (ps->snapshot != nullptr) {
     uint64_t generation = 0;
-    const int rc = plugin::read_root_generation(ps->reader, ps->root_addr, &generation);
+    const int rc = read_root_generation(ps->reader, ps->root_addr, &generation);
     if (rc == mqs_ok && generation == ps->snapshot->root.generation) {
       reset_iterators(ps);
       return mqs_ok;
@@ -131,10 +128,10 @@ int update_snapshot(ProcessState* ps) {
   return refresh_snapshot(ps);
 }
 
-int current_snapshot(ProcessState* ps, const RuntimeSnapshot** out) {
+int current_snapshot(ProcessSession* ps, const RuntimeSnapshot** out) {
   if (ps->snapshot != nullptr) {
     uint64_t generation = 0;
-    const int rc = plugin::read_root_generation(ps->reader, ps->root_addr, &generation);
+    const int rc = read_root_generation(ps->reader, ps->root_addr, &generation);
     if (rc == mqs_ok && generation == ps->snapshot->root.generation) {
       *out = ps->snapshot;
       return mqs_ok;
@@ -150,7 +147,7 @@ bool comm_is_listed(const CommEntry& comm) {
   return (comm.rec.hdr.flags & MPIDBG_REC_FREED) == 0 || comm.pending_ops > 0;
 }
 
-const CommEntry* current_comm(const ProcessState* ps) {
+const CommEntry* current_comm(const ProcessSession* ps) {
   if (ps->comm_cursor != Cursor::kOn || ps->snapshot == nullptr ||
       ps->comm_index >= ps->snapshot->comms.size()) {
     return nullptr;
@@ -192,7 +189,7 @@ uint8_t bit(InfoUser user) { return static_cast<uint8_t>(user); }
 
 }  // namespace
 
-void destroy_process_state(_mqs_process_info* info) {
+void destroy_process_session(_mqs_process_info* info) {
   if (info == nullptr) return;
   if (on_list(g_process_infos, info)) unlink(&g_process_infos, info);
   debugger_delete(info->state.snapshot);
@@ -210,8 +207,9 @@ void destroy_process_state(_mqs_process_info* info) {
   debugger_delete(info->state.sender_traffic);
   info->state.sender_traffic = nullptr;
   debugger_delete(info);
-  // The handle queries' bookkeeping is DLL-wide; it goes with the last process.
-  if (g_process_infos == nullptr) handles::release_result_tracking();
+  // The bookkeeping of results handed to the debugger is DLL-wide; it goes with the
+  // last process.
+  if (g_process_infos == nullptr) release_result_tracking();
 }
 
 bool is_live_image_info(const _mqs_image_info* info) { return on_list(g_image_infos, info); }
@@ -223,9 +221,9 @@ _mqs_process_info* first_process_info() { return g_process_infos; }
 
 int acquire_image_info(mqs_image* image, const mqs_image_callbacks* cb, InfoUser user,
                        _mqs_image_info** out) {
-  const mqs_basic_callbacks* basic = plugin::basic_callbacks();
+  const mqs_basic_callbacks* basic = basic_callbacks();
   if (basic == nullptr || basic->mqs_put_image_info_fp == nullptr || cb == nullptr) {
-    return plugin::kErrNoCallbacks;
+    return kErrNoCallbacks;
   }
   _mqs_image_info* info = nullptr;
   if (basic->mqs_get_image_info_fp != nullptr) {
@@ -234,7 +232,7 @@ int acquire_image_info(mqs_image* image, const mqs_image_callbacks* cb, InfoUser
   }
   if (info == nullptr) {
     info = debugger_new<_mqs_image_info>();
-    if (info == nullptr) return plugin::kErrNoMemory;
+    if (info == nullptr) return kErrNoMemory;
     info->image = image;
     link(&g_image_infos, info);
     basic->mqs_put_image_info_fp(image, info);
@@ -255,39 +253,39 @@ void release_image_info(_mqs_image_info* info, InfoUser user) {
 
 int acquire_process_info(mqs_process* process, const mqs_process_callbacks* cb, InfoUser user,
                          _mqs_process_info** out) {
-  const mqs_basic_callbacks* basic = plugin::basic_callbacks();
+  const mqs_basic_callbacks* basic = basic_callbacks();
   if (basic == nullptr || basic->mqs_put_process_info_fp == nullptr ||
       basic->mqs_get_process_info_fp == nullptr || basic->mqs_get_image_info_fp == nullptr ||
       cb == nullptr || cb->mqs_get_image_fp == nullptr || cb->mqs_fetch_data_fp == nullptr) {
-    return plugin::kErrNoCallbacks;
+    return kErrNoCallbacks;
   }
   mqs_image* image = cb->mqs_get_image_fp(process);
   _mqs_image_info* image_info = basic->mqs_get_image_info_fp(image);
-  if (!is_live_image_info(image_info)) return plugin::kErrOutOfOrder;  // image first
+  if (!is_live_image_info(image_info)) return kErrOutOfOrder;  // image first
 
   _mqs_process_info* info = basic->mqs_get_process_info_fp(process);
   if (!is_live_process_info(info) || info->state.process != process) {
     info = debugger_new<_mqs_process_info>();
-    if (info == nullptr) return plugin::kErrNoMemory;
+    if (info == nullptr) return kErrNoMemory;
     link(&g_process_infos, info);
     basic->mqs_put_process_info_fp(process, info);
   }
-  ProcessState& ps = info->state;
+  ProcessSession& ps = info->state;
   ps.process = process;
   ps.cb = *cb;
   ps.image = image;
   ps.image_cb = image_info->cb;
   // Byte order as the debugger says; the root's magic confirms or corrects it later.
-  plugin::TargetFormat format;
+  TargetFormat format;
   bool swap = false;
-  format.swap = plugin::byte_order_from_debugger(process, &ps.cb, &swap) && swap;
-  format.pointer_size = plugin::pointer_size_from_debugger(process, &ps.image_cb, 8);
+  format.swap = byte_order_from_debugger(process, &ps.cb, &swap) && swap;
+  format.pointer_size = pointer_size_from_debugger(process, &ps.image_cb, 8);
   if ((info->users & ~bit(user)) != 0 && ps.root_known) {
     // The other interface set this process up and found the root: the magic settled the
     // byte order then; keep it.
     format.swap = ps.reader.format().swap;
   }
-  ps.reader = plugin::TargetReader(process, &ps.cb, format);
+  ps.reader = TargetReader(process, &ps.cb, format);
   info->users |= bit(user);
   *out = info;
   return mqs_ok;
@@ -297,7 +295,7 @@ void release_process_info(_mqs_process_info* info, InfoUser user) {
   if (!is_live_process_info(info)) return;
   info->users &= static_cast<uint8_t>(~bit(user));
   if (info->users != 0) return;
-  destroy_process_state(info);
+  destroy_process_session(info);
 }
 
-}  // namespace mpidbg::mqs
+}  // namespace mpidbg::plugin

@@ -1,11 +1,13 @@
-// process_info.h — what the plugin keeps per image and per process between calls.
+// session.h — what the plugin keeps per image and per process between calls: the
+// session every face (mqs/, handles/, extensions/) works in.
 //
 // Both live in the debugger's memory and are attached to the debugger's objects with
-// mqs_put_image_info / mqs_put_process_info. The process info owns the decoded snapshot
-// and the positions of the two mqs iterators (communicators, operations); the mpidbg_*
-// extension functions read the same state.
-#ifndef MPIDBG_MQS_PROCESS_INFO_H
-#define MPIDBG_MQS_PROCESS_INFO_H
+// mqs_put_image_info / mqs_put_process_info. The process session owns the decoded
+// snapshots, the positions of the two mqs iterators (communicators, operations), the
+// extensions' last reads and the handle interface's decodes; the faces share it, so a
+// process set up through one interface is known to the others.
+#ifndef MPIDBG_PLUGIN_SESSION_H
+#define MPIDBG_PLUGIN_SESSION_H
 
 #include <cstddef>
 #include <cstdint>
@@ -19,12 +21,12 @@
 #include "plugin/runtime_snapshot.h"
 #include "plugin/target_reader.h"
 #include "plugin/traffic_snapshot.h"
-#include "mqs/unexpected_join.h"
+#include "plugin/unexpected_join.h"
 
-namespace mpidbg::mqs {
+namespace mpidbg::plugin {
 // Which interface holds an info.
 enum class InfoUser : uint8_t { kMessageQueues = 1, kHandles = 2 };
-}  // namespace mpidbg::mqs
+}  // namespace mpidbg::plugin
 
 // The debugger sees these as opaque; they are defined here.
 struct _mqs_image_info {
@@ -35,38 +37,31 @@ struct _mqs_image_info {
   _mqs_image_info* next = nullptr;
 };
 
-namespace mpidbg::mqs {
-
-using plugin::CommEntry;
-using plugin::debugger_delete;
-using plugin::debugger_new;
-using plugin::OpEntry;
-using plugin::RuntimeSnapshot;
-using plugin::TargetAddr;
+namespace mpidbg::plugin {
 
 // Where an iterator stands.
 enum class Cursor { kNotSetUp, kOn, kAtEnd, kPastEnd };
 
-struct ProcessState {
+struct ProcessSession {
   mqs_process* process = nullptr;
   mqs_process_callbacks cb{};
   mqs_image* image = nullptr;
   mqs_image_callbacks image_cb{};
-  plugin::TargetReader reader;
-  plugin::SnapshotLimits limits;
+  TargetReader reader;
+  SnapshotLimits limits;
 
   bool root_known = false;
   TargetAddr root_addr;
 
   RuntimeSnapshot* snapshot = nullptr;  // null until the first successful decode
-  plugin::TrafficSnapshot* traffic = nullptr;  // the last mpidbg_traffic_read
-  plugin::TrafficLimits traffic_limits;
-  plugin::MpitSnapshot* mpit = nullptr;  // the last mpidbg_mpit_read
-  plugin::MetadataLimits metadata_limits;
-  plugin::MonitorSnapshot* monitor = nullptr;  // the last successful mpidbg_monitor_read
-  plugin::MonitorLimits monitor_limits;
-  plugin::ProfileSnapshot* profile = nullptr;  // the last successful mpidbg_profile_read
-  plugin::ProfileLimits profile_limits;
+  TrafficSnapshot* traffic = nullptr;  // the last mpidbg_traffic_read
+  TrafficLimits traffic_limits;
+  MpitSnapshot* mpit = nullptr;  // the last mpidbg_mpit_read
+  MetadataLimits metadata_limits;
+  MonitorSnapshot* monitor = nullptr;  // the last successful mpidbg_monitor_read
+  MonitorLimits monitor_limits;
+  ProfileSnapshot* profile = nullptr;  // the last successful mpidbg_profile_read
+  ProfileLimits profile_limits;
 
   Cursor comm_cursor = Cursor::kNotSetUp;
   size_t comm_index = 0;  // into snapshot->comms while comm_cursor == kOn
@@ -77,74 +72,74 @@ struct ProcessState {
   size_t last_op = SIZE_MAX;           // index of the operation returned last
   // The unexpected queue of the current communicator while op_class is
   // mqs_unexpected_messages (op_next indexes it then).
-  plugin::Vec<UnexpectedMessage> unexpected;
+  Vec<UnexpectedMessage> unexpected;
   // What other processes' unexpected queues need of this one as a sender: its job
   // identity (fixed once MPI_Init has run) and its traffic as of `sender_generation`.
   uint64_t world_job = 0;  // job id of its MPI_COMM_WORLD, 0 until known
   int32_t world_rank = -1;
-  plugin::TrafficSnapshot* sender_traffic = nullptr;
+  TrafficSnapshot* sender_traffic = nullptr;
   uint64_t sender_generation = 0;
 
   // The handle interface's decodes. It reads `snapshot` when that is current and
   // otherwise decodes its own copy, so a handle query never moves the mqs iterators.
   RuntimeSnapshot* handle_snapshot = nullptr;
-  plugin::ObjectSnapshot* objects = nullptr;
+  ObjectSnapshot* objects = nullptr;
 };
 
-}  // namespace mpidbg::mqs
+}  // namespace mpidbg::plugin
 
 struct _mqs_process_info {
-  mpidbg::mqs::ProcessState state;
+  mpidbg::plugin::ProcessSession state;
   uint8_t users = 0;  // InfoUser bits
   _mqs_process_info* prev = nullptr;  // the list of live process infos
   _mqs_process_info* next = nullptr;
 };
 
-namespace mpidbg::mqs {
+namespace mpidbg::plugin {
 
 // The state attached to `process`, or nullptr when mqs_setup_process did not run.
-ProcessState* process_state(mqs_process* process);
+ProcessSession* process_session(mqs_process* process);
 
 // Finds and checks the runtime root once; later calls reuse the address.
-int ensure_root(ProcessState* ps);
+int ensure_root(ProcessSession* ps);
 
 // The state of `process` and its runtime root as it is now, read afresh (for what
 // changes without moving the generation: traffic, metadata).
-int read_current_root(mqs_process* process, ProcessState** ps, mpidbg_root* root);
+int read_current_root(mqs_process* process, ProcessSession** ps, mpidbg_root* root);
 
 // Decodes a fresh snapshot (replacing the old one only on success) and resets both
 // iterators, which pointed into the old one.
-int refresh_snapshot(ProcessState* ps);
+int refresh_snapshot(ProcessSession* ps);
 
 // Decodes the traffic block of `root` into a fresh snapshot and, on success only,
 // replaces *slot (one of the state's traffic snapshots) with it.
-int replace_traffic(ProcessState* ps, const mpidbg_root& root, plugin::TrafficSnapshot** slot);
+int replace_traffic(ProcessSession* ps, const mpidbg_root& root, TrafficSnapshot** slot);
 
 // Decode the monitoring / sampling block of `root` afresh into ps->monitor / ps->profile.
 // On failure the previous decode is dropped too (the getters then answer out of order),
 // so a getter never answers from a read older than the last one asked for.
-int replace_monitor(ProcessState* ps, const mpidbg_root& root);
-int replace_profile(ProcessState* ps, const mpidbg_root& root);
-void drop_monitor(ProcessState* ps);
-void drop_profile(ProcessState* ps);
+int replace_monitor(ProcessSession* ps, const mpidbg_root& root);
+int replace_profile(ProcessSession* ps, const mpidbg_root& root);
+void drop_monitor(ProcessSession* ps);
+void drop_profile(ProcessSession* ps);
 
 // What mqs_update_communicator_list does: keeps the snapshot when the runtime's
 // generation has not moved (one small read), else decodes afresh; resets both iterators.
-int update_snapshot(ProcessState* ps);
+int update_snapshot(ProcessSession* ps);
 
 // The snapshot for the extension calls: decoded afresh when there is none yet or the
 // runtime's generation moved on since it was taken.
-int current_snapshot(ProcessState* ps, const RuntimeSnapshot** out);
+int current_snapshot(ProcessSession* ps, const RuntimeSnapshot** out);
 
 // Whether the mqs communicator list shows this communicator: every live one, and freed
 // ones while operations still refer to them.
 bool comm_is_listed(const CommEntry& comm);
 
 // The communicator the mqs iterator stands on, or nullptr.
-const CommEntry* current_comm(const ProcessState* ps);
+const CommEntry* current_comm(const ProcessSession* ps);
 
 // Frees a process state and everything it owns.
-void destroy_process_state(_mqs_process_info* info);
+void destroy_process_session(_mqs_process_info* info);
 
 // The image info for `image` with `user` added: the one already attached to the image
 // when it is a live info of ours for the same image, else a new one attached with
@@ -168,6 +163,6 @@ bool any_process_info();
 // (nullptr at the end). The list changes only in set-up and destroy/finalize calls.
 _mqs_process_info* first_process_info();
 
-}  // namespace mpidbg::mqs
+}  // namespace mpidbg::plugin
 
-#endif  // MPIDBG_MQS_PROCESS_INFO_H
+#endif  // MPIDBG_PLUGIN_SESSION_H

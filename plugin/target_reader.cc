@@ -1,9 +1,9 @@
-#include "target_reader.h"
+#include "plugin/target_reader.h"
 
 #include <climits>
 #include <cstring>
 
-#include "errors.h"
+#include "plugin/errors.h"
 
 namespace mpidbg::plugin {
 

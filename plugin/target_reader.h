@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "mpidbg/mqs_interface.h"
-#include "target_addr.h"
+#include "plugin/target_addr.h"
 
 namespace mpidbg::plugin {
 

@@ -1,11 +1,11 @@
 // traffic_snapshot.cc — see traffic_snapshot.h.
-#include "traffic_snapshot.h"
+#include "plugin/traffic_snapshot.h"
 
 #include <cstddef>
 #include <cstring>
 
-#include "errors.h"
-#include "record_decode.h"
+#include "plugin/errors.h"
+#include "plugin/record_decode.h"
 
 namespace mpidbg::plugin {
 namespace {

@@ -1,10 +1,10 @@
-#include "mqs/unexpected_join.h"
+#include "plugin/unexpected_join.h"
 
 #include <algorithm>
 #include <climits>
 #include <tuple>
 
-namespace mpidbg::mqs {
+namespace mpidbg::plugin {
 namespace {
 
 struct TagCount {
@@ -86,4 +86,4 @@ void sort_unexpected(plugin::Vec<UnexpectedMessage>* list) {
             });
 }
 
-}  // namespace mpidbg::mqs
+}  // namespace mpidbg::plugin

@@ -7,8 +7,8 @@
 // that flow and ordinals received+1..sent are still on their way or waiting unmatched
 // at the receiver: its unexpected messages. This file joins two ranks' traffic into that
 // list; the message-queue front end asks it for every sender it has been set up with.
-#ifndef MPIDBG_MQS_UNEXPECTED_JOIN_H
-#define MPIDBG_MQS_UNEXPECTED_JOIN_H
+#ifndef MPIDBG_PLUGIN_UNEXPECTED_JOIN_H
+#define MPIDBG_PLUGIN_UNEXPECTED_JOIN_H
 
 #include <cstdint>
 
@@ -16,7 +16,7 @@
 #include "plugin/debugger_memory.h"
 #include "plugin/traffic_snapshot.h"
 
-namespace mpidbg::mqs {
+namespace mpidbg::plugin {
 
 struct UnexpectedMessage {
   int32_t sender_world;         // MPI_COMM_WORLD rank of the sender
@@ -39,16 +39,16 @@ constexpr uint64_t kMaxUnexpectedPerFlow = 64;
 // communicator `comm_job_id` to world rank `receiver_world` that the receiver
 // (`receiver`) has not received, flow by flow in ordinal order, at most `max_per_flow`
 // per flow. Returns false only when `out` cannot grow.
-bool join_unexpected(const plugin::TrafficSnapshot& receiver, int32_t receiver_world,
-                     const plugin::TrafficSnapshot& sender, int32_t sender_world,
-                     uint64_t comm_job_id, uint64_t max_per_flow, plugin::Vec<UnexpectedMessage>* out);
+bool join_unexpected(const TrafficSnapshot& receiver, int32_t receiver_world,
+                     const TrafficSnapshot& sender, int32_t sender_world,
+                     uint64_t comm_job_id, uint64_t max_per_flow, Vec<UnexpectedMessage>* out);
 
 // Orders the list the way the receiver would match it as far as PMPI can tell: by
 // order_time_ns (flows of different senders interleave by time), then by sender,
 // communicator, tag and ordinal — a total order, so damaged times cannot upset it, and
 // every flow stays in ordinal order.
-void sort_unexpected(plugin::Vec<UnexpectedMessage>* list);
+void sort_unexpected(Vec<UnexpectedMessage>* list);
 
-}  // namespace mpidbg::mqs
+}  // namespace mpidbg::plugin
 
-#endif  // MPIDBG_MQS_UNEXPECTED_JOIN_H
+#endif  // MPIDBG_PLUGIN_UNEXPECTED_JOIN_H

@@ -9,6 +9,7 @@
 #include "fake_target.h"
 #include "mpidbg/mpidbg_handles.h"
 #include "plugin_api.h"
+#include "result_freeing.h"
 
 namespace mpidbg::test {
 
@@ -17,24 +18,7 @@ inline void debugger_free(void* p) {
   if (p != nullptr) FakeDebugger::basic_callbacks()->mqs_free_fp(p);
 }
 
-inline void free_comm_members(mpidbg_comm_info_t* c) {
-  debugger_free(c->comm_local_procs);
-  debugger_free(c->comm_remote_procs);
-  debugger_free(c->comm_cart_dims);
-  debugger_free(c->comm_cart_periods);
-  debugger_free(c->comm_graph_index);
-  debugger_free(c->comm_graph_edges);
-  if (c->comm_attrs != nullptr) {
-    for (int i = 0; i < c->comm_num_attrs; ++i) {
-      debugger_free(c->comm_attrs[i].keyval_name);
-      debugger_free(c->comm_attrs[i].value);
-    }
-  }
-  debugger_free(c->comm_attrs);
-  debugger_free(c->comm_pending_requests);
-  debugger_free(c->comm_derived_windows);
-  debugger_free(c->comm_derived_files);
-}
+inline void free_comm_members(mpidbg_comm_info_t* c) { free_comm_members(c, debugger_free); }
 
 inline void free_comm_info(mpidbg_comm_info_t* c) {
   if (c == nullptr) return;
@@ -56,11 +40,7 @@ inline void free_errhandler_info(mpidbg_errhandler_info_t* e) {
   debugger_free(e);
 }
 
-inline void free_name_map(mpidbg_name_map_t* map) {
-  if (map == nullptr) return;
-  for (mpidbg_name_map_t* m = map; m->map_name != nullptr; ++m) debugger_free(m->map_name);
-  debugger_free(map);
-}
+inline void free_name_map(mpidbg_name_map_t* map) { free_name_map(map, debugger_free); }
 
 class HandleSession {
  public:
