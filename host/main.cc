@@ -5,9 +5,6 @@
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
-#ifdef MPIDBG_HAVE_RUN_COMMAND
-#include "host/cli/run_command.h"
-#endif
 
 #ifndef MPIDBG_VERSION
 #define MPIDBG_VERSION "unknown"
@@ -29,9 +26,7 @@ constexpr const char* kHelp =
     "  matrix ...        who sent how much to whom (communication matrices, heat map)\n"
     "  profile ...       where the job spends its time: outside MPI, working, blocked\n"
     "  gdb-script        path of the gdb extension's loader script (gdb -x)\n"
-#ifdef MPIDBG_HAVE_RUN_COMMAND
     "  run ...           run an MPI program with the mpidbg runtime\n"
-#endif
     "\n"
     "TARGET: --pid PID | --core FILE [--exe FILE]; also [--plugin PATH] [--json]\n"
     "`mpidbg COMMAND --help` describes one command.\n"
@@ -65,10 +60,8 @@ int main(int argc, char** argv) {
   if (cmd == "handle") return HandleCommand(args);
   if (cmd == "matrix") return MatrixCommand(args);
   if (cmd == "profile") return ProfileCommand(args);
-#ifdef MPIDBG_HAVE_RUN_COMMAND
   // `run` receives its own argv: argv[0] is "run".
   if (cmd == "run") return RunCommand(argc - 1, argv + 1);
-#endif
   std::cerr << "mpidbg: unknown command '" << cmd << "'\n" << kHelp;
   return 2;
 }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "host/cli/options.h"
-#include "host/monitor/ext_session.h"
+#include "host/extensions/extension_session.h"
 
 namespace mpidbg::cli {
 

@@ -1,7 +1,7 @@
-// ext_session.cc — setting one target up in its DLL for the extension readers.
-#include "host/monitor/ext_session.h"
+// extension_session.cc — setting one target up in its DLL for the extension readers.
+#include "host/extensions/extension_session.h"
 
-#include "host/launcher/launcher_proctable.h"
+#include "host/proctable/mpir_proctable.h"
 #include "host/plugin_host/plugin_choice.h"
 
 namespace mpidbg::monitor {

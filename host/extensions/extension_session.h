@@ -1,4 +1,4 @@
-// ext_session.h — one live process or core set up in the message-queue DLL that serves
+// extension_session.h — one live process or core set up in the message-queue DLL that serves
 // it, for the readers of mpidbg's version-3 extensions (monitoring, sampling).
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "host/job_inputs.h"
+#include "host/job/job_inputs.h"
 #include "host/plugin_host/mq_session.h"
 #include "host/target/opened_target.h"
 #include "host/util/status.h"

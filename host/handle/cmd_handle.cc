@@ -5,8 +5,8 @@
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
-#include "host/output/handle_text.h"
-#include "host/read_handle.h"
+#include "host/handle/handle_text.h"
+#include "host/handle/read_handle.h"
 
 namespace mpidbg::cli {
 namespace {

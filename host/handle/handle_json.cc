@@ -3,13 +3,13 @@
 // Every object starts with the keys all kinds share (kind, handle, fortran_handle, name,
 // predefined, freed, freed_object, null); the rest is the kind's own. Arrays come
 // from the DLL with their counts; a NULL array is empty whatever its count says.
-#include "host/output/handle_json.h"
+#include "host/handle/handle_json.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "host/ext_to_model.h"
-#include "host/output/snapshot_json.h"
+#include "host/snapshot/extensions_to_model.h"
+#include "host/snapshot/snapshot_json.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {

@@ -3,13 +3,13 @@
 // Summary: `KIND HANDLE "NAME" (CREATOR): the facts that identify it[, freed]`; then
 // one indented line per group of details. Freed handles (orphans) say so in the
 // summary, since their details describe an object the application let go.
-#include "host/output/handle_text.h"
+#include "host/handle/handle_text.h"
 
 #include <sstream>
 #include <utility>
 #include <vector>
 
-#include "host/output/snapshot_text.h"
+#include "host/snapshot/snapshot_text.h"
 
 namespace mpidbg::host {
 namespace {

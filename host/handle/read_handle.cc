@@ -4,7 +4,7 @@
 // The DLL runs in this process: HandleDll::Load refuses, before running any of its
 // code, a DLL whose dynamic symbols lack the handle interface (every foreign
 // message-queue DLL in the wild), and mpidbg's own plugin is trusted as for `snapshot`.
-#include "host/read_handle.h"
+#include "host/handle/read_handle.h"
 
 #include <cctype>
 #include <cerrno>
@@ -13,8 +13,8 @@
 #include <cstring>
 #include <optional>
 
-#include "host/output/handle_json.h"
-#include "host/output/snapshot_json.h"
+#include "host/handle/handle_json.h"
+#include "host/snapshot/snapshot_json.h"
 #include "host/plugin_host/handle_query.h"
 #include "host/plugin_host/plugin_choice.h"
 #include "host/symbols/variable_types.h"

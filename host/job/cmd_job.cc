@@ -11,12 +11,10 @@
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
-#include "host/job_inputs.h"
-#include "host/launcher/launcher_proctable.h"
-#ifdef MPIDBG_HAVE_JOB_ANALYSIS
+#include "host/job/job_inputs.h"
+#include "host/proctable/mpir_proctable.h"
 #include "host/job/job_analysis.h"
 #include "host/job/progress.h"
-#endif
 
 namespace mpidbg::cli {
 namespace {
@@ -118,7 +116,6 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
   return o;
 }
 
-#ifdef MPIDBG_HAVE_JOB_ANALYSIS
 bool HasLiveTargets(const JobOptions& o) {
   for (const host::TargetSpec& t : o.targets) {
     if (t.core.empty() && t.pid > 0) return true;
@@ -161,7 +158,6 @@ host::Status WriteSvg(const std::string& path, const std::string& dot_text) {
   }
   return host::Status::Ok();
 }
-#endif
 
 }  // namespace
 
@@ -201,7 +197,6 @@ int JobCommand(const std::vector<std::string>& args) {
     return ReportFailure(host::Status::Error(kind, "no rank of the job could be read"),
                          options->json, why);
   }
-#ifdef MPIDBG_HAVE_JOB_ANALYSIS
   job::JobReport report = job::Analyze(snaps);
   if (report.deadlock.detected && HasLiveTargets(*options) && options->confirm_seconds > 0) {
     // A second read tells stuck ranks from ranks caught in the middle of an exchange.
@@ -224,10 +219,6 @@ int JobCommand(const std::vector<std::string>& args) {
     std::cout << job::ToText(report);
   }
   return 0;
-#else
-  return ReportFailure(host::Status::Usage("job analysis is not part of this build"),
-                       options->json);
-#endif
 }
 
 }  // namespace mpidbg::cli

@@ -1,5 +1,5 @@
 // job_inputs.cc — collecting the per-rank snapshots of a job.
-#include "host/job_inputs.h"
+#include "host/job/job_inputs.h"
 
 #include <dirent.h>
 
@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "host/output/snapshot_json.h"
-#include "host/snapshot_reader.h"
+#include "host/snapshot/snapshot_json.h"
+#include "host/snapshot/snapshot_reader.h"
 
 namespace mpidbg::host {
 

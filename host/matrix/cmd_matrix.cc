@@ -7,11 +7,11 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/cli/target_list_options.h"
-#include "host/monitor/monitor_file.h"
-#include "host/monitor/monitor_json.h"
-#include "host/monitor/monitor_plugin.h"
-#include "host/monitor/monitor_svg.h"
-#include "host/monitor/monitor_text.h"
+#include "host/matrix/monitor_file.h"
+#include "host/matrix/monitor_json.h"
+#include "host/matrix/monitor_plugin.h"
+#include "host/matrix/monitor_svg.h"
+#include "host/matrix/monitor_text.h"
 
 namespace mpidbg::cli {
 namespace {

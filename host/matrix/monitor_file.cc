@@ -1,12 +1,12 @@
 // monitor_file.cc — reading "mpidbg.monitor/1". Unknown keys are ignored and optional
 // keys may be missing; wrong types, ranks or peers out of range, duplicate ranks and
 // histogram keys that are no bucket bound are errors.
-#include "host/monitor/monitor_file.h"
+#include "host/matrix/monitor_file.h"
 
 #include <cerrno>
 #include <cstdlib>
 
-#include "host/monitor/json_fields.h"
+#include "host/util/json_fields.h"
 
 namespace mpidbg::monitor {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "host/monitor/monitor_model.h"
+#include "host/matrix/monitor_model.h"
 #include "host/util/status.h"
 
 namespace mpidbg::monitor {

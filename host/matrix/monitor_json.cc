@@ -1,5 +1,5 @@
 // monitor_json.cc — the "mpidbg.matrix/1" document.
-#include "host/monitor/monitor_json.h"
+#include "host/matrix/monitor_json.h"
 
 #include <sstream>
 

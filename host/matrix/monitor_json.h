@@ -6,7 +6,7 @@
 
 #include <ostream>
 
-#include "host/monitor/monitor_model.h"
+#include "host/matrix/monitor_model.h"
 
 namespace mpidbg::monitor {
 

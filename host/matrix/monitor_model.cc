@@ -1,5 +1,5 @@
 // monitor_model.cc — matrices, histograms and sums over a JobMonitor.
-#include "host/monitor/monitor_model.h"
+#include "host/matrix/monitor_model.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,12 +1,12 @@
 // monitor_plugin.cc — reading the monitoring blocks through the plugin. Counts from the
 // target are bounded before they size anything: a world size above kMaxWorldSize or a
 // file count above the getters' answers ends the walk.
-#include "host/monitor/monitor_plugin.h"
+#include "host/matrix/monitor_plugin.h"
 
 #include <cstdio>
 #include <cstring>
 
-#include "host/monitor/monitor_file.h"
+#include "host/matrix/monitor_file.h"
 
 namespace mpidbg::monitor {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "host/monitor/ext_session.h"
-#include "host/monitor/monitor_model.h"
+#include "host/extensions/extension_session.h"
+#include "host/matrix/monitor_model.h"
 
 namespace mpidbg::monitor {
 

@@ -1,7 +1,7 @@
 // monitor_svg.cc — drawing the heat map. Zero cells are the white background (only
 // non-zero cells are drawn, so a sparse 1024-rank matrix stays small); colours follow a
 // logarithmic scale because communication volumes span orders of magnitude.
-#include "host/monitor/monitor_svg.h"
+#include "host/matrix/monitor_svg.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // monitor_text.cc — the text of `mpidbg matrix`: what a person reads first is the
 // chosen matrix, then where the volume goes per rank, by size, by collective kind and
 // to files.
-#include "host/monitor/monitor_text.h"
+#include "host/matrix/monitor_text.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "host/monitor/monitor_model.h"
+#include "host/matrix/monitor_model.h"
 
 namespace mpidbg::monitor {
 

@@ -1,9 +1,9 @@
 // handle_query.cc — one handle through the DLL's handle interface.
 #include "host/plugin_host/handle_query.h"
 
-#include "host/ext_to_model.h"
-#include "host/output/handle_json.h"
-#include "host/output/snapshot_json.h"
+#include "host/snapshot/extensions_to_model.h"
+#include "host/handle/handle_json.h"
+#include "host/snapshot/snapshot_json.h"
 #include "host/plugin_host/handle_results.h"
 
 namespace mpidbg::host {

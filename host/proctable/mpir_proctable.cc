@@ -1,5 +1,5 @@
-// launcher_proctable.cc — reading MPIR_proctable from a live launcher.
-#include "host/launcher/launcher_proctable.h"
+// mpir_proctable.cc — reading MPIR_proctable from a live launcher.
+#include "host/proctable/mpir_proctable.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-// launcher_proctable.h — the ranks of a job as its launcher lists them, through the
+// mpir_proctable.h — the ranks of a job as its launcher lists them, through the
 // MPIR Process Acquisition Interface: `MPIR_proctable` (an array of MPIR_PROCDESC
 // {char* host_name; char* executable_name; int pid;}, indexed by MPI_COMM_WORLD rank)
 // and `MPIR_proctable_size`.

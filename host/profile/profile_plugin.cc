@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "host/monitor/monitor_file.h"
+#include "host/matrix/monitor_file.h"
 
 namespace mpidbg::profile {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "host/monitor/ext_session.h"
+#include "host/extensions/extension_session.h"
 #include "host/profile/profile_model.h"
 
 namespace mpidbg::profile {

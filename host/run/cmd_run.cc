@@ -1,7 +1,7 @@
-// run_command.cc — `mpidbg run`: run an MPI job with every rank under the mpidbg
+// cmd_run.cc — `mpidbg run`: run an MPI job with every rank under the mpidbg
 // runtime. The flavour comes from the program's MPI library (or --flavour); the
 // launcher is exec'd in place so signals and the exit status are the job's own.
-#include "cli/run_command.h"
+#include "host/cli/commands.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "launch/launch_plan.h"
-#include "launch/runtime_locations.h"
+#include "host/run/launch_plan.h"
+#include "host/run/runtime_locations.h"
 
 namespace mpidbg::cli {
 namespace {

@@ -1,6 +1,6 @@
 // elf_needed.cc — DT_NEEDED through libelf: the dynamic section's string offsets
 // resolved in the section its sh_link names.
-#include "launch/elf_needed.h"
+#include "host/run/elf_needed.h"
 
 #include <fcntl.h>
 #include <gelf.h>

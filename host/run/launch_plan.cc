@@ -4,7 +4,7 @@
 // launcher itself (the runtime links libmpi, which a launcher should not load):
 // MPICH's hydra takes `-genv LD_PRELOAD lib`, Open MPI's orterun `-x LD_PRELOAD=lib`.
 // A program started without a launcher (a singleton) gets LD_PRELOAD directly.
-#include "launch/launch_plan.h"
+#include "host/run/launch_plan.h"
 
 #include <cstdlib>
 

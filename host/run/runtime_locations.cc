@@ -1,7 +1,7 @@
 // runtime_locations.cc — the runtime search path. The relative install directory and
 // the build directory come from CMake, so an installed tree and a build tree both work
 // without configuration.
-#include "launch/runtime_locations.h"
+#include "host/run/runtime_locations.h"
 
 #include <limits.h>
 #include <stdlib.h>

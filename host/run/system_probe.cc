@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launch/elf_needed.h"
-#include "launch/launch_plan.h"
+#include "host/run/elf_needed.h"
+#include "host/run/launch_plan.h"
 
 namespace mpidbg::launch {
 namespace {

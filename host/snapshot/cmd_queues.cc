@@ -1,7 +1,7 @@
 // cmd_queues.cc — `mpidbg queues`: communicators and their message queues.
 #include "host/cli/commands.h"
-#include "host/cli/process_command.h"
-#include "host/output/snapshot_text.h"
+#include "host/snapshot/process_command.h"
+#include "host/snapshot/snapshot_text.h"
 
 namespace mpidbg::cli {
 

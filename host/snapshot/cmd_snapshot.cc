@@ -1,7 +1,7 @@
 // cmd_snapshot.cc — `mpidbg snapshot`: everything known about one process.
 #include "host/cli/commands.h"
-#include "host/cli/process_command.h"
-#include "host/output/snapshot_text.h"
+#include "host/snapshot/process_command.h"
+#include "host/snapshot/snapshot_text.h"
 
 namespace mpidbg::cli {
 

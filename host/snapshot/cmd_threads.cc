@@ -1,7 +1,7 @@
 // cmd_threads.cc — `mpidbg threads`: what each thread is doing in MPI.
 #include "host/cli/commands.h"
-#include "host/cli/process_command.h"
-#include "host/output/snapshot_text.h"
+#include "host/snapshot/process_command.h"
+#include "host/snapshot/snapshot_text.h"
 
 namespace mpidbg::cli {
 

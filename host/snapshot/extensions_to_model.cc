@@ -1,5 +1,5 @@
-// ext_to_model.cc — conversions from DLL structures to the host model.
-#include "host/ext_to_model.h"
+// extensions_to_model.cc — conversions from DLL structures to the host model.
+#include "host/snapshot/extensions_to_model.h"
 
 #include <cinttypes>
 #include <cstdio>

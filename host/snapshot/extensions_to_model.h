@@ -1,4 +1,4 @@
-// ext_to_model.h — turning what a message-queue DLL returns (mpidbg_* extension
+// extensions_to_model.h — turning what a message-queue DLL returns (mpidbg_* extension
 // structures, or plain mqs_* structures from a foreign DLL) into the host model.
 #pragma once
 

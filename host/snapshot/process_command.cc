@@ -1,11 +1,11 @@
 // process_command.cc — read one target, print it.
-#include "host/cli/process_command.h"
+#include "host/snapshot/process_command.h"
 
 #include <iostream>
 
 #include "host/cli/options.h"
-#include "host/output/snapshot_json.h"
-#include "host/snapshot_reader.h"
+#include "host/snapshot/snapshot_json.h"
+#include "host/snapshot/snapshot_reader.h"
 
 namespace mpidbg::cli {
 

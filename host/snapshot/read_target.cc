@@ -16,9 +16,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "host/output/snapshot_json.h"
+#include "host/snapshot/snapshot_json.h"
 #include "host/plugin_host/plugin_choice.h"
-#include "host/snapshot_reader.h"
+#include "host/snapshot/snapshot_reader.h"
 
 namespace mpidbg::host {
 namespace {

@@ -1,5 +1,5 @@
 // snapshot_json.cc — writing and parsing "mpidbg.snapshot/1".
-#include "host/output/snapshot_json.h"
+#include "host/snapshot/snapshot_json.h"
 
 #include <cinttypes>
 #include <cstdio>

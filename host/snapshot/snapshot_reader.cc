@@ -1,12 +1,12 @@
 // snapshot_reader.cc — the message-queue call order, from the process summary to the
 // last operation of the last communicator. Every loop is bounded: the DLL reads
 // untrusted memory and a confused one must not hang the host.
-#include "host/snapshot_reader.h"
+#include "host/snapshot/snapshot_reader.h"
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "host/ext_to_model.h"
+#include "host/snapshot/extensions_to_model.h"
 
 namespace mpidbg::host {
 namespace {

@@ -1,5 +1,5 @@
 // snapshot_text.cc — the text the commands print without --json.
-#include "host/output/snapshot_text.h"
+#include "host/snapshot/snapshot_text.h"
 
 #include <cinttypes>
 #include <cstdio>

@@ -1,5 +1,5 @@
 // json_fields.cc — typed, located reads of JSON members.
-#include "host/monitor/json_fields.h"
+#include "host/util/json_fields.h"
 
 #include <cerrno>
 #include <cstring>

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "host/snapshot_reader.h"
+#include "host/snapshot/snapshot_reader.h"
 #include "host/target/target_live.h"
 #include "target_checks.h"
 #include "test_child.h"

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "host/output/handle_json.h"
-#include "host/output/handle_text.h"
+#include "host/handle/handle_json.h"
+#include "host/handle/handle_text.h"
 #include "host/plugin_host/handle_dll.h"
 #include "host/plugin_host/handle_results.h"
 #include "host/symbols/variable_types.h"

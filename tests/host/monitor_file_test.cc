@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "host/monitor/monitor_file.h"
+#include "host/matrix/monitor_file.h"
 
 namespace mpidbg::monitor {
 namespace {

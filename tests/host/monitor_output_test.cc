@@ -7,10 +7,10 @@
 #include <regex>
 #include <sstream>
 
-#include "host/monitor/monitor_file.h"
-#include "host/monitor/monitor_json.h"
-#include "host/monitor/monitor_svg.h"
-#include "host/monitor/monitor_text.h"
+#include "host/matrix/monitor_file.h"
+#include "host/matrix/monitor_json.h"
+#include "host/matrix/monitor_svg.h"
+#include "host/matrix/monitor_text.h"
 
 namespace mpidbg::monitor {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "host/monitor/monitor_json.h"
-#include "host/monitor/monitor_plugin.h"
+#include "host/matrix/monitor_json.h"
+#include "host/matrix/monitor_plugin.h"
 #include "child_target.h"
 
 namespace mpidbg::monitor {

@@ -9,9 +9,9 @@
 #include <gtest/gtest.h>
 
 #include "core_fixture.h"
-#include "host/ext_to_model.h"
+#include "host/snapshot/extensions_to_model.h"
 #include "host/plugin_host/plugin_choice.h"
-#include "host/snapshot_reader.h"
+#include "host/snapshot/snapshot_reader.h"
 #include "mpidbg/records.h"
 #include "child_target.h"
 

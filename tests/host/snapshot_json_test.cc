@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "host/output/snapshot_json.h"
-#include "host/output/snapshot_text.h"
+#include "host/snapshot/snapshot_json.h"
+#include "host/snapshot/snapshot_text.h"
 
 namespace mpidbg::host {
 namespace {

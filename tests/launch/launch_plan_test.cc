@@ -1,5 +1,5 @@
 // Tests of `mpidbg run`'s launch planning over a fake file system.
-#include "launch/launch_plan.h"
+#include "host/run/launch_plan.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "host/output/snapshot_json.h"
+#include "host/snapshot/snapshot_json.h"
 
 namespace mpidbg::scale {
 namespace {

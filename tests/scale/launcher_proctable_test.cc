@@ -1,5 +1,5 @@
 // launcher_proctable_test.cc — decoding MPIR_proctable from (fake) launcher memory.
-#include "host/launcher/launcher_proctable.h"
+#include "host/proctable/mpir_proctable.h"
 
 #include <unistd.h>
 
