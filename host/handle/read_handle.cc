@@ -15,6 +15,7 @@
 
 #include "host/handle/handle_json.h"
 #include "host/snapshot/snapshot_json.h"
+#include "host/handle/handle_describer.h"
 #include "host/plugin_host/handle_query.h"
 #include "host/plugin_host/plugin_choice.h"
 #include "host/symbols/variable_types.h"
@@ -258,7 +259,7 @@ Result<json> ReadHandle(const HandleRequest& req) {
       c_value = converted.value();
       query["c_value"] = HexString(c_value);
     }
-    handle = q.Describe(kind, c_value, req.max_map_entries);
+    handle = HandleDescriber(&q).Describe(kind, c_value, req.max_map_entries);
   }
   Status closed = target.Close();
   if (!handle.ok()) return handle.status();
