@@ -1,14 +1,13 @@
 // extension_session.cc — setting one target up in its DLL for the extension readers.
 #include "host/extensions/extension_session.h"
 
-#include "host/proctable/mpir_proctable.h"
 #include "host/plugin_host/plugin_choice.h"
 
 namespace mpidbg::monitor {
 
 std::string Bounded(const char* text, size_t size) { return std::string(text, strnlen(text, size)); }
 
-bool ReadProcessSummary(ExtTarget& t, mpidbg_process_summary* out) {
+bool ReadProcessSummary(ExtensionTarget& t, mpidbg_process_summary* out) {
   const host::ExtFunctions& e = t.dll.ext();
   if (e.process_get_summary == nullptr) return false;
   *out = Sized<mpidbg_process_summary>();
@@ -21,8 +20,8 @@ host::Status NoRankRead(const std::vector<host::Status>& failures) {
   return host::Status::Error(kind, "no rank of the job could be read" + why);
 }
 
-host::Status WithExtTarget(const host::TargetSpec& spec,
-                           const std::function<host::Status(ExtTarget&)>& read) {
+host::Status WithExtensionTarget(const host::TargetSpec& spec,
+                           const std::function<host::Status(ExtensionTarget&)>& read) {
   auto opened = host::OpenedTarget::Open(spec);
   if (!opened.ok()) return opened.status();
   host::OpenedTarget& target = *opened.value();
@@ -44,36 +43,12 @@ host::Status WithExtTarget(const host::TargetSpec& spec,
   {
     auto session = host::MqSession::Start(dll.value().get(), &ctx, image);
     if (!session.ok()) return session.status();
-    ExtTarget ext{*session.value(), *dll.value(), target, ctx};
-    result = read(ext);
+    ExtensionTarget opened{*session.value(), *dll.value(), target, ctx};
+    result = read(opened);
   }
   host::Status closed = target.Close();
   if (result.ok() && !closed.ok()) return closed;
   return result;
-}
-
-host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o) {
-  std::vector<int64_t> pids = o.pids;
-  if (o.launcher != 0) {
-    auto local = host::LauncherLocalRankPids(o.launcher);
-    if (!local.ok()) return local.status();
-    pids = std::move(local.value());
-  }
-  std::vector<host::TargetSpec> targets;
-  for (int64_t pid : pids) {
-    host::TargetSpec spec;
-    spec.pid = pid;
-    spec.plugin = o.plugin;
-    targets.push_back(spec);
-  }
-  for (const std::string& core : o.cores) {
-    host::TargetSpec spec;
-    spec.core = core;
-    spec.exe = o.exe;
-    spec.plugin = o.plugin;
-    targets.push_back(spec);
-  }
-  return targets;
 }
 
 }  // namespace mpidbg::monitor

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "host/job/job_inputs.h"
 #include "host/plugin_host/mq_session.h"
 #include "host/target/opened_target.h"
 #include "host/util/status.h"
@@ -16,7 +15,7 @@
 namespace mpidbg::monitor {
 
 // What a reader gets: the session, the DLL and the opened target (for its symbols).
-struct ExtTarget {
+struct ExtensionTarget {
   host::MqSession& session;
   const host::MqDll& dll;
   host::OpenedTarget& target;
@@ -27,8 +26,8 @@ struct ExtTarget {
 // MPI library names (not mpidbg's plugin) is refused before any of its code runs: only
 // mpidbg's runtime keeps monitoring and sampling data. A DLL named with --plugin is
 // loaded as asked. The target is let go (a live process resumed) afterwards.
-host::Status WithExtTarget(const host::TargetSpec& spec,
-                           const std::function<host::Status(ExtTarget&)>& read);
+host::Status WithExtensionTarget(const host::TargetSpec& spec,
+                           const std::function<host::Status(ExtensionTarget&)>& read);
 
 // A version-3 record as the DLL's getters want it: zeroed, its `size` set.
 template <typename T>
@@ -43,7 +42,7 @@ T Sized() {
 std::string Bounded(const char* text, size_t size);
 
 // The DLL's summary of the process (world rank, pid, host); false when it gives none.
-bool ReadProcessSummary(ExtTarget& t, mpidbg_process_summary* out);
+bool ReadProcessSummary(ExtensionTarget& t, mpidbg_process_summary* out);
 
 // The job-wide failure when no target could be read: the first failure's kind and
 // message, or "cannot be read" when there was no target at all.
@@ -62,7 +61,7 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
     const host::TargetSpec& spec = targets[i];
     if (!spec.core.empty()) *source = "core";
     host::Result<T> one = host::Status::Unreadable("not read");
-    host::Status st = WithExtTarget(spec, [&](ExtTarget& t) {
+    host::Status st = WithExtensionTarget(spec, [&](ExtensionTarget& t) {
       one = read(t);
       return one.ok() ? host::Status::Ok() : one.status();
     });
@@ -76,17 +75,5 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
   }
   return kept == 0 ? NoRankRead(failures) : host::Status::Ok();
 }
-
-// The "--pids P,P" / "--cores C C" / "--launcher PID" part of `matrix` and `profile`.
-struct TargetListOptions {
-  std::vector<int64_t> pids;
-  std::vector<std::string> cores;
-  int64_t launcher = 0;
-  std::string exe;
-  std::string plugin;
-};
-
-// Builds the target list: the launcher's process table becomes pids.
-host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o);
 
 }  // namespace mpidbg::monitor

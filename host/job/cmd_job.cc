@@ -7,13 +7,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <utility>
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
-#include "host/job/job_inputs.h"
-#include "host/proctable/mpir_proctable.h"
+#include "host/cli/target_list_options.h"
 #include "host/job/job_analysis.h"
+#include "host/job/job_inputs.h"
 #include "host/job/progress.h"
 
 namespace mpidbg::cli {
@@ -41,35 +41,18 @@ struct JobOptions {
 
 host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
   JobOptions o;
-  std::string exe;
-  std::string plugin;
-  std::vector<std::string> cores;
-  std::vector<int64_t> pids;
-  int64_t launcher = 0;
+  TargetListOptions targets;
   for (ArgCursor c(args); c.Next();) {
     const std::string& a = c.arg();
     auto value = [&c](std::string* out) { return c.Value(out); };
     std::string v;
+    host::Status error;
     if (c.Common(&o.json, &o.help)) {
       continue;
-    } else if (a == "--pids") {
-      if (!value(&v)) return host::Status::Usage("--pids needs a comma-separated list");
-      std::stringstream list(v);
-      std::string item;
-      while (std::getline(list, item, ',')) {
-        int64_t pid = 0;
-        if (!ParsePid(item, &pid)) return host::Status::Usage("bad process id '" + item + "'");
-        pids.push_back(pid);
-      }
-    } else if (a == "--cores") {
-      while (c.HasValue() && c.Value(&v)) cores.push_back(v);
-      if (cores.empty()) return host::Status::Usage("--cores needs at least one core file");
+    } else if (TakeTargetList(c, &targets, &error)) {
+      if (!error.ok()) return error;
     } else if (a == "--snapshots") {
       if (!value(&o.snapshots_dir)) return host::Status::Usage("--snapshots needs a directory");
-    } else if (a == "--exe") {
-      if (!value(&exe)) return host::Status::Usage("--exe needs a file");
-    } else if (a == "--plugin") {
-      if (!value(&plugin)) return host::Status::Usage("--plugin needs a path");
     } else if (a == "--dot") {
       if (!value(&o.dot_file)) return host::Status::Usage("--dot needs a file");
     } else if (a == "--svg") {
@@ -80,39 +63,18 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
           o.confirm_seconds < 0 || o.confirm_seconds > 600) {
         return host::Status::Usage("--confirm needs a number of seconds between 0 and 600");
       }
-    } else if (a == "--launcher") {
-      if (!value(&v) || !ParsePid(v, &launcher)) {
-        return host::Status::Usage("--launcher needs the process id of a running mpiexec");
-      }
     } else {
       return host::Status::Usage("unknown argument '" + a + "'");
     }
   }
   if (o.help) return o;
-  int sources = (pids.empty() ? 0 : 1) + (cores.empty() ? 0 : 1) +
-                (o.snapshots_dir.empty() ? 0 : 1) + (launcher == 0 ? 0 : 1);
+  int sources = TargetListSources(targets) + (o.snapshots_dir.empty() ? 0 : 1);
   if (sources != 1) {
     return host::Status::Usage("give exactly one of --pids, --launcher, --cores or --snapshots");
   }
-  if (launcher != 0) {
-    // The launcher's process table names the ranks; from then on it is --pids.
-    auto local = host::LauncherLocalRankPids(launcher);
-    if (!local.ok()) return local.status();
-    pids = std::move(local.value());
-  }
-  for (int64_t pid : pids) {
-    host::TargetSpec spec;
-    spec.pid = pid;
-    spec.plugin = plugin;
-    o.targets.push_back(spec);
-  }
-  for (const std::string& core : cores) {
-    host::TargetSpec spec;
-    spec.core = core;
-    spec.exe = exe;
-    spec.plugin = plugin;
-    o.targets.push_back(spec);
-  }
+  auto specs = TargetsFrom(targets);
+  if (!specs.ok()) return specs.status();
+  o.targets = std::move(specs.value());
   return o;
 }
 

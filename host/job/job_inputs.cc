@@ -22,14 +22,6 @@ model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid, c
   return snap;
 }
 
-std::string TargetName(const TargetSpec& spec) {
-  return spec.core.empty() ? "pid " + std::to_string(spec.pid) : "core " + spec.core;
-}
-
-std::string TargetDescription(const TargetSpec& spec) {
-  return spec.core.empty() ? "process " + std::to_string(spec.pid) : spec.core;
-}
-
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
                                                    std::vector<Status>* failures) {
   std::vector<model::ProcessSnapshot> snaps;

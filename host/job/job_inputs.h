@@ -25,10 +25,4 @@ Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::str
 model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid,
                                           const Status& why = Status::Ok());
 
-// How a job's target is named in the error document: "pid 123" or "core /path".
-std::string TargetName(const TargetSpec& spec);
-
-// How messages on stderr name a target: "process 4711" or the core file's path.
-std::string TargetDescription(const TargetSpec& spec);
-
 }  // namespace mpidbg::host

@@ -46,7 +46,7 @@ bool AnyCount(const PeerCounters& p) {
   return any != 0;
 }
 
-void ReadMpit(ExtTarget& t, const mpidbg_monitor_summary& s, int world_size, RankMonitor* r) {
+void ReadMpit(ExtensionTarget& t, const mpidbg_monitor_summary& s, int world_size, RankMonitor* r) {
   const host::ExtFunctions& e = t.dll.ext();
   r->mpit_state = MpitStateName(s.mpit_state);
   r->mpit_reason = Bounded(s.mpit_reason, sizeof s.mpit_reason);
@@ -79,7 +79,7 @@ void ReadMpit(ExtTarget& t, const mpidbg_monitor_summary& s, int world_size, Ran
 
 }  // namespace
 
-host::Result<RankMonitor> ReadRankMonitor(ExtTarget& t, int which, int* world_size) {
+host::Result<RankMonitor> ReadRankMonitor(ExtensionTarget& t, int which, int* world_size) {
   const host::ExtFunctions& e = t.dll.ext();
   if (!t.dll.has_monitor_extension()) {
     return host::Status::NoSupport("the plugin " + t.dll.path() +
@@ -154,7 +154,7 @@ host::Result<JobMonitor> ReadJobMonitor(const std::vector<host::TargetSpec>& tar
   int world_size = 0;
   int size = 0;
   host::Status st = ReadEachTarget<RankMonitor>(
-      targets, &job.source, [&](ExtTarget& t) { return ReadRankMonitor(t, which, &size); },
+      targets, &job.source, [&](ExtensionTarget& t) { return ReadRankMonitor(t, which, &size); },
       [&](size_t i, RankMonitor& rank) {
         // Without a process summary the rank is the target's place in the list.
         if (rank.rank < 0) rank.rank = static_cast<int>(i);
