@@ -20,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "child_target.h"
 #include "core_fixture.h"
 #include "test_child.h"
 
@@ -119,21 +120,8 @@ std::string SelfExe() {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : "";
 }
 
-bool Runs(pid_t pid) {
-  char c = ProcessState(pid);
-  return c != 'T' && c != 't' && c != 0 && c != 'Z';
-}
-
-class LiveChild : public ::testing::Test {
- protected:
-  void SetUp() override { child_ = StartChild(); }
-  void TearDown() override {
-    EXPECT_TRUE(Runs(child_)) << "the child was left state " << ProcessState(child_);
-    StopChild(child_);
-  }
-  std::string Pid() const { return std::to_string(child_); }
-  pid_t child_ = 0;
-};
+// The suite keeps its name, which the CTest names of its tests carry.
+using LiveChild = ChildTarget;
 
 #define REQUIRE_CORE(path)                \
   const std::string& path = SharedCore(); \

@@ -1,4 +1,5 @@
-// job_patterns.cc — the synthetic rank snapshots of job_patterns.h.
+// job_patterns.cc — the synthetic rank snapshots of job_patterns.h, built from the same
+// envelopes as the analysis tests' hand-built jobs (job_builder.h).
 #include "job_patterns.h"
 
 #include <cstdio>
@@ -6,6 +7,7 @@
 #include <stdexcept>
 
 #include "host/snapshot/snapshot_json.h"
+#include "job_builder.h"
 
 namespace mpidbg::scale {
 namespace {
@@ -13,17 +15,10 @@ namespace {
 constexpr const char* kWorldId = "0x1";  // communicator id shared by every rank
 constexpr const char* kWorldName = "MPI_COMM_WORLD";
 
+// The job builder's envelope (job_builder.h), on WORLD, as a plugin resolves it.
 model::Operation Envelope(const char* call, bool is_send, model::Rank peer, int tag) {
-  model::Operation op;
-  op.call = call;
-  op.is_send = is_send;
-  op.peer = peer;
+  model::Operation op = job::testing::Op(call, is_send, peer, job::testing::Tag(tag), kWorldId);
   op.peer_world = peer.is_rank() ? peer : model::Rank::Unknown();
-  op.tag = model::Tag{false, tag};
-  op.count = 1;
-  op.datatype = "MPI_INT";
-  op.bytes = 4;
-  op.comm_id = kWorldId;
   op.comm_name = kWorldName;
   return op;
 }
