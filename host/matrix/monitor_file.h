@@ -11,11 +11,6 @@
 
 namespace mpidbg::monitor {
 
-// Largest world size accepted from a file or a target: a count read from outside never
-// sizes an allocation by itself (each rank costs a few hundred bytes of model, and the
-// JSON's dense matrices grow with the square).
-constexpr int kMaxWorldSize = 1 << 16;
-
 // Errors are "cannot be read" (exit status 3) with one sentence naming `name` and the
 // offending key.
 host::Result<JobMonitor> MonitorFromJson(const nlohmann::json& doc, const std::string& name);

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "host/matrix/monitor_file.h"
+#include "host/util/json_fields.h"
 
 namespace mpidbg::monitor {
 namespace {

@@ -4,7 +4,6 @@
 #include "host/profile/profile_file.h"
 
 #include "host/util/json_fields.h"
-#include "host/matrix/monitor_file.h"
 
 namespace mpidbg::profile {
 namespace {

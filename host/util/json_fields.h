@@ -86,6 +86,11 @@ host::Result<T> LoadJsonFile(const std::string& path,
 host::Status CheckSchema(JsonFields& f, const nlohmann::json& doc, const std::string& name,
                          const char* schema);
 
+// Largest world size accepted from a file or a target: a count read from outside never
+// sizes an allocation by itself (each rank costs a few hundred bytes of model, and the
+// JSON's dense matrices grow with the square).
+constexpr int kMaxWorldSize = 1 << 16;
+
 // job.world_size between 1 and `max` (a count from outside never sizes memory unbounded).
 void CheckWorldSize(JsonFields& f, int world_size, int max);
 

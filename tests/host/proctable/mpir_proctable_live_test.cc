@@ -1,4 +1,4 @@
-// launcher_live_test.cc — `mpidbg job --launcher PID` against real launchers: Open
+// mpir_proctable_live_test.cc — `mpidbg job --launcher PID` against real launchers: Open
 // MPI's orterun lists its ranks in MPIR_proctable; MPICH's Hydra exports no table,
 // which must end in exit status 1 and a sentence suggesting --pids.
 #include <sys/types.h>

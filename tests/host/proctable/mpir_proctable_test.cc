@@ -1,4 +1,4 @@
-// launcher_proctable_test.cc — decoding MPIR_proctable from (fake) launcher memory.
+// mpir_proctable_test.cc — decoding MPIR_proctable from (fake) launcher memory.
 #include "host/proctable/mpir_proctable.h"
 
 #include <unistd.h>
