@@ -2,13 +2,15 @@
 #include "host/cli/target_list_options.h"
 
 #include <sstream>
+#include <utility>
+
+#include "host/proctable/mpir_proctable.h"
 
 namespace mpidbg::cli {
 
-bool TakeJobInput(ArgCursor& c, JobInputOptions* o, host::Status* error) {
+bool TakeTargetList(ArgCursor& c, TargetListOptions* t, host::Status* error) {
   const std::string& a = c.arg();
   std::string v;
-  monitor::TargetListOptions& t = o->targets;
   if (a == "--pids") {
     if (!c.Value(&v)) {
       *error = host::Status::Usage("--pids needs a comma-separated list");
@@ -22,34 +24,69 @@ bool TakeJobInput(ArgCursor& c, JobInputOptions* o, host::Status* error) {
         *error = host::Status::Usage("bad process id '" + item + "'");
         return true;
       }
-      t.pids.push_back(pid);
+      t->pids.push_back(pid);
     }
   } else if (a == "--cores") {
-    while (c.HasValue() && c.Value(&v)) t.cores.push_back(v);
-    if (t.cores.empty()) *error = host::Status::Usage("--cores needs at least one core file");
+    while (c.HasValue() && c.Value(&v)) t->cores.push_back(v);
+    if (t->cores.empty()) *error = host::Status::Usage("--cores needs at least one core file");
   } else if (a == "--launcher") {
-    if (!c.Value(&v) || !ParsePid(v, &t.launcher)) {
+    if (!c.Value(&v) || !ParsePid(v, &t->launcher)) {
       *error = host::Status::Usage("--launcher needs the process id of a running mpiexec");
     }
   } else if (a == "--exe") {
-    if (!c.Value(&t.exe)) *error = host::Status::Usage("--exe needs a file");
+    if (!c.Value(&t->exe)) *error = host::Status::Usage("--exe needs a file");
   } else if (a == "--plugin") {
-    if (!c.Value(&t.plugin)) *error = host::Status::Usage("--plugin needs a path");
-  } else if (!a.empty() && a[0] != '-') {
-    if (!o->file.empty()) {
-      *error = host::Status::Usage("one FILE only (got '" + o->file + "' and '" + a + "')");
-    }
-    o->file = a;
+    if (!c.Value(&t->plugin)) *error = host::Status::Usage("--plugin needs a path");
   } else {
     return false;
   }
   return true;
 }
 
+int TargetListSources(const TargetListOptions& t) {
+  return (t.pids.empty() ? 0 : 1) + (t.cores.empty() ? 0 : 1) + (t.launcher == 0 ? 0 : 1);
+}
+
+host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o) {
+  std::vector<int64_t> pids = o.pids;
+  if (o.launcher != 0) {
+    auto local = host::LauncherLocalRankPids(o.launcher);
+    if (!local.ok()) return local.status();
+    pids = std::move(local.value());
+  }
+  std::vector<host::TargetSpec> targets;
+  for (int64_t pid : pids) {
+    host::TargetSpec spec;
+    spec.pid = pid;
+    spec.plugin = o.plugin;
+    targets.push_back(spec);
+  }
+  for (const std::string& core : o.cores) {
+    host::TargetSpec spec;
+    spec.core = core;
+    spec.exe = o.exe;
+    spec.plugin = o.plugin;
+    targets.push_back(spec);
+  }
+  return targets;
+}
+
+bool TakeJobInput(ArgCursor& c, JobInputOptions* o, host::Status* error) {
+  if (TakeTargetList(c, &o->targets, error)) return true;
+  const std::string& a = c.arg();
+  if (!a.empty() && a[0] != '-') {
+    if (!o->file.empty()) {
+      *error = host::Status::Usage("one FILE only (got '" + o->file + "' and '" + a + "')");
+    }
+    o->file = a;
+    return true;
+  }
+  return false;
+}
+
 host::Status CheckJobInput(const JobInputOptions& o) {
-  const monitor::TargetListOptions& t = o.targets;
-  int sources = (o.file.empty() ? 0 : 1) + (t.pids.empty() ? 0 : 1) + (t.cores.empty() ? 0 : 1) +
-                (t.launcher == 0 ? 0 : 1);
+  const TargetListOptions& t = o.targets;
+  int sources = (o.file.empty() ? 0 : 1) + TargetListSources(t);
   if (sources != 1) {
     return host::Status::Usage("give exactly one of FILE, --pids, --cores or --launcher");
   }

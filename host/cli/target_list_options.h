@@ -1,5 +1,6 @@
-// target_list_options.h — the job-wide inputs `matrix` and `profile` share: a file the
-// runtime wrote, or --pids / --cores / --launcher with --exe and --plugin.
+// target_list_options.h — the one parser of a job's target list (--pids / --cores /
+// --launcher with --exe and --plugin) for job, matrix and profile, and the job-wide
+// inputs `matrix` and `profile` share: a file the runtime wrote, or a target list.
 #pragma once
 
 #include <functional>
@@ -7,13 +8,34 @@
 #include <vector>
 
 #include "host/cli/options.h"
-#include "host/monitor/ext_session.h"
+#include "host/target/opened_target.h"
+#include "host/util/status.h"
 
 namespace mpidbg::cli {
 
+// "--pids P,P" / "--cores C C" / "--launcher PID", with --exe and --plugin.
+struct TargetListOptions {
+  std::vector<int64_t> pids;
+  std::vector<std::string> cores;
+  int64_t launcher = 0;
+  std::string exe;
+  std::string plugin;
+};
+
+// Takes the current argument of `c` when it is one of the target-list options; true if
+// taken. A bad value sets `*error`.
+bool TakeTargetList(ArgCursor& c, TargetListOptions* t, host::Status* error);
+
+// How many of --pids, --cores, --launcher were given (a command wants exactly one
+// source of targets).
+int TargetListSources(const TargetListOptions& t);
+
+// Builds the target list, pids before cores: the launcher's process table becomes pids.
+host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o);
+
 struct JobInputOptions {
   std::string file;  // the positional FILE
-  monitor::TargetListOptions targets;
+  TargetListOptions targets;
 };
 
 // Takes the current argument of `c` when it is one of the shared ones; true if taken.
@@ -37,7 +59,7 @@ template <typename FromFile, typename FromTargets>
 auto LoadJobInput(const JobInputOptions& o, FromFile from_file, FromTargets from_targets)
     -> decltype(from_file(o.file)) {
   if (!o.file.empty()) return from_file(o.file);
-  auto targets = monitor::TargetsFrom(o.targets);
+  auto targets = TargetsFrom(o.targets);
   if (!targets.ok()) return targets.status();
   return from_targets(targets.value());
 }

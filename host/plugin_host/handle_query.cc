@@ -1,15 +1,8 @@
-// handle_query.cc — one handle through the DLL's handle interface.
+// handle_query.cc — the DLL's handle interface, one call at a time.
 #include "host/plugin_host/handle_query.h"
-
-#include "host/ext_to_model.h"
-#include "host/output/handle_json.h"
-#include "host/output/snapshot_json.h"
-#include "host/plugin_host/handle_results.h"
 
 namespace mpidbg::host {
 namespace {
-
-using nlohmann::json;
 
 struct KindEntry {
   const char* name;
@@ -29,20 +22,6 @@ const KindEntry kKinds[] = {
     {"message", MPIDBG_HANDLE_MESSAGE},
 };
 
-// Runs a query of the common shape (image, infos, handle, Info** result), converts and
-// frees its result.
-template <typename Info, typename ToJson, typename Fail>
-Result<json> QueryOne(int (*query)(mqs_image*, mqs_image_info*, mqs_process*, mqs_process_info*,
-                                   mqs_taddr_t, Info**),
-                      HandleSession* s, uint64_t value, const ToJson& to_json, const Fail& fail) {
-  if (query == nullptr) return fail(MPIDBG_ERR_NOT_SUPPORTED);
-  HandleResult<Info> r;
-  int rc = query(s->image(), s->image_info(), s->process(), s->process_info(), value, r.out());
-  if (rc != MPIDBG_SUCCESS) return fail(rc);
-  if (!r) return fail(MPIDBG_ERR_UNAVAILABLE);
-  return to_json(*r.get());
-}
-
 }  // namespace
 
 int HandleQuery::KindNumber(const std::string& kind) {
@@ -50,6 +29,13 @@ int HandleQuery::KindNumber(const std::string& kind) {
     if (kind == k.name) return k.number;
   }
   return 0;
+}
+
+std::string HandleQuery::KindName(int kind) {
+  for (const KindEntry& k : kKinds) {
+    if (k.number == kind) return k.name;
+  }
+  return "";
 }
 
 Status HandleQuery::Failure(int rc, const std::string& what) const {
@@ -101,127 +87,6 @@ const std::map<uint64_t, std::string>& HandleQuery::NameMap(int kind) {
     out.emplace(map.get()[i].map_handle, map.get()[i].map_name);
   }
   return out;
-}
-
-json HandleQuery::NameOf(int kind, uint64_t handle) {
-  auto key = std::make_pair(kind, handle);
-  auto cached = names_.find(key);
-  if (cached != names_.end()) return cached->second;
-  names_.emplace(key, nullptr);  // a handle naming itself ends here
-  json name = nullptr;
-  const std::map<uint64_t, std::string>& map = NameMap(kind);
-  auto it = map.find(handle);
-  if (it != map.end()) {
-    name = it->second;
-  } else {
-    // A user-defined object: the name the application gave it, if any.
-    std::string kind_name;
-    for (const KindEntry& k : kKinds) {
-      if (k.number == kind) kind_name = k.name;
-    }
-    if (!kind_name.empty() && kind_name != "request") {
-      Result<json> described = Describe(kind_name, handle, 1);
-      if (described.ok() && described->contains("name")) name = (*described)["name"];
-    }
-  }
-  names_[key] = name;
-  return name;
-}
-
-Result<json> HandleQuery::Describe(const std::string& kind, uint64_t value, int max_map_entries) {
-  const HandleFunctions& fn = s_->fn();
-  mqs_image* im = s_->image();
-  mqs_image_info* ii = s_->image_info();
-  mqs_process* pr = s_->process();
-  mqs_process_info* pi = s_->process_info();
-  HandleNamer namer = [this](int k, uint64_t h) { return NameOf(k, h); };
-  std::string what = kind + " " + HexString(value);
-  if (kind == "status") what = "MPI_Status at " + HexString(value);
-  auto fail = [&](int code) { return Failure(code, what); };
-  int rc = MPIDBG_SUCCESS;
-
-  // Kinds with an extended query fall back to version 1 when the DLL lacks it.
-  if (kind == "comm") {
-    if (fn.comm_query_ext != nullptr) {
-      HandleResult<mpidbg_comm_ext_info_t> ext;
-      rc = fn.comm_query_ext(im, ii, pr, pi, value, ext.out());
-      if (rc == MPIDBG_SUCCESS && ext) return CommToJson(ext->base, ext.get(), namer);
-      if (rc != MPIDBG_ERR_NOT_SUPPORTED) {
-        return fail(rc == MPIDBG_SUCCESS ? MPIDBG_ERR_UNAVAILABLE : rc);
-      }
-    }
-    return QueryOne(
-        fn.comm_query, s_, value,
-        [&](const mpidbg_comm_info_t& c) { return CommToJson(c, nullptr, namer); }, fail);
-  }
-  if (kind == "request") {
-    if (fn.request_query_ext != nullptr) {
-      HandleResult<mpidbg_request_ext_info_t> ext;
-      rc = fn.request_query_ext(im, ii, pr, pi, value, ext.out());
-      if (rc == MPIDBG_SUCCESS && ext) return RequestToJson(ext->base, ext.get(), namer);
-      if (rc != MPIDBG_ERR_NOT_SUPPORTED) {
-        return fail(rc == MPIDBG_SUCCESS ? MPIDBG_ERR_UNAVAILABLE : rc);
-      }
-    }
-    return QueryOne(
-        fn.request_query, s_, value,
-        [&](const mpidbg_request_info_t& r) { return RequestToJson(r, nullptr, namer); }, fail);
-  }
-  if (kind == "status") {
-    if (fn.status_query_ext != nullptr) {
-      HandleResult<mpidbg_status_ext_info_t> ext;
-      rc = fn.status_query_ext(im, ii, pr, pi, value, ext.out());
-      if (rc == MPIDBG_SUCCESS && ext) return StatusToJson(value, ext->base, ext.get());
-      if (rc != MPIDBG_ERR_NOT_SUPPORTED) {
-        return fail(rc == MPIDBG_SUCCESS ? MPIDBG_ERR_UNAVAILABLE : rc);
-      }
-    }
-    return QueryOne(
-        fn.status_query, s_, value,
-        [&](const mpidbg_status_info_t& st) { return StatusToJson(value, st, nullptr); }, fail);
-  }
-  if (kind == "datatype") {
-    if (fn.datatype_query == nullptr) return fail(MPIDBG_ERR_NOT_SUPPORTED);
-    HandleResult<mpidbg_datatype_info_t> r;
-    rc = fn.datatype_query(im, ii, pr, pi, value, max_map_entries, r.out());
-    if (rc != MPIDBG_SUCCESS) return fail(rc);
-    if (!r) return fail(MPIDBG_ERR_UNAVAILABLE);
-    return DatatypeToJson(*r.get(), namer);
-  }
-  if (kind == "errhandler") {
-    return QueryOne(
-        fn.errhandler_query, s_, value,
-        [](const mpidbg_errhandler_info_t& e) { return ErrhandlerToJson(e); }, fail);
-  }
-  if (kind == "group") {
-    return QueryOne(
-        fn.group_query, s_, value,
-        [&](const mpidbg_group_info_t& g) { return GroupToJson(g, namer); }, fail);
-  }
-  if (kind == "op") {
-    return QueryOne(
-        fn.op_query, s_, value, [](const mpidbg_op_info_t& o) { return OpToJson(o); }, fail);
-  }
-  if (kind == "info") {
-    return QueryOne(
-        fn.info_query, s_, value, [](const mpidbg_info_info_t& i) { return InfoToJson(i); }, fail);
-  }
-  if (kind == "win") {
-    return QueryOne(
-        fn.win_query, s_, value, [&](const mpidbg_win_info_t& w) { return WinToJson(w, namer); },
-        fail);
-  }
-  if (kind == "file") {
-    return QueryOne(
-        fn.file_query, s_, value, [&](const mpidbg_file_info_t& f) { return FileToJson(f, namer); },
-        fail);
-  }
-  if (kind == "message") {
-    return QueryOne(
-        fn.message_query, s_, value,
-        [&](const mpidbg_message_info_t& m) { return MessageToJson(m, namer); }, fail);
-  }
-  return Status::Usage("unknown handle kind '" + kind + "'");
 }
 
 }  // namespace mpidbg::host

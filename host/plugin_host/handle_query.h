@@ -1,14 +1,14 @@
-// handle_query.h — asking a handle session about one handle: Fortran conversion, the
-// query of the handle's kind, names of the handles it refers to, each result turned
-// into JSON (host/output/handle_json.h) and freed.
+// handle_query.h — the DLL's calls about one handle: Fortran conversion, the query of a
+// kind (its result owned and freed by the caller's HandleResult), the name maps of
+// predefined handles, and the one sentence a failed call becomes. What a result shows
+// is handle/handle_describer's business.
 #pragma once
 
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
 
+#include "host/plugin_host/handle_results.h"
 #include "host/plugin_host/handle_session.h"
 
 namespace mpidbg::host {
@@ -19,22 +19,43 @@ class HandleQuery {
 
   // enum mpidbg_handle_kind for "comm", ...; 0 for "status" and unknown names.
   static int KindNumber(const std::string& kind);
+  // The name of enum mpidbg_handle_kind `kind`; "" for an unknown number.
+  static std::string KindName(int kind);
+
+  const HandleFunctions& fn() const { return s_->fn(); }
 
   // The C handle (or, for "status", the C status address) of a Fortran value.
   Result<uint64_t> FortranToC(const std::string& kind, uint64_t fortran_value);
-  // The JSON object of the handle (or status address) `value` of `kind`.
-  Result<nlohmann::json> Describe(const std::string& kind, uint64_t value, int max_map_entries);
-  // Name of a handle of kind `kind` (enum mpidbg_handle_kind): the DLL's name map for
-  // predefined handles, else the name the handle's own query reports; null if none.
-  nlohmann::json NameOf(int kind, uint64_t handle);
 
- private:
-  Status Failure(int rc, const std::string& what) const;
+  // Runs `query` (a member of fn(); nullptr when the DLL lacks it, which answers
+  // MPIDBG_ERR_NOT_SUPPORTED) on `value`; the result lands in `out`. The MPIDBG_* code.
+  template <typename Info>
+  int Run(int (*query)(mqs_image*, mqs_image_info*, mqs_process*, mqs_process_info*,
+                       mqs_taddr_t, Info**),
+          uint64_t value, HandleResult<Info>* out) {
+    if (query == nullptr) return MPIDBG_ERR_NOT_SUPPORTED;
+    return query(s_->image(), s_->image_info(), s_->process(), s_->process_info(), value,
+                 out->out());
+  }
+  // The same for a query that takes one more argument (the datatype's map limit).
+  template <typename Info, typename Extra>
+  int Run(int (*query)(mqs_image*, mqs_image_info*, mqs_process*, mqs_process_info*,
+                       mqs_taddr_t, Extra, Info**),
+          uint64_t value, Extra extra, HandleResult<Info>* out) {
+    if (query == nullptr) return MPIDBG_ERR_NOT_SUPPORTED;
+    return query(s_->image(), s_->image_info(), s_->process(), s_->process_info(), value, extra,
+                 out->out());
+  }
+
+  // The DLL's names of the predefined handles of `kind`, asked once (empty without).
   const std::map<uint64_t, std::string>& NameMap(int kind);
 
+  // A failed call (MPIDBG_* code `rc`) about `what`, as the command reports it.
+  Status Failure(int rc, const std::string& what) const;
+
+ private:
   HandleSession* s_;
   std::map<int, std::map<uint64_t, std::string>> maps_;
-  std::map<std::pair<int, uint64_t>, nlohmann::json> names_;
 };
 
 }  // namespace mpidbg::host

@@ -3,8 +3,7 @@
 // as written; when a file has none it is merged from the ranks.
 #include "host/profile/profile_file.h"
 
-#include "host/monitor/json_fields.h"
-#include "host/monitor/monitor_file.h"
+#include "host/util/json_fields.h"
 
 namespace mpidbg::profile {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "host/monitor/monitor_file.h"
+#include "host/util/json_fields.h"
 
 namespace mpidbg::profile {
 namespace {
@@ -50,7 +50,7 @@ std::string SiteName(const std::string& module, uint64_t offset) {
   return base + "+" + Hex(offset);
 }
 
-host::Result<RankSampling> ReadRankProfile(monitor::ExtTarget& t) {
+host::Result<RankSampling> ReadRankProfile(monitor::ExtensionTarget& t) {
   const host::ExtFunctions& e = t.dll.ext();
   if (!t.dll.has_profile_extension()) {
     return host::Status::NoSupport("the plugin " + t.dll.path() +
@@ -110,7 +110,7 @@ host::Result<JobProfile> ReadJobProfile(const std::vector<host::TargetSpec>& tar
   std::vector<RankProfile> read;
   int world_size = 0;
   host::Status st = monitor::ReadEachTarget<RankSampling>(
-      targets, &job.source, [](monitor::ExtTarget& t) { return ReadRankProfile(t); },
+      targets, &job.source, [](monitor::ExtensionTarget& t) { return ReadRankProfile(t); },
       [&](size_t i, RankSampling& rank) {
         if (rank.rank.rank < 0) rank.rank.rank = static_cast<int>(i);
         if (job.period_ns == 0) {

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "host/monitor/ext_session.h"
+#include "host/extensions/extension_session.h"
 #include "host/profile/profile_model.h"
 
 namespace mpidbg::profile {
@@ -19,7 +19,7 @@ struct RankSampling {
   int signal = 0;
   int world_size = 0;  // from the process summary, 0 when not known
 };
-host::Result<RankSampling> ReadRankProfile(monitor::ExtTarget& t);
+host::Result<RankSampling> ReadRankProfile(monitor::ExtensionTarget& t);
 
 // Every target; failures are named on stderr and left out, and only a job where no
 // target could be read fails.

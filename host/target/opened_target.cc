@@ -8,6 +8,14 @@
 
 namespace mpidbg::host {
 
+std::string TargetName(const TargetSpec& spec) {
+  return spec.core.empty() ? "pid " + std::to_string(spec.pid) : "core " + spec.core;
+}
+
+std::string TargetDescription(const TargetSpec& spec) {
+  return spec.core.empty() ? "process " + std::to_string(spec.pid) : spec.core;
+}
+
 int64_t RealtimeNowNs() {
   timespec ts{};
   clock_gettime(CLOCK_REALTIME, &ts);

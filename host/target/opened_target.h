@@ -21,6 +21,12 @@ struct TargetSpec {
   bool want_mpit = false;  // also read the MPI_T catalogue (large: `snapshot` only)
 };
 
+// How a job's target is named in the error document: "pid 123" or "core /path".
+std::string TargetName(const TargetSpec& spec);
+
+// How messages on stderr name a target: "process 4711" or the core file's path.
+std::string TargetDescription(const TargetSpec& spec);
+
 class OpenedTarget {
  public:
   // A live process is stopped here and resumed (as found) by Close or destruction.

@@ -1,0 +1,186 @@
+// cmd_job.cc — `mpidbg job`: every rank read, joined by the job analysis, printed as
+// text or JSON, the wait-for graph optionally drawn as DOT or SVG.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <utility>
+
+#include "host/cli/commands.h"
+#include "host/cli/options.h"
+#include "host/cli/target_list_options.h"
+#include "host/job/job_analysis.h"
+#include "host/job/job_inputs.h"
+#include "host/job/progress.h"
+
+namespace mpidbg::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mpidbg job (--pids P,P,... | --launcher PID | --cores CORE [CORE ...] [--exe FILE] |\n"
+    "                   --snapshots DIR)\n"
+    "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE] [--confirm SECONDS]\n"
+    "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
+    "wait-for graph, deadlocks and hints. When live ranks look deadlocked they are read\n"
+    "again after --confirm seconds (default 1, 0 to skip); a rank that made MPI calls\n"
+    "in between is progressing, not stuck. --launcher takes the ranks from the MPIR\n"
+    "process table of a running mpiexec (Open MPI's does; MPICH's Hydra does not).\n";
+
+struct JobOptions {
+  std::vector<host::TargetSpec> targets;
+  std::string snapshots_dir;
+  bool json = false;
+  bool help = false;
+  std::string dot_file;
+  std::string svg_file;
+  double confirm_seconds = 1.0;
+};
+
+host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
+  JobOptions o;
+  TargetListOptions targets;
+  for (ArgCursor c(args); c.Next();) {
+    const std::string& a = c.arg();
+    auto value = [&c](std::string* out) { return c.Value(out); };
+    std::string v;
+    host::Status error;
+    if (c.Common(&o.json, &o.help)) {
+      continue;
+    } else if (TakeTargetList(c, &targets, &error)) {
+      if (!error.ok()) return error;
+    } else if (a == "--snapshots") {
+      if (!value(&o.snapshots_dir)) return host::Status::Usage("--snapshots needs a directory");
+    } else if (a == "--dot") {
+      if (!value(&o.dot_file)) return host::Status::Usage("--dot needs a file");
+    } else if (a == "--svg") {
+      if (!value(&o.svg_file)) return host::Status::Usage("--svg needs a file");
+    } else if (a == "--confirm") {
+      char* end = nullptr;
+      if (!value(&v) || (o.confirm_seconds = std::strtod(v.c_str(), &end), *end != '\0') ||
+          o.confirm_seconds < 0 || o.confirm_seconds > 600) {
+        return host::Status::Usage("--confirm needs a number of seconds between 0 and 600");
+      }
+    } else {
+      return host::Status::Usage("unknown argument '" + a + "'");
+    }
+  }
+  if (o.help) return o;
+  int sources = TargetListSources(targets) + (o.snapshots_dir.empty() ? 0 : 1);
+  if (sources != 1) {
+    return host::Status::Usage("give exactly one of --pids, --launcher, --cores or --snapshots");
+  }
+  auto specs = TargetsFrom(targets);
+  if (!specs.ok()) return specs.status();
+  o.targets = std::move(specs.value());
+  return o;
+}
+
+bool HasLiveTargets(const JobOptions& o) {
+  for (const host::TargetSpec& t : o.targets) {
+    if (t.core.empty() && t.pid > 0) return true;
+  }
+  return false;
+}
+
+host::Status WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) return host::Status::Usage("cannot write " + path);
+  return host::Status::Ok();
+}
+
+// `dot -Tsvg` from a temporary DOT file.
+host::Status WriteSvg(const std::string& path, const std::string& dot_text) {
+  char tmp[] = "/tmp/mpidbg-graph-XXXXXX";
+  int fd = mkstemp(tmp);
+  if (fd < 0) return host::Status::Usage("cannot create a temporary file for dot");
+  close(fd);
+  host::Status st = WriteFile(tmp, dot_text);
+  if (!st.ok()) {
+    unlink(tmp);
+    return st;
+  }
+  std::fflush(nullptr);
+  pid_t child = fork();
+  if (child == 0) {
+    execlp("dot", "dot", "-Tsvg", "-o", path.c_str(), tmp, static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  if (child > 0) waitpid(child, &status, 0);
+  unlink(tmp);
+  if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    return host::Status::Usage(
+        WIFEXITED(status) && WEXITSTATUS(status) == 127
+            ? "cannot run 'dot' (Graphviz) to draw " + path
+            : "'dot -Tsvg' failed to draw " + path);
+  }
+  return host::Status::Ok();
+}
+
+}  // namespace
+
+int JobCommand(const std::vector<std::string>& args) {
+  bool json_requested = false;
+  for (const std::string& a : args) json_requested = json_requested || a == "--json";
+  auto options = ParseJobOptions(args);
+  if (!options.ok()) return ReportFailure(options.status(), json_requested);
+  if (options->help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::vector<model::ProcessSnapshot> snaps;
+  std::vector<host::Status> failures;
+  if (!options->snapshots_dir.empty()) {
+    auto read = host::ReadSnapshotDirectory(options->snapshots_dir);
+    if (!read.ok()) return ReportFailure(read.status(), options->json);
+    snaps = std::move(read.value());
+  } else {
+    snaps = host::ReadJobTargets(options->targets, &failures);
+  }
+  bool any_readable = false;
+  for (const model::ProcessSnapshot& s : snaps) {
+    any_readable = any_readable || s.process.state != "unreadable";
+  }
+  if (!any_readable) {
+    // Every rank failed: the first failure's kind decides the exit status (e.g. 1 when
+    // the job has no MPI debugging support at all); the error document says why each
+    // target failed (one snapshot per target, in order).
+    host::ErrorKind kind = failures.empty() ? host::ErrorKind::kUnreadable : failures[0].kind();
+    std::vector<TargetFailure> why;
+    for (std::size_t i = 0; i < snaps.size() && i < options->targets.size(); ++i) {
+      const model::ProcessInfo& p = snaps[i].process;
+      why.push_back({host::TargetName(options->targets[i]),
+                     host::Status::Error(static_cast<host::ErrorKind>(p.error_kind), p.error)});
+    }
+    return ReportFailure(host::Status::Error(kind, "no rank of the job could be read"),
+                         options->json, why);
+  }
+  job::JobReport report = job::Analyze(snaps);
+  if (report.deadlock.detected && HasLiveTargets(*options) && options->confirm_seconds > 0) {
+    // A second read tells stuck ranks from ranks caught in the middle of an exchange.
+    usleep(static_cast<useconds_t>(options->confirm_seconds * 1e6));
+    std::vector<model::ProcessSnapshot> again = host::ReadJobTargets(options->targets, nullptr);
+    job::MarkProgressingRanks(snaps, &again);
+    report = job::Analyze(again);
+  }
+  if (!options->dot_file.empty()) {
+    host::Status st = WriteFile(options->dot_file, job::ToDot(report));
+    if (!st.ok()) return ReportFailure(st, options->json);
+  }
+  if (!options->svg_file.empty()) {
+    host::Status st = WriteSvg(options->svg_file, job::ToDot(report));
+    if (!st.ok()) return ReportFailure(st, options->json);
+  }
+  if (options->json) {
+    std::cout << job::ToJson(report).dump(1) << std::endl;
+  } else {
+    std::cout << job::ToText(report);
+  }
+  return 0;
+}
+
+}  // namespace mpidbg::cli

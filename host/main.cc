@@ -1,0 +1,67 @@
+// main.cc — `mpidbg COMMAND ...`: dispatch to the commands.
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "host/cli/commands.h"
+#include "host/cli/options.h"
+
+#ifndef MPIDBG_VERSION
+#define MPIDBG_VERSION "unknown"
+#endif
+
+namespace {
+
+constexpr const char* kHelp =
+    "usage: mpidbg COMMAND [options]\n"
+    "\n"
+    "MPI debugging for stock MPI builds, on live processes and core files.\n"
+    "\n"
+    "commands:\n"
+    "  snapshot TARGET   everything known about one process\n"
+    "  queues TARGET     communicators and their message queues\n"
+    "  threads TARGET    what each thread is doing in MPI\n"
+    "  handle TARGET ... one MPI handle (communicator, datatype, request, ...) decoded\n"
+    "  job ...           the whole job: per-rank state, wait-for graph, deadlock\n"
+    "  matrix ...        who sent how much to whom (communication matrices, heat map)\n"
+    "  profile ...       where the job spends its time: outside MPI, working, blocked\n"
+    "  gdb-script        path of the gdb extension's loader script (gdb -x)\n"
+    "  run ...           run an MPI program with the mpidbg runtime\n"
+    "\n"
+    "TARGET: --pid PID | --core FILE [--exe FILE]; also [--plugin PATH] [--json]\n"
+    "`mpidbg COMMAND --help` describes one command.\n"
+    "\n"
+    "exit status: 0 done; 1 no MPI debugging support in the target; 2 bad usage;\n"
+    "3 the target cannot be read.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace mpidbg::cli;
+  if (argc < 2) {
+    std::cerr << kHelp;
+    return 2;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    std::cout << kHelp;
+    return 0;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "mpidbg " << MPIDBG_VERSION << "\n";
+    return 0;
+  }
+  std::vector<std::string> args = SplitArgs(argc, argv, 2);
+  if (cmd == "snapshot") return SnapshotCommand(args);
+  if (cmd == "queues") return QueuesCommand(args);
+  if (cmd == "threads") return ThreadsCommand(args);
+  if (cmd == "job") return JobCommand(args);
+  if (cmd == "gdb-script") return GdbScriptCommand(args);
+  if (cmd == "handle") return HandleCommand(args);
+  if (cmd == "matrix") return MatrixCommand(args);
+  if (cmd == "profile") return ProfileCommand(args);
+  // `run` receives its own argv: argv[0] is "run".
+  if (cmd == "run") return RunCommand(argc - 1, argv + 1);
+  std::cerr << "mpidbg: unknown command '" << cmd << "'\n" << kHelp;
+  return 2;
+}

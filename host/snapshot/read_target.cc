@@ -1,0 +1,181 @@
+// read_target.cc — from a target description to a snapshot: open, choose the DLL,
+// read, let go. Foreign DLLs run in a child process (see ReadTarget in
+// snapshot_reader.h): the child opens the target itself, so a crash or endless loop
+// in the DLL kills only the child, and the kernel's detach on the child's exit leaves
+// a live target as it was found.
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "host/snapshot/snapshot_json.h"
+#include "host/plugin_host/plugin_choice.h"
+#include "host/snapshot/snapshot_reader.h"
+
+namespace mpidbg::host {
+namespace {
+
+constexpr int kDefaultDllTimeoutSeconds = 60;
+
+int DllTimeoutSeconds() {
+  const char* env = std::getenv("MPIDBG_DLL_TIMEOUT");
+  int v = env != nullptr ? std::atoi(env) : 0;
+  return v > 0 ? v : kDefaultDllTimeoutSeconds;
+}
+
+Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginChoice& choice,
+                                           bool want_mpit) {
+  auto dll = MqDll::Load(choice.path);
+  if (!dll.ok()) return dll.status();
+  TargetContext ctx;
+  ctx.memory = &target.memory();
+  ctx.symbols = &target.symbols();
+  std::string image = target.image_name().empty() ? "process " + std::to_string(target.pid())
+                                                  : target.image_name();
+  Result<model::ProcessSnapshot> snap = Status::NoSupport("not read");
+  {
+    auto session = MqSession::Start(dll.value().get(), &ctx, image);
+    if (!session.ok()) return session.status();
+    CaptureFacts facts;
+    facts.pid = target.pid();
+    facts.source = target.source();
+    facts.capture_time_ns = target.capture_time_ns();
+    facts.tids = target.tids();
+    facts.plugin = choice.path;
+    facts.want_mpit = want_mpit;
+    snap = ReadSnapshot(*session.value(), ctx, facts);
+  }
+  Status closed = target.Close();
+  if (snap.ok() && !closed.ok()) return closed;
+  return snap;
+}
+
+// Child side: one JSON document on the pipe, {"snapshot": ...} or {"error": ...}.
+[[noreturn]] void RunChild(int fd, const TargetSpec& spec, const PluginChoice& choice) {
+  // A crash of the DLL is reported by the parent; it should not also leave a core.
+  rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  // Foreign DLLs print warnings of their own; stdout carries our one JSON document and
+  // must not receive them, stderr only when debugging.
+  int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (devnull >= 0) {
+    dup2(devnull, STDOUT_FILENO);
+    if (std::getenv("MPIDBG_DEBUG") == nullptr) dup2(devnull, STDERR_FILENO);
+    close(devnull);
+  }
+  nlohmann::json out;
+  auto opened = OpenedTarget::Open(spec);
+  Result<model::ProcessSnapshot> snap =
+      opened.ok() ? ReadWithDll(*opened.value(), choice, spec.want_mpit)
+                  : Result<model::ProcessSnapshot>(opened.status());
+  if (snap.ok()) {
+    out["snapshot"] = SnapshotToJson(snap.value());
+  } else {
+    out["error"] = {{"kind", snap.status().exit_code()}, {"message", snap.status().message()}};
+  }
+  std::string text = out.dump();
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n <= 0 && errno != EINTR) break;
+    if (n > 0) done += static_cast<size_t>(n);
+  }
+  _exit(0);
+}
+
+Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const PluginChoice& choice,
+                                            int64_t pid) {
+  int fds[2];
+  if (pipe(fds) != 0) return Status::Unreadable(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  pid_t child = fork();
+  if (child < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return Status::Unreadable(std::string("fork: ") + std::strerror(errno));
+  }
+  if (child == 0) {
+    close(fds[0]);
+    RunChild(fds[1], spec, choice);
+  }
+  close(fds[1]);
+  std::string text;
+  const int timeout_s = DllTimeoutSeconds();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  bool timed_out = false;
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int r = poll(&p, 1, static_cast<int>(left.count()));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) continue;
+    char buf[65536];
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  if (timed_out) kill(child, SIGKILL);
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string who = "the message-queue DLL " + choice.path + " (chosen by " + choice.reason + ")";
+  if (timed_out) {
+    return Status::NoSupport(who + " did not finish reading process " + std::to_string(pid) +
+                             " within " + std::to_string(timeout_s) + " s and was stopped");
+  }
+  if (WIFSIGNALED(status)) {
+    return Status::NoSupport(who + " crashed (signal " + std::to_string(WTERMSIG(status)) + ", " +
+                             strsignal(WTERMSIG(status)) + ") while reading process " +
+                             std::to_string(pid));
+  }
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    return Status::NoSupport(who + " ended without a result while reading process " +
+                             std::to_string(pid));
+  }
+  if (doc.contains("error")) {
+    int kind = doc["error"].value("kind", 3);
+    std::string message = doc["error"].value("message", std::string("unknown error"));
+    return Status::Error(static_cast<ErrorKind>(kind), message);
+  }
+  return SnapshotFromJson(doc["snapshot"]);
+}
+
+}  // namespace
+
+Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
+  auto opened = OpenedTarget::Open(spec);
+  if (!opened.ok()) return opened.status();
+  OpenedTarget& target = *opened.value();
+  auto choice = ChoosePlugin(target.symbols(), target.memory(), spec.plugin, target.pid());
+  if (!choice.ok()) return choice.status();
+  if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit);
+  int64_t pid = target.pid();
+  target.Close();
+  opened.value().reset();
+  auto snap = ReadIsolated(spec, choice.value(), pid);
+  if (!snap.ok() && snap.status().kind() == ErrorKind::kNoSupport && spec.plugin.empty()) {
+    // The MPI library's own DLL failed (Debian's Open MPI DLL needs debug information
+    // that is not installed); say what works instead.
+    return Status::NoSupport(snap.status().message() +
+                             "; run the job under `mpidbg run` to read it with mpidbg's runtime");
+  }
+  return snap;
+}
+
+}  // namespace mpidbg::host

@@ -1,0 +1,168 @@
+// snapshot_text.cc — the text the commands print without --json.
+#include "host/snapshot/snapshot_text.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <sstream>
+
+namespace mpidbg::host {
+namespace {
+
+std::string RankText(const model::Rank& r) {
+  switch (r.kind) {
+    case model::Rank::Kind::kRank:
+      return std::to_string(r.value);
+    case model::Rank::Kind::kAnySource:
+      return "ANY_SOURCE";
+    case model::Rank::Kind::kProcNull:
+      return "PROC_NULL";
+    default:
+      return "?";
+  }
+}
+
+std::string Hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+  return buf;
+}
+
+std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", s);
+  return buf;
+}
+
+void OperationList(std::ostringstream& out, const char* title,
+                   const std::vector<model::Operation>& ops) {
+  out << "    " << title << ": ";
+  if (ops.empty()) {
+    out << "none\n";
+    return;
+  }
+  out << ops.size() << "\n";
+  for (const model::Operation& op : ops) out << "      " << OperationText(op) << "\n";
+}
+
+}  // namespace
+
+std::string RankListText(const std::vector<int>& ranks) {
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(ranks[i]);
+    if (j > i) out += "-" + std::to_string(ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string OperationText(const model::Operation& op) {
+  std::ostringstream out;
+  out << (op.call.empty() ? "?" : op.call) << "(" << (op.is_send ? "dest=" : "source=")
+      << RankText(op.peer);
+  if (op.peer_world.is_rank() && !(op.peer_world == op.peer)) {
+    out << " [world " << op.peer_world.value << "]";
+  }
+  out << ", tag=" << (op.tag.any ? std::string("ANY_TAG") : std::to_string(op.tag.value));
+  if (!op.comm_name.empty()) {
+    out << ", comm=" << op.comm_name;
+  } else if (!op.comm_id.empty()) {
+    out << ", comm=" << op.comm_id;
+  }
+  out << ") " << op.bytes << " bytes";
+  if (!op.datatype.empty()) out << " " << op.datatype << " x" << op.count;
+  out << ", " << op.status;
+  if (op.mode && *op.mode != "standard") out << ", " << *op.mode;
+  if (op.request) out << ", request " << Hex(*op.request);
+  if (op.blocking) out << ", blocking";
+  return out.str();
+}
+
+std::string ProcessHeaderText(const model::ProcessSnapshot& snap) {
+  const model::ProcessInfo& p = snap.process;
+  std::ostringstream out;
+  out << "process " << p.pid;
+  if (p.rank >= 0) out << ", rank " << p.rank << " of " << p.size;
+  if (!p.hostname.empty()) out << ", host " << p.hostname;
+  out << " (" << p.source << ")\n";
+  if (!p.state.empty()) out << "  state: " << p.state << "\n";
+  if (!p.mpi_library.empty()) out << "  MPI library: " << p.mpi_library << "\n";
+  if (!p.thread_level.empty()) out << "  thread level: " << p.thread_level << "\n";
+  if (!p.plugin.empty()) out << "  message-queue DLL: " << p.plugin << "\n";
+  if (snap.launch) {
+    const model::LaunchInfo& l = *snap.launch;
+    out << "  launcher: " << l.launcher;
+    if (!l.job_id.empty()) out << ", job " << l.job_id;
+    if (l.appnum >= 0) out << ", appnum " << l.appnum;
+    if (l.universe_size >= 0) out << ", universe size " << l.universe_size;
+    out << "\n";
+    out << "  orphans: " << l.orphan_count << " kept (budget " << l.orphan_budget
+        << (l.orphan_keep_all ? ", keep all" : "") << "), " << l.orphan_evictions
+        << " evicted, " << l.orphan_releases << " released\n";
+    if (l.debug_gate_hold) out << "  held in MPI_Init until a debugger releases MPIR_debug_gate\n";
+  }
+  if (snap.mpi_t) {
+    out << "  MPI_T: " << snap.mpi_t->cvars.size() << " control variables, "
+        << snap.mpi_t->pvars.size() << " performance variables, "
+        << snap.mpi_t->categories.size() << " categories (--json lists them)\n";
+  }
+  return out.str();
+}
+
+std::string ThreadsText(const model::ProcessSnapshot& snap) {
+  std::ostringstream out;
+  out << "threads: " << snap.threads.size() << "\n";
+  for (const model::Thread& t : snap.threads) {
+    out << "  " << t.tid << "  ";
+    if (t.state == "not_in_mpi") {
+      out << "not in MPI\n";
+      continue;
+    }
+    if (t.state == "unknown") {
+      out << "state unknown (the message-queue DLL does not report threads)\n";
+      continue;
+    }
+    out << (t.state == "blocked" ? "blocked in " : "in ") << t.call.value_or("an MPI call");
+    if (t.seconds_in_call) out << " for " << Seconds(*t.seconds_in_call);
+    if (!t.comm_name.empty()) out << " on " << t.comm_name;
+    if (t.root) out << " (root " << *t.root << ")";
+    out << "\n";
+    if (t.operation) out << "      " << OperationText(*t.operation) << "\n";
+    for (const model::Operation& op : t.waited) out << "      waits for " << OperationText(op) << "\n";
+    if (t.waited_unknown > 0) {
+      out << "      waits for " << t.waited_unknown << " request(s) not known to mpidbg\n";
+    }
+  }
+  return out.str();
+}
+
+std::string QueuesText(const model::ProcessSnapshot& snap) {
+  std::ostringstream out;
+  out << "communicators: " << snap.communicators.size() << "\n";
+  for (const model::Communicator& c : snap.communicators) {
+    out << "  " << (c.name.empty() ? "(unnamed)" : c.name) << "  id " << c.id << ", handle "
+        << Hex(c.handle) << ", " << c.kind << ", rank " << c.rank << " of " << c.size;
+    if (!c.world_ranks.empty()) out << ", world ranks " << RankListText(c.world_ranks);
+    if (c.remote_world_ranks) out << ", remote world ranks " << RankListText(*c.remote_world_ranks);
+    if (c.topology) out << ", " << *c.topology << " topology";
+    if (c.freed) out << ", freed";
+    out << "\n";
+    OperationList(out, "pending sends", c.pending_sends);
+    OperationList(out, "pending receives", c.pending_receives);
+    if (c.unexpected) {
+      OperationList(out, "unexpected messages", *c.unexpected);
+    } else {
+      out << "    unexpected messages: not known for this target\n";
+    }
+  }
+  return out.str();
+}
+
+std::string SnapshotText(const model::ProcessSnapshot& snap) {
+  return ProcessHeaderText(snap) + "\n" + ThreadsText(snap) + "\n" + QueuesText(snap);
+}
+
+}  // namespace mpidbg::host
