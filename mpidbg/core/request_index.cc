@@ -1,5 +1,5 @@
 // request_index.cc — see request_index.h.
-#include "rt/request_index.h"
+#include "core/request_index.h"
 
 #include <stdlib.h>
 

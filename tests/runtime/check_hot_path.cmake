@@ -4,7 +4,7 @@
 #  - hot-path objects (every MPI call runs them) reference no heap allocator, mutex or
 #    raw system call.
 #   cmake -DNM=<nm> -DOBJECTS="a.o|b.o|..." -P check_hot_path.cmake
-set(hot_path_files hooks_p2p hooks_coll hooks_completion op_registry datatype_info mpi_wrappers
+set(hot_path_files hooks_p2p hooks_coll hooks_completion request_registry datatype_info mpi_wrappers
   traffic thread_state)
 set(forbidden_on_hot_path
   "^malloc$" "^calloc$" "^realloc$" "^_Znwm$" "^_Znam$" "^pthread_mutex_lock$" "^syscall$")

@@ -1,5 +1,5 @@
 // comm_registry.cc — see comm_registry.h.
-#include "rt/comm_registry.h"
+#include "rt/comms/comm_registry.h"
 
 #include <stdlib.h>
 
@@ -9,9 +9,9 @@
 #include "core/record_arrays.h"
 #include "core/record_write.h"
 #include "core/spinlock.h"
-#include "rt/comm_topology.h"
-#include "rt/handles.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_topology.h"
+#include "rt/handle_widening.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

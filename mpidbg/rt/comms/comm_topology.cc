@@ -1,5 +1,5 @@
 // comm_topology.cc — see comm_topology.h.
-#include "rt/comm_topology.h"
+#include "rt/comms/comm_topology.h"
 
 #include <stdlib.h>
 

@@ -12,12 +12,12 @@
 #include "core/handle_map.h"
 #include "core/job_id.h"
 #include "core/spinlock.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/hooks.h"
-#include "rt/hooks_comm.h"
-#include "rt/hooks_objects.h"
-#include "rt/op_registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hooks.h"
+#include "rt/comms/hooks_comm.h"
+#include "rt/objects/hooks_objects.h"
+#include "rt/hot/request_registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,10 +1,10 @@
 // hooks_comm.h — hooks of the communicator calls in gen/calls_comms.def besides those
-// rt/hooks.h declares (CommCreate, CommIdup, CommFree, CommSetName).
+// rt/hot/hooks.h declares (CommCreate, CommIdup, CommFree, CommSetName).
 #ifndef MPIDBG_RT_HOOKS_COMM_H
 #define MPIDBG_RT_HOOKS_COMM_H
 
-#include "rt/hook_args_comm.h"
-#include "rt/thread_state.h"
+#include "rt/hot/hook_args_comm.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 

@@ -10,10 +10,10 @@
 
 #include "core/record_arrays.h"
 #include "core/record_write.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/hooks_groups.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/comms/hooks_groups.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -3,8 +3,8 @@
 #ifndef MPIDBG_RT_HOOKS_GROUPS_H
 #define MPIDBG_RT_HOOKS_GROUPS_H
 
-#include "rt/hook_args_objects.h"
-#include "rt/thread_state.h"
+#include "rt/hot/hook_args_objects.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 
@@ -13,7 +13,7 @@ void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc);
 void PreGroupFree(CallScope& scope, GroupFreeArgs& args);
 void PostGroupFree(CallScope& scope, GroupFreeArgs& args, int rc);
 
-// At MPI_Init (rt/handles_init.cc).
+// At MPI_Init (rt/objects/predefined_objects.cc).
 void RegisterPredefinedGroups();
 
 }  // namespace mpidbg::rt

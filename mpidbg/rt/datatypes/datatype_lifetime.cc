@@ -11,14 +11,14 @@
 // so a slot reused by a record the runtime did not track is never mistaken for one.
 // Orphans made here carry their own release callback, which drops the dependencies of
 // the record going away before the record itself.
-#include "rt/datatype_lifetime.h"
+#include "rt/datatypes/datatype_lifetime.h"
 
 #include <stdlib.h>
 
 #include "core/handle_map.h"
 #include "core/spinlock.h"
-#include "rt/handles.h"
-#include "rt/registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

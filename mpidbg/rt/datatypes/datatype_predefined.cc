@@ -7,9 +7,9 @@
 // handle already registered (MPI_LONG_LONG and MPI_LONG_LONG_INT).
 #include <mpi.h>
 
-#include "rt/datatype_registry.h"
-#include "rt/handles.h"
-#include "rt/registry.h"
+#include "rt/datatypes/datatype_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

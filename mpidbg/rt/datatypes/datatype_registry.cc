@@ -1,15 +1,15 @@
 // datatype_registry.cc — see datatype_registry.h.
-#include "rt/datatype_registry.h"
+#include "rt/datatypes/datatype_registry.h"
 
 #include <stdlib.h>
 
 #include "core/record_arrays.h"
 #include "core/record_write.h"
 #include "core/spinlock.h"
-#include "rt/datatype_lifetime.h"
-#include "rt/handles.h"
-#include "rt/init_steps.h"
-#include "rt/registry.h"
+#include "rt/datatypes/datatype_lifetime.h"
+#include "rt/handle_widening.h"
+#include "rt/process/init_steps.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,11 +1,11 @@
 // hooks_datatypes.cc — datatype constructors, commit, free and naming
 // (gen/calls_datatypes.def). Not on a per-message path.
-#include "rt/hooks_datatypes.h"
-#include "rt/registry.h"
+#include "rt/datatypes/hooks_datatypes.h"
+#include "rt/process/registry.h"
 
-#include "rt/datatype_lifetime.h"
-#include "rt/datatype_registry.h"
-#include "rt/handles.h"
+#include "rt/datatypes/datatype_lifetime.h"
+#include "rt/datatypes/datatype_registry.h"
+#include "rt/handle_widening.h"
 
 namespace mpidbg::rt {
 void PreTypeCreate(CallScope&, TypeCreateArgs&) {}

@@ -2,8 +2,8 @@
 #ifndef MPIDBG_RT_HOOKS_DATATYPES_H
 #define MPIDBG_RT_HOOKS_DATATYPES_H
 
-#include "rt/hook_args_datatypes.h"
-#include "rt/thread_state.h"
+#include "rt/hot/hook_args_datatypes.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 

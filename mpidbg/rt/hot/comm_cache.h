@@ -10,10 +10,10 @@
 
 #include <mpi.h>
 
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/registry.h"
-#include "rt/thread_state.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 

@@ -1,5 +1,5 @@
 // completion_count.h — how a request that completed counts as a received message
-// (rt/traffic.h), from what completion knows of its record (SavedRequest). Shared by the
+// (rt/hot/traffic.h), from what completion knows of its record (SavedRequest). Shared by the
 // Wait/Test hooks (hooks_completion.cc) and the op registry's retiring of a thread's
 // own requests (op_registry.cc, RetireOwnedRequest). HOT PATH: inline, no lock.
 #ifndef MPIDBG_RT_COMPLETION_COUNT_H
@@ -10,8 +10,8 @@
 
 #include "core/inline.h"
 #include "mpidbg/records.h"
-#include "rt/thread_state.h"
-#include "rt/traffic.h"
+#include "rt/hot/thread_state.h"
+#include "rt/hot/traffic.h"
 
 namespace mpidbg::rt {
 

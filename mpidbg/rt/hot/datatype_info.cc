@@ -1,5 +1,5 @@
 // datatype_info.cc — see datatype_info.h.
-#include "rt/datatype_info.h"
+#include "rt/hot/datatype_info.h"
 
 #include <string.h>
 
@@ -7,9 +7,9 @@
 
 #include "core/job_id.h"
 #include "core/record_write.h"
-#include "rt/handles.h"
-#include "rt/thread_state.h"
-#include "rt/type_cache.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/thread_state.h"
+#include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {

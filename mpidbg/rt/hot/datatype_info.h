@@ -2,7 +2,7 @@
 //
 // Predefined (named) datatypes are cached in a small fixed table, so the common path
 // costs a hash probe, not an MPI call, and each thread keeps the few it used last
-// (rt/type_cache.h: one compare, no copy). Derived datatypes are asked every time, because
+// (rt/hot/type_cache.h: one compare, no copy). Derived datatypes are asked every time, because
 // their handles can be freed and reused for a different type.
 #ifndef MPIDBG_RT_DATATYPE_INFO_H
 #define MPIDBG_RT_DATATYPE_INFO_H

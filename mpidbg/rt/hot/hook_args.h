@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
-#include "rt/comm_registry.h"
-#include "rt/op_registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/hot/request_registry.h"
 
 namespace mpidbg::rt {
 

@@ -1,11 +1,11 @@
 // hook_args_comm.h — what the generated wrappers of gen/calls_comms.def hand their
-// hooks (rt/hooks_comm.h). A field a call does not name keeps its default.
+// hooks (rt/comms/hooks_comm.h). A field a call does not name keeps its default.
 #ifndef MPIDBG_RT_HOOK_ARGS_COMM_H
 #define MPIDBG_RT_HOOK_ARGS_COMM_H
 
 #include <mpi.h>
 
-#include "rt/hook_args.h"
+#include "rt/hot/hook_args.h"
 
 namespace mpidbg::rt {
 

@@ -6,8 +6,8 @@
 #ifndef MPIDBG_RT_HOOKS_H
 #define MPIDBG_RT_HOOKS_H
 
-#include "rt/hook_args.h"
-#include "rt/thread_state.h"
+#include "rt/hot/hook_args.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 
@@ -34,11 +34,11 @@ MPIDBG_DECLARE_HOOKS(CommSetName, CommSetNameArgs)
 
 #undef MPIDBG_DECLARE_HOOKS
 
-// The hooks of P2pBlocking and P2pNonblocking are inline, in rt/hooks_p2p.h, and those
-// of Completion in rt/hooks_completion.h (the generated wrappers include both).
+// The hooks of P2pBlocking and P2pNonblocking are inline, in rt/hot/hooks_p2p.h, and those
+// of Completion in rt/hot/hooks_completion.h (the generated wrappers include both).
 
 // Completion of an MPI_Comm_idup request publishes the new communicator (also declared
-// in rt/hooks_completion.h, which calls them).
+// in rt/hot/hooks_completion.h, which calls them).
 void CompleteIdup(uint64_t request);
 bool HaveIdupPending();
 

@@ -2,15 +2,15 @@
 //
 // HOT PATH: no heap allocation, no system call; PMPI_* only.
 #include "core/normalise.h"
-#include "rt/comm_cache.h"
-#include "rt/comm_registry.h"
-#include "rt/datatype_info.h"
-#include "rt/handles.h"
-#include "rt/hooks.h"
-#include "rt/monitor.h"
-#include "rt/op_registry.h"
-#include "rt/registry.h"
-#include "rt/type_cache.h"
+#include "rt/hot/comm_cache.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/hot/datatype_info.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hooks.h"
+#include "rt/monitor/monitor.h"
+#include "rt/hot/request_registry.h"
+#include "rt/process/registry.h"
+#include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {

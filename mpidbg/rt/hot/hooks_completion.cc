@@ -3,11 +3,11 @@
 // their Test forms, and calls that failed.
 //
 // HOT PATH: no heap allocation; PMPI_* only.
-#include "rt/hooks_completion.h"
+#include "rt/hot/hooks_completion.h"
 
-#include "rt/completion_count.h"
-#include "rt/op_registry.h"
-#include "rt/traffic.h"
+#include "rt/hot/completion_count.h"
+#include "rt/hot/request_registry.h"
+#include "rt/hot/traffic.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -6,7 +6,7 @@
 // HOT PATH: no heap allocation except growing the per-thread scratch; PMPI_* only.
 // Before the call the request handles are copied (MPI overwrites completed ones with
 // MPI_REQUEST_NULL); after it, receives that completed are counted from their statuses
-// (rt/completion_count.h), and the records of the requests that completed are released,
+// (rt/hot/completion_count.h), and the records of the requests that completed are released,
 // or marked inactive if persistent.
 //
 // Below MPI_THREAD_MULTIPLE no other thread can touch the request index or a record
@@ -28,10 +28,10 @@
 
 #include "core/concurrency.h"
 #include "core/inline.h"
-#include "rt/handles.h"
-#include "rt/hook_args.h"
-#include "rt/op_registry.h"
-#include "rt/thread_state.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hook_args.h"
+#include "rt/hot/request_registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 

@@ -8,17 +8,17 @@
 #include <string.h>
 
 #include "core/normalise.h"
-#include "rt/comm_cache.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/hooks.h"
-#include "rt/hooks_p2p.h"
-#include "rt/message_registry.h"
-#include "rt/op_registry.h"
-#include "rt/op_slots.h"
-#include "rt/registry.h"
-#include "rt/traffic.h"
-#include "rt/type_cache.h"
+#include "rt/hot/comm_cache.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hooks.h"
+#include "rt/hot/hooks_p2p.h"
+#include "rt/hot/message_registry.h"
+#include "rt/hot/request_registry.h"
+#include "rt/hot/request_slots.h"
+#include "rt/process/registry.h"
+#include "rt/hot/traffic.h"
+#include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
 

@@ -14,7 +14,7 @@
 //  - a nonblocking call fills a request record from the thread's slot cache and
 //    indexes it under the request handle after PMPI.
 //
-// Traffic (rt/traffic.h): a send is counted when it is posted (a blocking send before
+// Traffic (rt/hot/traffic.h): a send is counted when it is posted (a blocking send before
 // it enters MPI, so a send stuck in MPI is already counted); a blocking receive when it
 // completes, from its status (requests in hooks_completion.cc); a matched
 // MPI_Mprobe/Improbe counts as the receive, so MPI_Mrecv/Imrecv count nothing.
@@ -28,14 +28,14 @@
 
 #include "core/normalise.h"
 #include "mpidbg/records.h"
-#include "rt/comm_cache.h"
-#include "rt/handles.h"
-#include "rt/hook_args.h"
-#include "rt/op_slots.h"
-#include "rt/registry.h"
-#include "rt/thread_state.h"
-#include "rt/traffic.h"
-#include "rt/type_cache.h"
+#include "rt/hot/comm_cache.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hook_args.h"
+#include "rt/hot/request_slots.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
+#include "rt/hot/traffic.h"
+#include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
 

@@ -1,10 +1,10 @@
 // message_registry.cc — see message_registry.h.
-#include "rt/message_registry.h"
+#include "rt/hot/message_registry.h"
 
 #include "core/normalise.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 

@@ -1,5 +1,5 @@
 // op_registry.cc — see op_registry.h (same hot-path rules).
-#include "rt/op_registry.h"
+#include "rt/hot/request_registry.h"
 
 #include <string.h>
 
@@ -9,15 +9,15 @@
 #include "core/concurrency.h"
 #include "core/record_write.h"
 #include "core/spinlock.h"
-#include "rt/comm_registry.h"
-#include "rt/completion_count.h"
-#include "rt/datatype_info.h"
-#include "rt/handles.h"
-#include "rt/op_slots.h"
-#include "rt/registry.h"
-#include "rt/request_index.h"
-#include "rt/thread_state.h"
-#include "rt/type_cache.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/hot/completion_count.h"
+#include "rt/hot/datatype_info.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/request_slots.h"
+#include "rt/process/registry.h"
+#include "core/request_index.h"
+#include "rt/hot/thread_state.h"
+#include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -33,7 +33,7 @@ mpidbg_op_record* OpAt(uint64_t address) {
   return reinterpret_cast<mpidbg_op_record*>(static_cast<uintptr_t>(address));
 }
 
-// --- op slots: a per-thread cache over the op table (rt/op_slots.h) ---
+// --- op slots: a per-thread cache over the op table (rt/hot/request_slots.h) ---
 
 MPIDBG_ALWAYS_INLINE mpidbg_op_record* TakeSlotFor(ThreadState* ts) {
   if (ts == nullptr) return reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
@@ -126,7 +126,7 @@ void MarkFreedLocked(mpidbg_op_record* rec, uint64_t serial) {
   core::EndRecordWrite(&rec->hdr);
 }
 
-// What completion needs of a request's record (SavedRequest, rt/thread_state.h).
+// What completion needs of a request's record (SavedRequest, rt/hot/thread_state.h).
 void Save(const mpidbg_op_record& rec, SavedRequest* s) {
   s->comm_handle = rec.comm_handle;
   s->comm_job_id = rec.comm_job_id;

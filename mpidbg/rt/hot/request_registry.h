@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
-#include "rt/datatype_info.h"
+#include "rt/hot/datatype_info.h"
 
 namespace mpidbg::rt {
 
@@ -103,7 +103,7 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed);
 void FreeRequest(uint64_t request);
 
 // --- per-message forms for hooks that fill op records themselves ---
-// rt/op_slots.h opens records (OpenRequestOp, OpenBlockingOp); the caller writes every
+// rt/hot/request_slots.h opens records (OpenRequestOp, OpenBlockingOp); the caller writes every
 // field of the body. IndexRequest closes a request record (and its optional companion,
 // opened the same way) and indexes it under `request`. No generation step: the calling
 // scope's publication covers it (op_slots.h).
@@ -129,7 +129,7 @@ void FinishOwnedRequestOp(ThreadState* ts, uint64_t request, mpidbg_op_record* r
 
 // Completion below MPI_THREAD_MULTIPLE, where no other thread can touch the index or a
 // record while this one is in MPI: looks `request` up once, counts it as a received
-// message if it is one (completed with `status`, nullptr if unknown; rt/completion_count.h)
+// message if it is one (completed with `status`, nullptr if unknown; rt/hot/completion_count.h)
 // and retires it as RetireRequest does.
 void RetireOwnedRequest(ThreadState* ts, uint64_t request, const MPI_Status* status);
 

@@ -1,4 +1,4 @@
-// op_slots.h — the per-message forms of the op registry (rt/op_registry.h), inline:
+// op_slots.h — the per-message forms of the op registry (rt/hot/request_registry.h), inline:
 // a thread's reserved slots for the envelopes of its blocking calls, and its cache of
 // free slots for request records.
 //
@@ -18,8 +18,8 @@
 #include "core/record_write.h"
 #include "core/slab_table.h"
 #include "mpidbg/records.h"
-#include "rt/registry.h"
-#include "rt/thread_state.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 

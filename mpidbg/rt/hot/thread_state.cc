@@ -1,7 +1,7 @@
 // thread_state.cc — see thread_state.h (same hot-path rules): the thread-local pointer
 // and mpidbg_thread_mpi_state(). CallScope is inline in the header; the thread's first
 // MPI call, its exit and scratch growth are in thread_setup.cc.
-#include "rt/thread_state.h"
+#include "rt/hot/thread_state.h"
 
 #include "mpidbg/runtime_api.h"
 

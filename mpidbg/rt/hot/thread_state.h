@@ -29,9 +29,9 @@
 #include "core/inline.h"
 #include "core/record_write.h"
 #include "mpidbg/records.h"
-#include "rt/comm_registry.h"
-#include "rt/datatype_info.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/hot/datatype_info.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 
@@ -108,7 +108,7 @@ struct ThreadState {
   int32_t signal_state = MPIDBG_THREAD_NOT_IN_MPI;
   int32_t signal_call = MPIDBG_CALL_NONE;
   // The outermost call's return address into its caller (the wrapper's
-  // __builtin_return_address(0)), for the MPI-state sampler's call sites (rt/profile.h).
+  // __builtin_return_address(0)), for the MPI-state sampler's call sites (rt/profile/profile.h).
   // Written with the call, before the state; meaningful only while the state is not
   // NOT_IN_MPI (left as it was on return).
   uint64_t signal_site = 0;

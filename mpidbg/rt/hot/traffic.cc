@@ -1,7 +1,7 @@
 // traffic.cc — see traffic.h (same hot-path rules), and this area's init steps
-// (rt/init_steps.h): sizing and mapping the counters and the send log at MPI_Init,
+// (rt/process/init_steps.h): sizing and mapping the counters and the send log at MPI_Init,
 // choosing the lock policy from the provided thread level.
-#include "rt/traffic.h"
+#include "rt/hot/traffic.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -9,12 +9,12 @@
 #include "core/concurrency.h"
 #include "core/job_id.h"
 #include "core/normalise.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/init_steps.h"
-#include "rt/op_registry.h"
-#include "rt/registry.h"
-#include "rt/thread_state.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/init_steps.h"
+#include "rt/hot/request_registry.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 

@@ -18,9 +18,9 @@
 #include "core/concurrency.h"
 #include "core/normalise.h"
 #include "mpidbg/records.h"
-#include "rt/monitor.h"
-#include "rt/registry.h"
-#include "rt/thread_state.h"
+#include "rt/monitor/monitor.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 
@@ -179,7 +179,7 @@ MPIDBG_ALWAYS_INLINE void LogSend(const SendEnvelope& s, uint64_t ordinal, bool 
 // every send; only a key the thread's cache misses goes out of line.
 MPIDBG_ALWAYS_INLINE void CountSend(ThreadState* ts, const SendEnvelope& s) {
   if (s.peer < 0) return;
-  // Monitoring (rt/monitor.h) counts here too, whether or not the traffic table is on.
+  // Monitoring (rt/monitor/monitor.h) counts here too, whether or not the traffic table is on.
   if (MonitorOn()) MonitorSend(s.peer_world, s.bytes);
   if (g_traffic_hot.entries == nullptr) return;
   mpidbg_traffic_entry* e = ts->send_entries[TrafficCacheSlot(s.peer, s.tag)];

@@ -5,9 +5,9 @@
 
 #include <mpi.h>
 
-#include "rt/datatype_info.h"
-#include "rt/handles.h"
-#include "rt/thread_state.h"
+#include "rt/hot/datatype_info.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 

@@ -1,4 +1,4 @@
-// metadata.cc — this area's MPI_Init/MPI_Finalize steps (rt/init_steps.h): launch
+// metadata.cc — this area's MPI_Init/MPI_Finalize steps (rt/process/init_steps.h): launch
 // info, MPI version, MPI_T catalogue, MPIR symbols, debug gate.
 //
 // Environment variables are read here and only here (before PMPI_Init), never on a
@@ -6,12 +6,12 @@
 // launchers' variables.
 #include <mpi.h>
 
-#include "rt/debug_gate.h"
-#include "rt/init_steps.h"
-#include "rt/launch_info.h"
-#include "rt/mpir_symbols.h"
-#include "rt/mpit_catalogue.h"
-#include "rt/registry.h"
+#include "rt/process/debug_gate.h"
+#include "rt/process/init_steps.h"
+#include "rt/process/launch_info.h"
+#include "rt/metadata/mpir_symbols.h"
+#include "rt/metadata/mpit_catalogue.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 

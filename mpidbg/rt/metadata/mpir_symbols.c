@@ -36,7 +36,7 @@
 #define _GNU_SOURCE /* dladdr */
 #endif
 
-#include "rt/mpir_symbols.h"
+#include "rt/metadata/mpir_symbols.h"
 
 #include <dlfcn.h>
 #include <limits.h>

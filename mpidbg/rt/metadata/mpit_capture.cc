@@ -5,7 +5,7 @@
 // freed here), never a write. Performance variables are not started or read: their
 // element count comes from a handle in a session of our own, freed at once (MPICH
 // only, see kPvarHandlesAreSafe).
-#include "rt/mpit_capture.h"
+#include "rt/metadata/mpit_capture.h"
 
 #include <mpi.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 // the swap of the arrays happens with an odd `seq`, so a debugger stopping the process
 // in the middle of a (slow) capture still reads the previous catalogue whole. The old
 // arrays are freed after the new ones are published.
-#include "rt/mpit_catalogue.h"
+#include "rt/metadata/mpit_catalogue.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -18,9 +18,9 @@
 #include "core/clock.h"
 #include "core/record_arrays.h"
 #include "mpidbg/runtime_api.h"
-#include "rt/handles.h"
-#include "rt/mpit_capture.h"
-#include "rt/registry.h"
+#include "rt/handle_widening.h"
+#include "rt/metadata/mpit_capture.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,7 +1,7 @@
 // monitor.cc — see monitor.h: the monitoring block (root.monitor), its one-time
 // allocation, start/stop/reset, the exported read functions, and MPIDBG_MONITOR at
-// MPI_Init (rt/init_steps.h). Nothing here runs per message.
-#include "rt/monitor.h"
+// MPI_Init (rt/process/init_steps.h). Nothing here runs per message.
+#include "rt/monitor/monitor.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -14,10 +14,10 @@
 #include "core/record_write.h"
 #include "core/spinlock.h"
 #include "mpidbg/runtime_api.h"
-#include "rt/handles.h"
-#include "rt/init_steps.h"
-#include "rt/launch_info.h"
-#include "rt/registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/init_steps.h"
+#include "rt/process/launch_info.h"
+#include "rt/process/registry.h"
 
 #define MPIDBG_EXPORT_API extern "C" __attribute__((visibility("default")))
 

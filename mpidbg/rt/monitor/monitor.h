@@ -12,7 +12,7 @@
 // Files: monitor.cc (the block, start/stop/reset, the read functions, MPIDBG_MONITOR at
 // MPI_Init), monitor_coll.cc (collective byte rules), monitor_rma.cc (one-sided
 // targets), monitor_files.cc (the file-name table). Point-to-point sends and receives
-// are counted from rt/traffic.h (CountSend, CountReceived).
+// are counted from rt/hot/traffic.h (CountSend, CountReceived).
 //
 // The output side (monitor_output.cc, monitor_mpit.*) uses the exported C functions of
 // runtime_api.h (mpidbg_monitor_read_peer/_collective/_file, mpidbg_monitor_active) and

@@ -18,11 +18,11 @@
 #include "core/concurrency.h"
 #include "core/normalise.h"
 #include "mpidbg/call_ids.h"
-#include "rt/comm_cache.h"
-#include "rt/hook_args.h"
-#include "rt/monitor.h"
-#include "rt/registry.h"
-#include "rt/type_cache.h"
+#include "rt/hot/comm_cache.h"
+#include "rt/hot/hook_args.h"
+#include "rt/monitor/monitor.h"
+#include "rt/process/registry.h"
+#include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,6 +1,6 @@
 // monitor_entry.cc — see monitor_entry.h. Key names are docs/OUTPUT.md's
 // "mpidbg.monitor/1"; keys may be added, never renamed or dropped.
-#include "rt/monitor_entry.h"
+#include "rt/monitor/monitor_entry.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 // (docs/OUTPUT.md, last section), and the file's opening and closing text.
 //
 // The entry is sparse (peers with a non-zero counter only), so it is also what a rank
-// sends to world rank 0 when the job's file is written (rt/monitor_write.cc). Counters
+// sends to world rank 0 when the job's file is written (rt/monitor/monitor_write.cc). Counters
 // come through a MonitorSource: the runtime's public read functions in the process, a
 // hand-made block in unit tests.
 #ifndef MPIDBG_RT_MONITOR_ENTRY_H
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
-#include "rt/monitor_json.h"
+#include "rt/monitor/monitor_json.h"
 
 namespace mpidbg::rt {
 

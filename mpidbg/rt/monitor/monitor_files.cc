@@ -14,11 +14,11 @@
 #include "core/concurrency.h"
 #include "core/record_write.h"
 #include "mpidbg/call_ids.h"
-#include "rt/handles.h"
-#include "rt/hook_args_files.h"
-#include "rt/monitor.h"
-#include "rt/registry.h"
-#include "rt/type_cache.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hook_args_files.h"
+#include "rt/monitor/monitor.h"
+#include "rt/process/registry.h"
+#include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -118,7 +118,7 @@ void MonitorFileOpened(const char* name) {
   if (f != nullptr) core::CounterAdd(&f->opens, uint64_t{1});
 }
 
-// The file's name comes from its record (rt/file_registry.cc, the name given to
+// The file's name comes from its record (rt/rma_files/file_registry.cc, the name given to
 // MPI_File_open), so a file opened before monitoring started is counted too.
 void MonitorFileIo(ThreadState* ts, int32_t call, const FileIoArgs& args) {
   if (g_table == nullptr || args.file == MPI_FILE_NULL) return;

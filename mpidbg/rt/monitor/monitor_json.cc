@@ -1,9 +1,9 @@
 // monitor_json.cc — see monitor_json.h.
-#include "rt/monitor_json.h"
+#include "rt/monitor/monitor_json.h"
 
 #include <string.h>
 
-#include "rt/json_string.h"
+#include "rt/report/json_string.h"
 
 namespace mpidbg::rt {
 

@@ -2,7 +2,7 @@
 // runtime writes at MPI_Finalize (docs/OUTPUT.md). No exceptions: a failed allocation
 // makes ok() false and every later call a no-op, so a caller checks once at the end.
 //
-// Strings are escaped by rt/json_string.h (untrusted bytes; not UTF-8 becomes U+FFFD),
+// Strings are escaped by rt/report/json_string.h (untrusted bytes; not UTF-8 becomes U+FFFD),
 // so the output always parses. Not on a per-call path.
 #ifndef MPIDBG_RT_MONITOR_JSON_H
 #define MPIDBG_RT_MONITOR_JSON_H

@@ -1,5 +1,5 @@
 // monitor_mpit.cc — see monitor_mpit.h.
-#include "rt/monitor_mpit.h"
+#include "rt/monitor/monitor_mpit.h"
 
 #include <dlfcn.h>
 #include <mpi.h>
@@ -11,7 +11,7 @@
 #include "mpidbg/records.h"
 #include "mpidbg/runtime_api.h"
 #include "rt/grow_buffer.h"
-#include "rt/registry.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

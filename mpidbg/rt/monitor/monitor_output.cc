@@ -1,4 +1,4 @@
-// monitor_output.cc — this area's MPI_Finalize step (rt/init_steps.h): when monitoring
+// monitor_output.cc — this area's MPI_Finalize step (rt/process/init_steps.h): when monitoring
 // ever started here, a last read of the MPI's own monitoring through MPI_T, then the
 // job's file when MPIDBG_MONITOR named one (output_path, set at MPI_Init on every rank
 // alike, so every rank takes part in the collective write or none does).
@@ -6,10 +6,10 @@
 
 #include "mpidbg/records.h"
 #include "mpidbg/runtime_api.h"
-#include "rt/init_steps.h"
-#include "rt/monitor_mpit.h"
-#include "rt/monitor_write.h"
-#include "rt/registry.h"
+#include "rt/process/init_steps.h"
+#include "rt/monitor/monitor_mpit.h"
+#include "rt/monitor/monitor_write.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 

@@ -11,13 +11,13 @@
 #include "core/concurrency.h"
 #include "core/normalise.h"
 #include "mpidbg/call_ids.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/hook_args_rma.h"
-#include "rt/monitor.h"
-#include "rt/registry.h"
-#include "rt/type_cache.h"
-#include "rt/window_state.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hook_args_rma.h"
+#include "rt/monitor/monitor.h"
+#include "rt/process/registry.h"
+#include "rt/hot/type_cache.h"
+#include "rt/rma_files/window_state.h"
 
 namespace mpidbg::rt {
 namespace {

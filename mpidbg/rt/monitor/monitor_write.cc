@@ -1,5 +1,5 @@
 // monitor_write.cc — see monitor_write.h.
-#include "rt/monitor_write.h"
+#include "rt/monitor/monitor_write.h"
 
 #include <mpi.h>
 #include <stdint.h>
@@ -12,9 +12,9 @@
 #include "mpidbg/records.h"
 #include "mpidbg/runtime_api.h"
 #include "rt/grow_buffer.h"
-#include "rt/monitor_entry.h"
-#include "rt/monitor_json.h"
-#include "rt/registry.h"
+#include "rt/monitor/monitor_entry.h"
+#include "rt/monitor/monitor_json.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

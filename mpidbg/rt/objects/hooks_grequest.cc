@@ -3,13 +3,13 @@
 // MPI_Grequest_start records a request like any other (direction GENERALIZED, with the
 // extra_state and query function the application gave). MPI_Grequest_complete marks it
 // COMPLETE; the wait or test that collects it retires it through the completion hooks.
-#include "rt/hooks_grequest.h"
+#include "rt/objects/hooks_grequest.h"
 
 #include <stdint.h>
 
-#include "rt/handles.h"
-#include "rt/op_registry.h"
-#include "rt/registry.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/request_registry.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 

@@ -11,11 +11,11 @@
 #include "core/record_arrays.h"
 #include "core/record_write.h"
 #include "core/spinlock.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/hooks_objects.h"
-#include "rt/info_entries.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/objects/hooks_objects.h"
+#include "rt/objects/info_entries.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
-#include "rt/hook_args_objects.h"
-#include "rt/thread_state.h"
+#include "rt/hot/hook_args_objects.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 
@@ -24,7 +24,7 @@ void PreSession(CallScope& scope, SessionArgs& args);
 void PostSession(CallScope& scope, SessionArgs& args, int rc);
 #endif
 
-// At MPI_Init (rt/handles_init.cc): predefined ops, errhandlers and MPI_INFO_ENV.
+// At MPI_Init (rt/objects/predefined_objects.cc): predefined ops, errhandlers and MPI_INFO_ENV.
 void RegisterPredefinedObjects();
 
 // Handle values as records store them: 0 for the null handle.

@@ -1,5 +1,5 @@
 // info_entries.cc — see info_entries.h.
-#include "rt/info_entries.h"
+#include "rt/objects/info_entries.h"
 
 #include <stdlib.h>
 #include <string.h>

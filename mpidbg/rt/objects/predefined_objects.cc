@@ -1,10 +1,10 @@
-// handles_init.cc — this area's MPI_Init step (rt/init_steps.h): records of the
+// handles_init.cc — this area's MPI_Init step (rt/process/init_steps.h): records of the
 // predefined groups, reduction ops, errhandlers and MPI_INFO_ENV. The predefined
 // communicators are recorded before (RegisterPredefinedComms), as they must exist
 // before any other record refers to them.
-#include "rt/hooks_groups.h"
-#include "rt/hooks_objects.h"
-#include "rt/init_steps.h"
+#include "rt/comms/hooks_groups.h"
+#include "rt/objects/hooks_objects.h"
+#include "rt/process/init_steps.h"
 
 namespace mpidbg::rt {
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "mpidbg/records.h"
-#include "rt/handles.h"
+#include "rt/handle_widening.h"
 
 extern "C" mpidbg_root mpidbg_runtime_root;
 

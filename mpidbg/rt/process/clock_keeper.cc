@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "core/tick_clock.h"
-#include "rt/init_steps.h"
-#include "rt/registry.h"
+#include "rt/process/init_steps.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

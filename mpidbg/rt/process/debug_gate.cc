@@ -4,7 +4,7 @@
 // order: normally ours (mpir_symbols.c), but if another library's definition came first
 // the debugger writes that one. The hold watches both, and the same for
 // MPIR_being_debugged.
-#include "rt/debug_gate.h"
+#include "rt/process/debug_gate.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rt/mpir_symbols.h"
-#include "rt/registry.h"
+#include "rt/metadata/mpir_symbols.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -4,11 +4,11 @@
 
 #include "core/clock.h"
 #include "core/record_write.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/hooks.h"
-#include "rt/init_steps.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hooks.h"
+#include "rt/process/init_steps.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

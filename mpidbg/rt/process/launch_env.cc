@@ -1,5 +1,5 @@
 // launch_env.cc — the launcher's view of this process from its environment.
-#include "rt/launch_env.h"
+#include "rt/process/launch_env.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // launch_info.cc — fills the launch record at MPI_Init and publishes it (root.launch).
-#include "rt/launch_info.h"
+#include "rt/process/launch_info.h"
 
 #include <fcntl.h>
 #include <mpi.h>
@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "core/record_write.h"
-#include "rt/handles.h"
-#include "rt/launch_env.h"
-#include "rt/registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/launch_env.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,5 +1,5 @@
 // registry.cc — the record tables and registries over the exported root.
-#include "rt/registry.h"
+#include "rt/process/registry.h"
 
 #include <stdlib.h>
 

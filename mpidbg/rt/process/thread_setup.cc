@@ -8,10 +8,10 @@
 #include <new>
 
 #include "core/clock.h"
-#include "rt/op_registry.h"
-#include "rt/profile.h"
-#include "rt/registry.h"
-#include "rt/thread_state.h"
+#include "rt/hot/request_registry.h"
+#include "rt/profile/profile.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 namespace {

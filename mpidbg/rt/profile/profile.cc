@@ -1,6 +1,6 @@
 // profile.cc — see profile.h: settings, the signal and its handler, per-thread timers,
-// and this area's init step (rt/init_steps.h: ProfileAfterInit).
-#include "rt/profile.h"
+// and this area's init step (rt/process/init_steps.h: ProfileAfterInit).
+#include "rt/profile/profile.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -12,10 +12,10 @@
 #include "core/clock.h"
 #include "mpidbg/call_ids.h"
 #include "mpidbg/runtime_api.h"
-#include "rt/init_steps.h"
-#include "rt/profile_sites.h"
-#include "rt/registry.h"
-#include "rt/thread_state.h"
+#include "rt/process/init_steps.h"
+#include "rt/profile/profile_sites.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 namespace {

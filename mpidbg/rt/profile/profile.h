@@ -1,12 +1,12 @@
 // profile.h — MPI-state sampling (records.h: mpidbg_profile; mpidbg/doc/profiling.md).
 //
-// Opt-in with MPIDBG_PROFILE (rt/profile_config.h). At MPI_Init the runtime installs a
+// Opt-in with MPIDBG_PROFILE (rt/profile/profile_config.h). At MPI_Init the runtime installs a
 // handler for the profiling signal and gives the thread that called MPI_Init a timer;
-// every other thread gets one at its first MPI call (rt/thread_setup.cc). Each tick the
+// every other thread gets one at its first MPI call (rt/process/thread_setup.cc). Each tick the
 // handler, on the ticking thread, reads that thread's state with
 // mpidbg_thread_mpi_state() and the outermost call's site from its ThreadState, and
-// counts the sample (rt/profile_sites.h). MPI_Finalize stops the timers and writes the
-// job's report (rt/profile_report.cc). The block and its arrays are static: they stay
+// counts the sample (rt/profile/profile_sites.h). MPI_Finalize stops the timers and writes the
+// job's report (rt/profile/profile_report.cc). The block and its arrays are static: they stay
 // readable after MPI_Finalize and in core files.
 #ifndef MPIDBG_RT_PROFILE_H
 #define MPIDBG_RT_PROFILE_H
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
-#include "rt/profile_config.h"
+#include "rt/profile/profile_config.h"
 
 namespace mpidbg::rt {
 

@@ -1,5 +1,5 @@
 // profile_config.cc — see profile_config.h.
-#include "rt/profile_config.h"
+#include "rt/profile/profile_config.h"
 
 #include <signal.h>
 #include <stdio.h>

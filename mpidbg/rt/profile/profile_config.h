@@ -1,4 +1,4 @@
-// profile_config.h — what MPIDBG_PROFILE* ask of the MPI-state sampler (rt/profile.h),
+// profile_config.h — what MPIDBG_PROFILE* ask of the MPI-state sampler (rt/profile/profile.h),
 // read once at MPI_Init. MPI-free and free of global state: the unit tests feed it
 // tables of variables.
 //
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rt/launch_env.h"
+#include "rt/process/launch_env.h"
 
 namespace mpidbg::rt {
 

@@ -1,5 +1,5 @@
 // profile_merge.cc — see profile_merge.h.
-#include "rt/profile_merge.h"
+#include "rt/profile/profile_merge.h"
 
 #include <stdio.h>
 #include <string.h>

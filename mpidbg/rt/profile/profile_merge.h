@@ -1,5 +1,5 @@
 // profile_merge.h — the job's MPI-state profile as world rank 0 builds it from every
-// rank's packed results (rt/profile_pack.h), and its JSON rendering (the
+// rank's packed results (rt/profile/profile_pack.h), and its JSON rendering (the
 // "mpidbg.profile/1" schema, docs/OUTPUT.md). MPI-free (unit-tested).
 //
 // Ranks are added one at a time and may be dropped after: the merge keeps job totals,
@@ -12,8 +12,8 @@
 
 #include "mpidbg/call_ids.h"
 #include "rt/grow_buffer.h"
-#include "rt/profile_json.h"
-#include "rt/profile_pack.h"
+#include "rt/report/json_writer.h"
+#include "rt/profile/profile_pack.h"
 
 namespace mpidbg::rt {
 

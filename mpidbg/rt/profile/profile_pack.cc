@@ -1,5 +1,5 @@
 // profile_pack.cc — see profile_pack.h.
-#include "rt/profile_pack.h"
+#include "rt/profile/profile_pack.h"
 
 #include <string.h>
 

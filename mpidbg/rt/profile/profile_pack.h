@@ -1,5 +1,5 @@
 // profile_pack.h — one rank's sampling results as bytes, symbolised on that rank, as
-// MPI_Finalize sends them to world rank 0 (rt/profile_report.cc), and the validating
+// MPI_Finalize sends them to world rank 0 (rt/profile/profile_report.cc), and the validating
 // view rank 0 reads them through. MPI-free (unit-tested).
 //
 // Layout: header | functions[function_count] | sites[site_count] | string pool

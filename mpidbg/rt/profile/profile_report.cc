@@ -1,4 +1,4 @@
-// profile_report.cc — the job's MPI-state profile at MPI_Finalize (rt/init_steps.h:
+// profile_report.cc — the job's MPI-state profile at MPI_Finalize (rt/process/init_steps.h:
 // ProfileBeforeFinalize): every rank stops sampling and symbolises its sites; world
 // rank 0 collects the ranks one by one, merges them and writes one file
 // ("mpidbg.profile/1", docs/OUTPUT.md). PMPI_* only, on a private duplicate of
@@ -20,12 +20,12 @@
 
 #include "core/clock.h"
 #include "core/record_write.h"
-#include "rt/init_steps.h"
-#include "rt/profile.h"
-#include "rt/profile_merge.h"
-#include "rt/profile_pack.h"
-#include "rt/profile_symbols.h"
-#include "rt/registry.h"
+#include "rt/process/init_steps.h"
+#include "rt/profile/profile.h"
+#include "rt/profile/profile_merge.h"
+#include "rt/profile/profile_pack.h"
+#include "rt/profile/profile_symbols.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,7 +1,7 @@
 // profile_sites.h — the MPI-state sampler's counting step: one sample (of `weight`
 // ticks) added to the block's totals, its function and its call site.
 //
-// SIGNAL CONTEXT. Runs in the profiling signal handler (rt/profile.cc), on the sampled
+// SIGNAL CONTEXT. Runs in the profiling signal handler (rt/profile/profile.cc), on the sampled
 // thread, while other threads may run their own handlers: relaxed atomic adds only, no
 // lock, no allocation, no system call, no waiting. The table of sites is open
 // addressing by return address (linear probing, at most kMaxProbe slots): an entry is

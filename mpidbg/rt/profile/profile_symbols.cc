@@ -2,7 +2,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "rt/profile_symbols.h"
+#include "rt/profile/profile_symbols.h"
 
 #include <dlfcn.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 // json_string.cc — see json_string.h.
-#include "rt/json_string.h"
+#include "rt/report/json_string.h"
 
 #include <stdint.h>
 

@@ -1,11 +1,11 @@
 // profile_json.cc — see profile_json.h.
-#include "rt/profile_json.h"
+#include "rt/report/json_writer.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "rt/json_string.h"
+#include "rt/report/json_string.h"
 
 namespace mpidbg::rt {
 

@@ -1,6 +1,6 @@
 // profile_json.h — a small JSON text writer for the runtime's report files: no
 // exceptions, no allocation beyond one growing buffer, strings escaped by
-// rt/json_string.h (bytes that are not valid UTF-8 become U+FFFD, so any path or symbol
+// rt/report/json_string.h (bytes that are not valid UTF-8 become U+FFFD, so any path or symbol
 // name gives valid JSON). Cold path only (MPI_Finalize).
 //
 // Objects and arrays nest up to kMaxDepth; commas are placed by the writer. Objects

@@ -1,12 +1,12 @@
 // file_registry.cc — see file_registry.h.
-#include "rt/file_registry.h"
+#include "rt/rma_files/file_registry.h"
 
 #include "core/record_write.h"
 #include "core/spinlock.h"
 #include "mpidbg/records.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,13 +1,13 @@
 // hooks_files.cc — MPI-IO calls (gen/calls_files.def). PMPI_* only.
-#include "rt/hooks_files.h"
+#include "rt/rma_files/hooks_files.h"
 
-#include "rt/comm_registry.h"
-#include "rt/datatype_info.h"
-#include "rt/datatype_lifetime.h"
-#include "rt/file_registry.h"
-#include "rt/handles.h"
-#include "rt/monitor.h"
-#include "rt/op_registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/hot/datatype_info.h"
+#include "rt/datatypes/datatype_lifetime.h"
+#include "rt/rma_files/file_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/monitor/monitor.h"
+#include "rt/hot/request_registry.h"
 
 namespace mpidbg::rt {
 namespace {

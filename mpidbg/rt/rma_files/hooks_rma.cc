@@ -1,15 +1,15 @@
 // hooks_rma.cc — windows, their synchronisation, and one-sided communication
 // (gen/calls_rma.def). PMPI_* only.
-#include "rt/hooks_rma.h"
+#include "rt/rma_files/hooks_rma.h"
 
 #include "core/normalise.h"
-#include "rt/comm_registry.h"
-#include "rt/datatype_info.h"
-#include "rt/handles.h"
-#include "rt/monitor.h"
-#include "rt/op_registry.h"
-#include "rt/registry.h"
-#include "rt/window_state.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/hot/datatype_info.h"
+#include "rt/handle_widening.h"
+#include "rt/monitor/monitor.h"
+#include "rt/hot/request_registry.h"
+#include "rt/process/registry.h"
+#include "rt/rma_files/window_state.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,5 +1,5 @@
 // window_state.cc — see window_state.h.
-#include "rt/window_state.h"
+#include "rt/rma_files/window_state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +8,10 @@
 #include "core/record_arrays.h"
 #include "core/record_write.h"
 #include "core/spinlock.h"
-#include "rt/comm_registry.h"
-#include "rt/handles.h"
-#include "rt/op_registry.h"
-#include "rt/registry.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/request_registry.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 namespace {

@@ -1,6 +1,6 @@
 // The request index: insert/find/erase, companions, backward-shift deletion under churn
 // (no rebuilds, every entry reachable), growth.
-#include "rt/request_index.h"
+#include "core/request_index.h"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "mpidbg/runtime_api.h"
-#include "rt/monitor_entry.h"
-#include "rt/monitor_json.h"
+#include "rt/monitor/monitor_entry.h"
+#include "rt/monitor/monitor_json.h"
 
 namespace mpidbg::rt {
 namespace {

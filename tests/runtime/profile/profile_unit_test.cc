@@ -15,19 +15,19 @@
 #include <vector>
 
 #include "mpidbg/call_ids.h"
-#include "rt/profile_config.h"
-#include "rt/profile_json.h"
-#include "rt/profile_merge.h"
-#include "rt/profile_pack.h"
-#include "rt/profile_sites.h"
-#include "rt/profile_symbols.h"
+#include "rt/profile/profile_config.h"
+#include "rt/report/json_writer.h"
+#include "rt/profile/profile_merge.h"
+#include "rt/profile/profile_pack.h"
+#include "rt/profile/profile_sites.h"
+#include "rt/profile/profile_symbols.h"
 
 namespace mpidbg::rt {
 namespace {
 
 using nlohmann::json;
 
-// A block with its arrays, as rt/profile.cc sets it up.
+// A block with its arrays, as rt/profile/profile.cc sets it up.
 struct Table {
   explicit Table(uint32_t capacity) : sites(capacity), functions(MPIDBG_CALL_ID_LIMIT) {
     block.function_count = MPIDBG_CALL_ID_LIMIT;
