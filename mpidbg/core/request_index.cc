@@ -36,9 +36,9 @@ bool RequestIndex::Erase(uint64_t key, Entry* out) {
   return true;
 }
 
-bool RequestIndex::CompareErase(uint64_t key, uint64_t op) {
+bool RequestIndex::CompareErase(uint64_t key, uint64_t record) {
   const Entry* e = Find(key);
-  if (e == nullptr || e->op != op) return false;
+  if (e == nullptr || e->record != record) return false;
   RemoveAt(static_cast<uint32_t>(e - entries_));
   return true;
 }

@@ -3,7 +3,7 @@
 // Open addressing with linear probing and backward-shift deletion: no tombstones, so a
 // table that sees millions of requests come and go never needs rebuilding; it grows
 // (doubling, the only allocation) when live entries pass half its capacity and never
-// shrinks. Not thread-safe: the caller serialises every access (the op registry takes
+// shrinks. Not thread-safe: the caller serialises every access (the request registry takes
 // its spinlock under MPI_THREAD_MULTIPLE and nothing below it).
 //
 // It depends on nothing of MPI (its unit test compiles it without an MPI library). The
@@ -14,8 +14,8 @@
 // half of an MPI_Isendrecv, whose receive half is the main record). Values are record
 // addresses; key 0 is reserved (no MPI request handle is 0 in either MPI we build for:
 // MPICH's handles carry a kind in their top bits, Open MPI's are object addresses).
-#ifndef MPIDBG_RT_REQUEST_INDEX_H
-#define MPIDBG_RT_REQUEST_INDEX_H
+#ifndef MPIDBG_CORE_REQUEST_INDEX_H
+#define MPIDBG_CORE_REQUEST_INDEX_H
 
 #include <stdint.h>
 
@@ -25,7 +25,7 @@ class RequestIndex {
  public:
   struct Entry {
     uint64_t key;
-    uint64_t op;
+    uint64_t record;
     uint64_t companion;
   };
 
@@ -36,7 +36,7 @@ class RequestIndex {
 
   // Inserts or replaces. *previous (if given) receives the entry it replaced, or a zero
   // entry. False for key 0 or when memory ran out.
-  bool Insert(uint64_t key, uint64_t op, uint64_t companion, Entry* previous = nullptr) {
+  bool Insert(uint64_t key, uint64_t record, uint64_t companion, Entry* previous = nullptr) {
     if (previous != nullptr) *previous = Entry{0, 0, 0};
     if (key == 0) return false;
     // Grown first (while at most half full), so one probe finds the key or its place:
@@ -49,12 +49,12 @@ class RequestIndex {
       Entry& e = entries_[i];
       if (e.key == key) {
         if (previous != nullptr) *previous = e;
-        e.op = op;
+        e.record = record;
         e.companion = companion;
         return true;
       }
       if (e.key == 0) {
-        e = Entry{key, op, companion};
+        e = Entry{key, record, companion};
         ++size_;
         return true;
       }
@@ -84,14 +84,14 @@ class RequestIndex {
       if (e.key == key || e.key == 0) return &e;
     }
   }
-  void Claim(Entry* empty, uint64_t key, uint64_t op, uint64_t companion) {
-    *empty = Entry{key, op, companion};
+  void Claim(Entry* empty, uint64_t key, uint64_t record, uint64_t companion) {
+    *empty = Entry{key, record, companion};
     ++size_;
   }
   // Removes `key`; *out (if given) receives its entry.
   bool Erase(uint64_t key, Entry* out = nullptr);
-  // Removes `key` only if it maps to `op`.
-  bool CompareErase(uint64_t key, uint64_t op);
+  // Removes `key` only if it maps to `record`.
+  bool CompareErase(uint64_t key, uint64_t record);
   // The entry of `key` for in-place changes, or nullptr; RemoveEntry removes it.
   Entry* FindMutable(uint64_t key) { return const_cast<Entry*>(Find(key)); }
   void RemoveEntry(Entry* e) { RemoveAt(static_cast<uint32_t>(e - entries_)); }
@@ -137,4 +137,4 @@ class RequestIndex {
 
 }  // namespace mpidbg::core
 
-#endif  // MPIDBG_RT_REQUEST_INDEX_H
+#endif  // MPIDBG_CORE_REQUEST_INDEX_H

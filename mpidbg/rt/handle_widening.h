@@ -1,9 +1,9 @@
-// handles.h — MPI handles widened to the 64-bit values records store.
+// handle_widening.h — MPI handles widened to the 64-bit values records store.
 //
 // MPICH's handles are ints, Open MPI's are pointers to library objects; overloading
 // picks the right widening for whichever mpi.h this file is compiled against.
-#ifndef MPIDBG_RT_HANDLES_H
-#define MPIDBG_RT_HANDLES_H
+#ifndef MPIDBG_RT_HANDLE_WIDENING_H
+#define MPIDBG_RT_HANDLE_WIDENING_H
 
 #include <mpi.h>
 #include <stdint.h>
@@ -42,4 +42,4 @@ MPIDBG_ALWAYS_INLINE uint64_t AddressOf(const void* p) {
 
 }  // namespace mpidbg::rt
 
-#endif  // MPIDBG_RT_HANDLES_H
+#endif  // MPIDBG_RT_HANDLE_WIDENING_H

@@ -49,8 +49,8 @@ void FreeCommArrays(mpidbg_comm_record* rec) {
 }
 
 // Does a pending operation (request, blocking call, nonblocking collective) still
-// carry this job id? Walks the op table: only at communicator creation and free.
-bool OpsUseJobId(uint64_t job_id) {
+// carry this job id? Walks the request table: only at communicator creation and free.
+bool RequestsUseJobId(uint64_t job_id) {
   bool used = false;
   ForEachRecord(mpidbg_runtime_root.ops, [&](mpidbg_record_header* h) {
     if (!used && __atomic_load_n(&reinterpret_cast<mpidbg_op_record*>(h)->comm_job_id,
@@ -92,7 +92,7 @@ void RemoveUnreleasedLocked(mpidbg_comm_record* rec) {
 void SweepUnreleasedLocked() {
   for (uint32_t i = 0; i < g_unreleased_count;) {
     mpidbg_comm_record* rec = g_unreleased[i];
-    if (OpsUseJobId(rec->job_id)) {
+    if (RequestsUseJobId(rec->job_id)) {
       ++i;
       continue;
     }
@@ -427,7 +427,7 @@ bool MarkCommFreed(mpidbg_comm_record* rec, uint64_t* errhandler) {
     core::SpinGuard guard(g_lock);
     SweepUnreleasedLocked();
     // MPI keeps a freed communicator until its pending operations complete.
-    const bool released = !OpsUseJobId(rec->job_id);
+    const bool released = !RequestsUseJobId(rec->job_id);
     MarkFreedLocked(rec, released);
     // Without memory to remember it, the record just stays unreleased.
     if (!released) (void)AddUnreleasedLocked(rec);

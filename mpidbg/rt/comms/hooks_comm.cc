@@ -172,7 +172,7 @@ void PostCommIdup(CallScope& scope, CommCreateArgs& args, int rc) {
   const uint64_t counter = NextCreationCounter(core::DerivedCounterKey(parent.job_id));
   const uint64_t request = HandleToU64(*args.request);
 
-  OpDescription d;
+  RequestDescription d;
   d.call = scope.call();
   d.direction = MPIDBG_OP_COLLECTIVE;
   d.peer = -1;

@@ -35,7 +35,7 @@ struct Entry {
   bool freed;
   bool released;
   bool orphaned;      // handed to the orphan list
-  bool awaiting_ops;  // in g_awaiting (kept back by operations or a file view)
+  bool awaiting_requests;  // in g_awaiting (kept back by operations or a file view)
   bool view_held;     // freed, and an open file's view named it at the last check
   int n_inputs;
   Entry** inputs;
@@ -85,7 +85,7 @@ bool UsedByFileViews(uint64_t handle) {
 }
 
 void AwaitLocked(Entry* e) {
-  if (e->awaiting_ops) return;
+  if (e->awaiting_requests) return;
   if (g_awaiting_count == g_awaiting_capacity) {
     int capacity = g_awaiting_capacity == 0 ? 16 : g_awaiting_capacity * 2;
     auto* grown = static_cast<Entry**>(realloc(g_awaiting, sizeof(Entry*) * capacity));
@@ -95,11 +95,11 @@ void AwaitLocked(Entry* e) {
   }
   g_awaiting[g_awaiting_count] = e;
   SetAwaitingCount(g_awaiting_count + 1);
-  e->awaiting_ops = true;
+  e->awaiting_requests = true;
 }
 
 void UnawaitLocked(Entry* e) {
-  if (!e->awaiting_ops) return;
+  if (!e->awaiting_requests) return;
   for (int i = 0; i < g_awaiting_count; ++i) {
     if (g_awaiting[i] == e) {
       g_awaiting[i] = g_awaiting[g_awaiting_count - 1];
@@ -107,7 +107,7 @@ void UnawaitLocked(Entry* e) {
       break;
     }
   }
-  e->awaiting_ops = false;
+  e->awaiting_requests = false;
 }
 
 // A kept list of records to hand to the orphan list once g_lock is dropped.
@@ -282,7 +282,7 @@ void RecheckFreedDatatypes() {
     g_awaiting = nullptr;
     SetAwaitingCount(0);
     g_awaiting_capacity = 0;
-    for (int i = 0; i < n; ++i) list[i]->awaiting_ops = false;
+    for (int i = 0; i < n; ++i) list[i]->awaiting_requests = false;
     for (int i = 0; i < n; ++i) TryReleaseLocked(list[i], 0, &orphans);
     free(list);
   }

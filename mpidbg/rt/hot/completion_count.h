@@ -1,7 +1,7 @@
 // completion_count.h — how a request that completed counts as a received message
 // (rt/hot/traffic.h), from what completion knows of its record (SavedRequest). Shared by the
-// Wait/Test hooks (hooks_completion.cc) and the op registry's retiring of a thread's
-// own requests (op_registry.cc, RetireOwnedRequest). HOT PATH: inline, no lock.
+// Wait/Test hooks (hooks_completion.cc) and the request registry's retiring of a thread's
+// own requests (request_registry.cc, RetireOwnedRequest). HOT PATH: inline, no lock.
 #ifndef MPIDBG_RT_COMPLETION_COUNT_H
 #define MPIDBG_RT_COMPLETION_COUNT_H
 

@@ -93,7 +93,7 @@ struct CancelArgs {
 struct RequestFreeArgs {
   MPI_Request* request = nullptr;
   uint64_t saved = 0;  // the handle before the call (MPI sets it to MPI_REQUEST_NULL)
-  FreeTicket ticket;   // what the Pre hook marked (op_registry.h)
+  FreeTicket ticket;   // what the Pre hook marked (request_registry.h)
 };
 
 struct CollArgs {

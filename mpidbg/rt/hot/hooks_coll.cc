@@ -57,7 +57,7 @@ void PostCollNonblocking(CallScope& scope, CollArgs& args, int rc) {
   if (MonitorOn() && rc == MPI_SUCCESS) MonitorCollective(scope.thread(), scope.call(), args);
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
   CommView comm = CommViewOf(scope.thread(), args.comm);
-  OpDescription d;
+  RequestDescription d;
   d.call = scope.call();
   d.direction = MPIDBG_OP_COLLECTIVE;
   SignificantPair(args, &d.count, &d.datatype);

@@ -21,7 +21,7 @@ void Retire(ThreadState* ts, const CompletionArgs& a, int i, const MPI_Status* s
     return;
   }
   CountFrom(ts, ts->saved_requests[i], status);
-  RetireRequest(ts->saved_handles[i], ts->saved_ops[i]);
+  RetireRequest(ts->saved_handles[i], ts->saved_records[i]);
   if (HaveIdupPending()) CompleteIdup(ts->saved_handles[i]);
 }
 
@@ -30,7 +30,7 @@ void Retire(ThreadState* ts, const CompletionArgs& a, int i, const MPI_Status* s
 CompletionArgs PreCompletionShared(ThreadState* ts, CompletionArgs args) {
   const int n = args.tracked;
   args.saved = true;
-  FindRequestOpsSaved(ts->saved_handles, n, ts->saved_ops, ts->saved_requests);
+  FindRequestRecordsSaved(ts->saved_handles, n, ts->saved_records, ts->saved_requests);
   for (int i = 0; i < n; ++i) {
     SavedRequest& r = ts->saved_requests[i];
     r.count_as = CountingOf(r);

@@ -4,7 +4,7 @@
 // request free and cancel.
 //
 // HOT PATH: no heap allocation, no system call; PMPI_* only. Request records take the
-// op registry's spinlock only under MPI_THREAD_MULTIPLE; blocking calls take none.
+// request registry's spinlock only under MPI_THREAD_MULTIPLE; blocking calls take none.
 #include <string.h>
 
 #include "core/normalise.h"
@@ -76,14 +76,14 @@ void PreSendrecv(CallScope& scope, SendrecvArgs& args) {
   args.recv.view = args.send.view;
   PostBlocking(ts, 0, scope.call(), args.send);
   // The thread waits on the receive half; that is the one the thread record names.
-  scope.SetOp(PostBlocking(ts, 1, scope.call(), args.recv));
+  scope.SetRequestRecord(PostBlocking(ts, 1, scope.call(), args.recv));
   KeepStatus(args.recv, &ts->own_status[1]);
 }
 
 void PostSendrecv(CallScope& scope, SendrecvArgs& args, int rc) {
   ThreadState* ts = scope.thread();
-  EndBlockingOp(ts, 0);
-  EndBlockingOp(ts, 1);
+  EndBlockingRecord(ts, 0);
+  EndBlockingRecord(ts, 1);
   if (rc == MPI_SUCCESS && args.recv.status != nullptr) {
     CountCompletedReceive(ts, args.recv, *args.recv.status);
   }
@@ -101,9 +101,9 @@ void PostSendrecvNonblocking(CallScope& scope, SendrecvArgs& args, int rc) {
   if (rc != MPI_SUCCESS || request == nullptr || *request == MPI_REQUEST_NULL) return;
   ThreadState* ts = scope.thread();
   const int32_t call = scope.call();
-  mpidbg_op_record* recv = OpenRequestOp(ts, 0);
+  mpidbg_op_record* recv = OpenRequestRecord(ts, 0);
   if (recv == nullptr) return;
-  mpidbg_op_record* send = OpenRequestOp(ts, 0);
+  mpidbg_op_record* send = OpenRequestRecord(ts, 0);
   const uint64_t handle = HandleToU64(*request);
   DescribeEnvelope(ts, args.recv);
   FillConstants(recv, ts);
@@ -124,7 +124,7 @@ void PreP2pPersistent(CallScope& scope, P2pArgs& args) { ResolveComm(scope, args
 
 void PostP2pPersistent(CallScope& scope, P2pArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
-  PostRequestOp(scope.thread(), scope.call(), args, MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE,
+  PostRequestRecord(scope.thread(), scope.call(), args, MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE,
                 false);
 }
 
@@ -134,7 +134,7 @@ void PostStart(CallScope& scope, StartArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.requests == nullptr) return;
   ThreadState* ts = scope.thread();
   for (int i = 0; i < args.count; ++i) {
-    const mpidbg_op_record* op = StartRequestOp(HandleToU64(args.requests[i]), ts->tid);
+    const mpidbg_op_record* op = StartRequestRecord(HandleToU64(args.requests[i]), ts->tid);
     if (op != nullptr && op->direction == MPIDBG_OP_SEND) CountSend(ts, EnvelopeOf(*op));
   }
 }

@@ -8,7 +8,7 @@
 // rank, the datatype's size and name from the thread's cache); its op record, the
 // traffic count and the send log all take it from there:
 //  - a blocking call writes its envelope into the thread's reserved op slot, whose
-//    fields no blocking call changes were written once (op_slots.h), and publishes it
+//    fields no blocking call changes were written once (request_slots.h), and publishes it
 //    before PMPI, so a debugger sees peer, tag, communicator and size of a blocked
 //    send or receive; the slot goes FREE again after PMPI;
 //  - a nonblocking call fills a request record from the thread's slot cache and
@@ -131,7 +131,7 @@ MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_op_record* rec, const ThreadState*
 }
 
 // The op record fields no point-to-point call changes (a blocking slot has them already:
-// op_slots.h, TakeBlockingSlot).
+// request_slots.h, TakeBlockingSlot).
 MPIDBG_ALWAYS_INLINE void FillConstants(mpidbg_op_record* rec, const ThreadState* ts) {
   static_assert(sizeof(mpidbg_op_record) == 224,
                 "FillEnvelope and FillConstants write every op record field");
@@ -168,10 +168,10 @@ MPIDBG_ALWAYS_INLINE SendEnvelope SendOf(const ThreadState* ts, int32_t call, co
 // for the next call when nothing but the arguments decides it (BlockingMemo).
 MPIDBG_ALWAYS_INLINE mpidbg_op_record* FillBlocking(ThreadState* ts, int which, int32_t call,
                                                     P2pArgs& a, const DatatypeInfo& type) {
-  mpidbg_op_record* rec = OpenBlockingOp(ts, which);
+  mpidbg_op_record* rec = OpenBlockingRecord(ts, which);
   if (rec == nullptr) return nullptr;
   FillEnvelope(rec, ts, call, a, type);
-  CloseOp(rec);
+  CloseRequestRecord(rec);
   BlockingMemo& m = ts->blocking_memo[which];
   const uint64_t key = HandleToU64(a.datatype);
   const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
@@ -195,7 +195,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_op_record* FillBlocking(ThreadState* ts, int which, 
 // The call's blocking envelope in the thread's slot `which`; its address (0 if none).
 // Counts a send.
 MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t call, P2pArgs& a) {
-  mpidbg_op_record* rec = ts->blocking_ops[which];
+  mpidbg_op_record* rec = ts->blocking_requests[which];
   const BlockingMemo& m = ts->blocking_memo[which];
   if (a.message == nullptr && m.count_call == MemoKey(a.count, call) &&
       m.peer_tag == MemoKey(a.peer, a.tag) && m.buf == AddressOf(a.buf) &&
@@ -205,10 +205,10 @@ MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t c
     a.norm_peer = m.norm_peer;
     a.peer_world = m.peer_world;
     a.norm_tag = m.norm_tag;
-    g_op_table.OpenRecord(&rec->hdr, MPIDBG_OP_BLOCKING);
+    g_request_table.OpenRecord(&rec->hdr, MPIDBG_OP_BLOCKING);
     rec->post_serial = NextPostSerialHot();
     rec->post_time_ns = ts->entry_time_ns;
-    CloseOp(rec);
+    CloseRequestRecord(rec);
     if (a.direction == MPIDBG_OP_SEND) {
       CountSend(ts, SendEnvelope{m.job_id, m.datatype, a.count, m.bytes, ts->entry_time_ns,
                                  m.norm_peer, m.peer_world, m.norm_tag, call, a.mode});
@@ -248,7 +248,7 @@ MPIDBG_ALWAYS_INLINE void CountCompletedReceive(ThreadState* ts, const P2pArgs& 
 MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
   ThreadState* ts = scope.thread();
   ResolveComm(scope, args);
-  scope.SetOp(PostBlocking(ts, BlockingSlotOf(args), scope.call(), args));
+  scope.SetRequestRecord(PostBlocking(ts, BlockingSlotOf(args), scope.call(), args));
   if (args.direction != MPIDBG_OP_SEND &&
       (args.message == nullptr ? args.direction == MPIDBG_OP_RECV
                                : args.direction == MPIDBG_OP_PROBE)) {
@@ -258,7 +258,7 @@ MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
 
 MPIDBG_ALWAYS_INLINE void PostP2pBlocking(CallScope& scope, P2pArgs& args, int rc) {
   ThreadState* ts = scope.thread();
-  EndBlockingOp(ts, BlockingSlotOf(args));
+  EndBlockingRecord(ts, BlockingSlotOf(args));
   if (args.message != nullptr) {
     PostMessageBlocking(ts, scope.call(), args, rc);
     return;
@@ -316,8 +316,8 @@ MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32
 // could not be filled); counts a send. A plain request whose arguments (but the buffer)
 // match the thread's last one of its direction is a copy of that record. Below
 // MPI_THREAD_MULTIPLE a stale record under the same handle is rewritten in place
-// (op_registry.h, OpenOwnedRequestOp).
-MPIDBG_ALWAYS_INLINE void PostRequestOp(ThreadState* ts, int32_t call, P2pArgs& a, uint32_t flags,
+// (request_registry.h, OpenOwnedRequestRecord).
+MPIDBG_ALWAYS_INLINE void PostRequestRecord(ThreadState* ts, int32_t call, P2pArgs& a, uint32_t flags,
                                         bool count_send) {
   const uint64_t request = HandleToU64(*a.request);
   const bool shared = core::Concurrent();
@@ -325,7 +325,7 @@ MPIDBG_ALWAYS_INLINE void PostRequestOp(ThreadState* ts, int32_t call, P2pArgs& 
   RequestMemo& m = ts->request_memo[a.direction == MPIDBG_OP_SEND ? 0 : 1];
   if (flags == 0 && MemoMatches(m, call, a)) {
     mpidbg_op_record* rec =
-        shared ? OpenRequestOp(ts, 0) : OpenOwnedRequestOp(ts, request, 0, &slot);
+        shared ? OpenRequestRecord(ts, 0) : OpenOwnedRequestRecord(ts, request, 0, &slot);
     if (rec == nullptr) return;
     // What differs, the two fields other areas read atomically, then the rest.
     static_assert(offsetof(mpidbg_op_record, datatype) + 8 == offsetof(mpidbg_op_record, count),
@@ -342,14 +342,14 @@ MPIDBG_ALWAYS_INLINE void PostRequestOp(ThreadState* ts, int32_t call, P2pArgs& 
     if (shared) {
       IndexRequest(ts, request, rec, nullptr);
     } else {
-      FinishOwnedRequestOp(ts, request, rec, slot);
+      FinishOwnedRequestRecord(ts, request, rec, slot);
     }
     return;
   }
   DescribeEnvelope(ts, a);
   const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
   mpidbg_op_record* rec =
-      shared ? OpenRequestOp(ts, flags) : OpenOwnedRequestOp(ts, request, flags, &slot);
+      shared ? OpenRequestRecord(ts, flags) : OpenOwnedRequestRecord(ts, request, flags, &slot);
   if (rec != nullptr) {
     FillConstants(rec, ts);
     FillEnvelope(rec, ts, call, a, type);
@@ -363,13 +363,13 @@ MPIDBG_ALWAYS_INLINE void PostRequestOp(ThreadState* ts, int32_t call, P2pArgs& 
   if (shared) {
     IndexRequest(ts, request, rec, nullptr);
   } else {
-    FinishOwnedRequestOp(ts, request, rec, slot);
+    FinishOwnedRequestRecord(ts, request, rec, slot);
   }
 }
 
 MPIDBG_ALWAYS_INLINE void PostP2pNonblocking(CallScope& scope, P2pArgs& args, int rc) {
   if (rc == MPI_SUCCESS && args.request != nullptr && *args.request != MPI_REQUEST_NULL) {
-    PostRequestOp(scope.thread(), scope.call(), args, 0, args.direction == MPIDBG_OP_SEND);
+    PostRequestRecord(scope.thread(), scope.call(), args, 0, args.direction == MPIDBG_OP_SEND);
   }
   if (args.saved_message != 0) ConsumeIfGone(args.saved_message, args.message, rc);
 }

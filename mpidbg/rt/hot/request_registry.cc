@@ -1,4 +1,4 @@
-// op_registry.cc — see op_registry.h (same hot-path rules).
+// request_registry.cc — see request_registry.h (same hot-path rules).
 #include "rt/hot/request_registry.h"
 
 #include <string.h>
@@ -22,47 +22,47 @@
 namespace mpidbg::rt {
 namespace {
 
-// Every field of the op record is written by FillOp; a field appended to the record
+// Every field of the op record is written by FillRequestRecord; a field appended to the record
 // must be added there (this fails when the size changes).
-static_assert(sizeof(mpidbg_op_record) == 224, "FillOp writes every op record field");
+static_assert(sizeof(mpidbg_op_record) == 224, "FillRequestRecord writes every op record field");
 
 core::SpinLock g_lock;             // guards g_requests (only under MPI_THREAD_MULTIPLE)
 core::RequestIndex g_requests(1024);  // request handle -> op record (+ companion)
 
-mpidbg_op_record* OpAt(uint64_t address) {
+mpidbg_op_record* RequestAt(uint64_t address) {
   return reinterpret_cast<mpidbg_op_record*>(static_cast<uintptr_t>(address));
 }
 
-// --- op slots: a per-thread cache over the op table (rt/hot/request_slots.h) ---
+// --- request slots: a per-thread cache over the request table (rt/hot/request_slots.h) ---
 
 MPIDBG_ALWAYS_INLINE mpidbg_op_record* TakeSlotFor(ThreadState* ts) {
-  if (ts == nullptr) return reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
-  return TakeOpSlot(ts);
+  if (ts == nullptr) return reinterpret_cast<mpidbg_op_record*>(g_request_table.TakeSlot());
+  return TakeRequestSlot(ts);
 }
 
 MPIDBG_ALWAYS_INLINE void GiveSlotFrom(ThreadState* ts, mpidbg_op_record* rec) {
   if (ts == nullptr) {
-    g_op_table.ReturnSlot(&rec->hdr);
+    g_request_table.ReturnSlot(&rec->hdr);
     return;
   }
-  GiveOpSlot(ts, rec);
+  GiveRequestSlot(ts, rec);
 }
 
 // A new live record of a request (not yet indexed).
-mpidbg_op_record* NewRequestRecord(ThreadState* ts, uint64_t request, const OpDescription& d,
+mpidbg_op_record* NewRequestRecord(ThreadState* ts, uint64_t request, const RequestDescription& d,
                                    uint32_t flags, uint64_t tid) {
   mpidbg_op_record* rec = TakeSlotFor(ts);
   if (rec == nullptr) return nullptr;
-  g_op_table.OpenRecord(&rec->hdr, flags);
-  FillOp(rec, d, tid);
+  g_request_table.OpenRecord(&rec->hdr, flags);
+  FillRequestRecord(rec, d, tid);
   rec->request = request;
-  g_op_table.CloseRecord(&rec->hdr);
+  g_request_table.CloseRecord(&rec->hdr);
   return rec;
 }
 
 // Record gone: slot back to the caller's cache.
 MPIDBG_ALWAYS_INLINE void DropRecord(ThreadState* ts, mpidbg_op_record* rec) {
-  g_op_table.Vacate(&rec->hdr);
+  g_request_table.Vacate(&rec->hdr);
   GiveSlotFrom(ts, rec);
 }
 
@@ -71,7 +71,7 @@ MPIDBG_ALWAYS_INLINE void DropRecord(ThreadState* ts, mpidbg_op_record* rec) {
 // Returns the record to drop after the lock, or nullptr. Called under the lock.
 mpidbg_op_record* Displaced(uint64_t address) {
   if (address == 0) return nullptr;
-  mpidbg_op_record* old = OpAt(address);
+  mpidbg_op_record* old = RequestAt(address);
   if ((old->hdr.flags & MPIDBG_REC_FREED) == 0) return old;
   core::BeginRecordWrite(&old->hdr);
   old->hdr.flags |= MPIDBG_REC_RELEASED;
@@ -83,7 +83,7 @@ mpidbg_op_record* Displaced(uint64_t address) {
 // record). Called under the lock.
 __attribute__((noinline)) void DisplacedPair(const core::RequestIndex::Entry& previous,
                                              mpidbg_op_record* drop[2]) {
-  drop[0] = Displaced(previous.op);
+  drop[0] = Displaced(previous.record);
   drop[1] = Displaced(previous.companion);
 }
 
@@ -94,7 +94,7 @@ void Index(ThreadState* ts, uint64_t request, mpidbg_op_record* rec, mpidbg_op_r
     core::MaybeSpinGuard guard(g_lock);
     core::RequestIndex::Entry previous;
     indexed = g_requests.Insert(request, AddressOf(rec), AddressOf(companion), &previous);
-    if (__builtin_expect(previous.op != 0, 0)) DisplacedPair(previous, drop);
+    if (__builtin_expect(previous.record != 0, 0)) DisplacedPair(previous, drop);
   }
   if (__builtin_expect(!indexed, 0)) {  // could not index it (memory): drop the records
     drop[0] = rec;
@@ -105,7 +105,7 @@ void Index(ThreadState* ts, uint64_t request, mpidbg_op_record* rec, mpidbg_op_r
 }
 
 // Orphan release (budget eviction or mpidbg_release_orphans): unindex, then free.
-void ReleaseOrphanOp(mpidbg_record_header* hdr, void*) {
+void ReleaseOrphanRequest(mpidbg_record_header* hdr, void*) {
   auto* rec = reinterpret_cast<mpidbg_op_record*>(hdr);
   {
     core::MaybeSpinGuard guard(g_lock);
@@ -114,9 +114,9 @@ void ReleaseOrphanOp(mpidbg_record_header* hdr, void*) {
       g_requests.ForgetCompanion(rec->request, AddressOf(rec));
     }
   }
-  g_op_table.Vacate(&rec->hdr);
-  g_op_table.ReturnSlot(&rec->hdr);
-  g_op_table.BumpGenerationHot();
+  g_request_table.Vacate(&rec->hdr);
+  g_request_table.ReturnSlot(&rec->hdr);
+  g_request_table.BumpGenerationHot();
 }
 
 void MarkFreedLocked(mpidbg_op_record* rec, uint64_t serial) {
@@ -153,7 +153,7 @@ bool Inactive(const mpidbg_op_record* rec) {
 
 }  // namespace
 
-void FillOp(mpidbg_op_record* rec, const OpDescription& d, uint64_t tid) {
+void FillRequestRecord(mpidbg_op_record* rec, const RequestDescription& d, uint64_t tid) {
   ThreadState* ts = t_state;
   DatatypeInfo described;
   const DatatypeInfo* type = d.type;
@@ -197,14 +197,14 @@ void FillOp(mpidbg_op_record* rec, const OpDescription& d, uint64_t tid) {
   rec->query_fn = d.query_fn;
 }
 
-void TrackRequest(uint64_t request, const OpDescription& d, uint32_t flags, uint64_t tid) {
+void TrackRequest(uint64_t request, const RequestDescription& d, uint32_t flags, uint64_t tid) {
   ThreadState* ts = t_state;
   mpidbg_op_record* rec = NewRequestRecord(ts, request, d, flags, tid);
   if (rec != nullptr) Index(ts, request, rec, nullptr);
 }
 
-void TrackRequestPair(uint64_t request, const OpDescription& main,
-                      const OpDescription& companion, uint64_t tid) {
+void TrackRequestPair(uint64_t request, const RequestDescription& main,
+                      const RequestDescription& companion, uint64_t tid) {
   ThreadState* ts = t_state;
   mpidbg_op_record* rec = NewRequestRecord(ts, request, main, 0, tid);
   if (rec == nullptr) return;
@@ -212,27 +212,27 @@ void TrackRequestPair(uint64_t request, const OpDescription& main,
   Index(ts, request, rec, other);
 }
 
-mpidbg_op_record* FindRequestOp(uint64_t request) {
+mpidbg_op_record* FindRequestRecord(uint64_t request) {
   mpidbg_op_record* out = nullptr;
-  FindRequestOps(&request, 1, &out);
+  FindRequestRecords(&request, 1, &out);
   return out;
 }
 
-void FindRequestOps(const uint64_t* requests, int n, mpidbg_op_record** out) {
+void FindRequestRecords(const uint64_t* requests, int n, mpidbg_op_record** out) {
   core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
     const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
-    mpidbg_op_record* rec = e != nullptr ? OpAt(e->op) : nullptr;
+    mpidbg_op_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
     out[i] = rec != nullptr && (rec->hdr.flags & MPIDBG_REC_FREED) == 0 ? rec : nullptr;
   }
 }
 
-void FindRequestOpsSaved(const uint64_t* requests, int n, mpidbg_op_record** out,
+void FindRequestRecordsSaved(const uint64_t* requests, int n, mpidbg_op_record** out,
                          SavedRequest* saved) {
   core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
     const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
-    mpidbg_op_record* rec = e != nullptr ? OpAt(e->op) : nullptr;
+    mpidbg_op_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
     if (rec != nullptr && (rec->hdr.flags & MPIDBG_REC_FREED) != 0) rec = nullptr;
     out[i] = rec;
     SavedRequest& s = saved[i];
@@ -244,23 +244,23 @@ void FindRequestOpsSaved(const uint64_t* requests, int n, mpidbg_op_record** out
   }
 }
 
-void FindRequestOpPairs(const uint64_t* requests, int n, mpidbg_op_record** out,
+void FindRequestRecordPairs(const uint64_t* requests, int n, mpidbg_op_record** out,
                         mpidbg_op_record** companions) {
   core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
     const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
-    mpidbg_op_record* rec = e != nullptr ? OpAt(e->op) : nullptr;
+    mpidbg_op_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
     if (rec == nullptr || (rec->hdr.flags & MPIDBG_REC_FREED) != 0) {
       out[i] = companions[i] = nullptr;
     } else {
       out[i] = rec;
-      companions[i] = e->companion != 0 ? OpAt(e->companion) : nullptr;
+      companions[i] = e->companion != 0 ? RequestAt(e->companion) : nullptr;
     }
   }
 }
 
-mpidbg_op_record* StartRequestOp(uint64_t request, uint64_t tid) {
-  mpidbg_op_record* rec = FindRequestOp(request);
+mpidbg_op_record* StartRequestRecord(uint64_t request, uint64_t tid) {
+  mpidbg_op_record* rec = FindRequestRecord(request);
   if (rec == nullptr) return nullptr;
   // The request belongs to the starting thread now (MPI forbids two threads using one
   // request at a time): its record is written without the lock.
@@ -282,12 +282,12 @@ void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
     core::MaybeSpinGuard guard(g_lock);
     // `expected` is read only once the index confirms it is still this request's record.
     core::RequestIndex::Entry* e = g_requests.FindMutable(request);
-    if (e == nullptr || e->op != AddressOf(expected)) return;
+    if (e == nullptr || e->record != AddressOf(expected)) return;
     if ((expected->hdr.flags & MPIDBG_OP_PERSISTENT) != 0) {
       MarkInactive(expected);
       return;
     }
-    companion = e->companion != 0 ? OpAt(e->companion) : nullptr;
+    companion = e->companion != 0 ? RequestAt(e->companion) : nullptr;
     g_requests.RemoveEntry(e);
   }
   ThreadState* ts = t_state;
@@ -298,7 +298,7 @@ void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
 void RetireOwnedRequest(ThreadState* ts, uint64_t request, const MPI_Status* status) {
   core::RequestIndex::Entry* e = g_requests.FindMutable(request);
   if (e == nullptr) return;
-  mpidbg_op_record* rec = OpAt(e->op);
+  mpidbg_op_record* rec = RequestAt(e->record);
   const uint32_t flags = rec->hdr.flags;
   if ((flags & MPIDBG_REC_FREED) != 0) return;
   SavedRequest r;
@@ -307,7 +307,7 @@ void RetireOwnedRequest(ThreadState* ts, uint64_t request, const MPI_Status* sta
   if ((flags & MPIDBG_OP_PERSISTENT) != 0) {
     MarkInactive(rec);
   } else {
-    mpidbg_op_record* companion = e->companion != 0 ? OpAt(e->companion) : nullptr;
+    mpidbg_op_record* companion = e->companion != 0 ? RequestAt(e->companion) : nullptr;
     g_requests.RemoveEntry(e);
     DropRecord(ts, rec);
     if (companion != nullptr) DropRecord(ts, companion);
@@ -320,10 +320,10 @@ void PrepareRequestFree(uint64_t request, FreeTicket* ticket) {
   core::MaybeSpinGuard guard(g_lock);
   core::RequestIndex::Entry* e = g_requests.FindMutable(request);
   if (e == nullptr) return;
-  mpidbg_op_record* rec = OpAt(e->op);
+  mpidbg_op_record* rec = RequestAt(e->record);
   if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return;  // freed twice: MPI's error
   ticket->rec = rec;
-  ticket->companion = e->companion != 0 ? OpAt(e->companion) : nullptr;
+  ticket->companion = e->companion != 0 ? RequestAt(e->companion) : nullptr;
   ticket->orphan = !Inactive(rec);
   if (!ticket->orphan) return;
   // Marked before MPI frees the request: if MPI then hands the handle to another
@@ -350,11 +350,11 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed) {
     return;
   }
   if (ticket.orphan) {
-    g_op_table.BumpGenerationHot();
+    g_request_table.BumpGenerationHot();
     // Either record may be evicted (and its slot reused) inside Add: nothing is read
     // through them afterwards.
-    g_orphans.Add(&ticket.rec->hdr, &ReleaseOrphanOp, nullptr);
-    if (ticket.companion != nullptr) g_orphans.Add(&ticket.companion->hdr, &ReleaseOrphanOp, nullptr);
+    g_orphans.Add(&ticket.rec->hdr, &ReleaseOrphanRequest, nullptr);
+    if (ticket.companion != nullptr) g_orphans.Add(&ticket.companion->hdr, &ReleaseOrphanRequest, nullptr);
     return;
   }
   // Inactive persistent request: its records go now, unless MPI has already handed the
@@ -368,7 +368,7 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed) {
   ThreadState* ts = t_state;
   DropRecord(ts, ticket.rec);
   if (ticket.companion != nullptr) DropRecord(ts, ticket.companion);
-  g_op_table.BumpGenerationHot();
+  g_request_table.BumpGenerationHot();
 }
 
 void FreeRequest(uint64_t request) {
@@ -378,7 +378,7 @@ void FreeRequest(uint64_t request) {
 }
 
 mpidbg_op_record* TakeBlockingSlot(ThreadState* ts, int which) {
-  auto* rec = reinterpret_cast<mpidbg_op_record*>(g_op_table.TakeSlot());
+  auto* rec = reinterpret_cast<mpidbg_op_record*>(g_request_table.TakeSlot());
   if (rec == nullptr) return nullptr;
   // The slot is FREE (readers skip it) and stays this thread's: what no blocking call
   // changes is written once, here, and each call writes the rest (hooks_p2p.h).
@@ -392,47 +392,47 @@ mpidbg_op_record* TakeBlockingSlot(ThreadState* ts, int which) {
   rec->target_disp = 0;
   rec->extra_state = 0;
   rec->query_fn = 0;
-  ts->blocking_ops[which] = rec;
+  ts->blocking_requests[which] = rec;
   ts->blocking_memo[which].count_call = MemoKey(0, MPIDBG_CALL_NONE);
   return rec;
 }
 
-uint32_t RefillOpSlots(ThreadState* ts) {
-  ts->slot_count = g_op_table.TakeSlots(ts->slot_cache, kSlotBatch);
+uint32_t RefillRequestSlots(ThreadState* ts) {
+  ts->slot_count = g_request_table.TakeSlots(ts->slot_cache, kSlotBatch);
   return ts->slot_count;
 }
 
-void DrainOpSlots(ThreadState* ts) {
+void DrainRequestSlots(ThreadState* ts) {
   ts->slot_count -= kSlotBatch;
-  g_op_table.ReturnSlots(ts->slot_cache + ts->slot_count, kSlotBatch);
+  g_request_table.ReturnSlots(ts->slot_cache + ts->slot_count, kSlotBatch);
 }
 
 void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
                   mpidbg_op_record* companion) {
-  CloseOp(rec);
-  if (companion != nullptr) CloseOp(companion);
+  CloseRequestRecord(rec);
+  if (companion != nullptr) CloseRequestRecord(companion);
   Index(ts, request, rec, companion);
 }
 
-mpidbg_op_record* OpenOwnedRequestOp(ThreadState* ts, uint64_t request, uint32_t flags,
+mpidbg_op_record* OpenOwnedRequestRecord(ThreadState* ts, uint64_t request, uint32_t flags,
                                      OwnedRequestSlot* slot) {
   core::RequestIndex::Entry* e = g_requests.FindOrSlot(request);
   if (e != nullptr && e->key == 0) {
     slot->entry = e;  // not indexed: a new record goes here
   } else if (e != nullptr && e->companion == 0) {
-    mpidbg_op_record* old = OpAt(e->op);
+    mpidbg_op_record* old = RequestAt(e->record);
     if ((old->hdr.flags & MPIDBG_REC_FREED) == 0) {
       // Stays live (and counted in live_count) throughout; only its seq window opens.
-      g_op_table.OpenRecord(&old->hdr, flags);
+      g_request_table.OpenRecord(&old->hdr, flags);
       slot->reused = true;
       return old;
     }
   }
   // Otherwise (a freed record or a pair under the handle, no memory) Index sorts it out.
-  return OpenRequestOp(ts, flags);
+  return OpenRequestRecord(ts, flags);
 }
 
-void FinishOwnedRequestOp(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
+void FinishOwnedRequestRecord(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
                           const OwnedRequestSlot& slot) {
   if (slot.reused) {
     core::EndRecordWrite(&rec->hdr);
@@ -442,18 +442,18 @@ void FinishOwnedRequestOp(ThreadState* ts, uint64_t request, mpidbg_op_record* r
     IndexRequest(ts, request, rec, nullptr);
     return;
   }
-  CloseOp(rec);
+  CloseRequestRecord(rec);
   g_requests.Claim(static_cast<core::RequestIndex::Entry*>(slot.entry), request, AddressOf(rec), 0);
 }
 
-void ReleaseThreadOps(ThreadState* ts) {
-  for (mpidbg_op_record*& op : ts->blocking_ops) {
+void ReleaseThreadRequests(ThreadState* ts) {
+  for (mpidbg_op_record*& op : ts->blocking_requests) {
     if (op == nullptr) continue;
-    if (op->hdr.kind != MPIDBG_KIND_FREE) g_op_table.Vacate(&op->hdr);
-    g_op_table.ReturnSlot(&op->hdr);
+    if (op->hdr.kind != MPIDBG_KIND_FREE) g_request_table.Vacate(&op->hdr);
+    g_request_table.ReturnSlot(&op->hdr);
     op = nullptr;
   }
-  g_op_table.ReturnSlots(ts->slot_cache, ts->slot_count);
+  g_request_table.ReturnSlots(ts->slot_cache, ts->slot_count);
   ts->slot_count = 0;
 }
 

@@ -35,15 +35,15 @@
 
 namespace mpidbg::rt {
 
-// Free op slots a thread keeps for its own requests, refilled and drained in batches so
-// the op table's lock is taken once per kSlotBatch requests, not per request. The cache
+// Free request slots a thread keeps for its own requests, refilled and drained in batches so
+// the request table's lock is taken once per kSlotBatch requests, not per request. The cache
 // holds more than a batch beyond the largest window of requests a program typically
 // keeps in flight (64 or so), so a steady post/complete cycle never touches the lock.
 constexpr uint32_t kSlotCacheSize = 256;
 constexpr uint32_t kSlotBatch = 64;
 
 // What completion needs of a request's record. Under MPI_THREAD_MULTIPLE it is copied
-// before the call under the op registry's lock: once MPI has completed a request another
+// before the call under the request registry's lock: once MPI has completed a request another
 // thread may get the same handle, and the record's slot, before this thread's Post hook
 // runs (hooks_completion.h).
 struct SavedRequest {
@@ -86,7 +86,7 @@ struct BlockingMemo {
   int32_t norm_tag = 0;
 };
 
-// The same for request records (hooks_p2p.h, PostRequestOp): a copy of the last record
+// The same for request records (hooks_p2p.h, PostRequestRecord): a copy of the last record
 // the thread filled for a nonblocking send (0) and receive (1), with the arguments it
 // came from but the buffer. A call with the same arguments copies it and sets buffer,
 // request, post serial and time.
@@ -114,14 +114,14 @@ struct ThreadState {
   uint64_t signal_site = 0;
   // CLOCK_REALTIME (coarse) at entry of the current outermost call.
   int64_t entry_time_ns = 0;
-  // Op slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
+  // Request slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
   // probes (a Sendrecv uses both); taken on first use, FREE between calls. The body of
   // a FREE slot keeps what its last call wrote, which the next call with the same
   // arguments reuses (blocking_memo).
-  mpidbg_op_record* blocking_ops[2] = {nullptr, nullptr};
+  mpidbg_op_record* blocking_requests[2] = {nullptr, nullptr};
   BlockingMemo blocking_memo[2];
   RequestMemo request_memo[2];
-  // Free op slots (kind FREE) for requests.
+  // Free request slots (kind FREE) for requests.
   mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
   uint32_t slot_count = 0;
   // Traffic entries this thread used last, by (peer, tag) bits (entries never move once
@@ -142,7 +142,7 @@ struct ThreadState {
   } type_cache[kTypeCacheSize];
   DatatypeInfo type_scratch[2];  // the last two other datatypes described
   uint32_t type_scratch_next = 0;
-  // The communicator this thread used last (op_registry.cc, ViewOf), valid while the
+  // The communicator this thread used last (request_registry.cc, ViewOf), valid while the
   // communicator table has not changed since (g_comm_table.changes()).
   uint64_t comm_key = 0;
   uint64_t comm_changes = ~uint64_t{0};
@@ -152,7 +152,7 @@ struct ThreadState {
   // Completion-call scratch: request handles, op records and what counting needs of
   // them before the call, and statuses used in place of MPI_STATUSES_IGNORE.
   uint64_t* saved_handles = nullptr;
-  mpidbg_op_record** saved_ops = nullptr;
+  mpidbg_op_record** saved_records = nullptr;
   SavedRequest* saved_requests = nullptr;
   MPI_Status* statuses = nullptr;
   int saved_capacity = 0;
@@ -276,7 +276,7 @@ class CallScope {
     detail_.comm_job_id = comm.job_id;
   }
   // The op record of a blocking point-to-point call.
-  void SetOp(uint64_t op) { detail_.op = op; }
+  void SetRequestRecord(uint64_t op) { detail_.op = op; }
   // The request array of a Wait/Test call.
   void SetRequests(uint64_t requests, int32_t count) {
     detail_.requests = requests;

@@ -17,7 +17,7 @@ void PreGrequestStart(CallScope&, GrequestStartArgs&) {}
 
 void PostGrequestStart(CallScope& scope, GrequestStartArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
-  OpDescription d;
+  RequestDescription d;
   d.call = scope.call();
   d.direction = MPIDBG_OP_GENERALIZED;
   d.peer = MPIDBG_RANK_UNKNOWN;
@@ -33,11 +33,11 @@ void PostGrequestStart(CallScope& scope, GrequestStartArgs& args, int rc) {
 void PreGrequestComplete(CallScope&, GrequestCompleteArgs& args) {
   if (args.request == MPI_REQUEST_NULL) return;
   const uint64_t handle = HandleToU64(args.request);
-  mpidbg_op_record* rec = FindRequestOp(handle);
+  mpidbg_op_record* rec = FindRequestRecord(handle);
   if (rec == nullptr || rec->request != handle || rec->direction != MPIDBG_OP_GENERALIZED) return;
-  g_op_table.BeginUpdate(&rec->hdr);
+  g_request_table.BeginUpdate(&rec->hdr);
   rec->status = MPIDBG_OP_COMPLETE;
-  g_op_table.EndUpdate(&rec->hdr);
+  g_request_table.EndUpdate(&rec->hdr);
 }
 
 void PostGrequestComplete(CallScope&, GrequestCompleteArgs&, int) {}

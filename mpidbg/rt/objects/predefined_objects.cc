@@ -1,4 +1,4 @@
-// handles_init.cc — this area's MPI_Init step (rt/process/init_steps.h): records of the
+// predefined_objects.cc — this area's MPI_Init step (rt/process/init_steps.h): records of the
 // predefined groups, reduction ops, errhandlers and MPI_INFO_ENV. The predefined
 // communicators are recorded before (RegisterPredefinedComms), as they must exist
 // before any other record refers to them.
@@ -8,7 +8,7 @@
 
 namespace mpidbg::rt {
 
-void HandlesAfterInit(int32_t) {
+void PredefinedObjectsAfterInit(int32_t) {
   RegisterPredefinedGroups();
   RegisterPredefinedObjects();
 }

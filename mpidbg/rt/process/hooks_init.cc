@@ -76,7 +76,7 @@ void PostInit(CallScope&, InitArgs& args, int rc) {
   ClockAfterInit();
   ConfigureOrphans();
   RegisterPredefinedComms(rank);
-  HandlesAfterInit(rank);
+  PredefinedObjectsAfterInit(rank);
   DatatypesAfterInit();
   TrafficAfterInit();
   MonitorAfterInit();

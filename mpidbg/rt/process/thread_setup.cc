@@ -24,10 +24,10 @@ void ThreadExit(void* p) {
   auto* ts = static_cast<ThreadState*>(p);
   ProfileThreadExit();  // first: no tick may sample a thread being taken apart
   t_state = nullptr;
-  ReleaseThreadOps(ts);
+  ReleaseThreadRequests(ts);
   if (ts->rec != nullptr) g_thread_table.Release(&ts->rec->hdr);
   free(ts->saved_handles);
-  free(ts->saved_ops);
+  free(ts->saved_records);
   free(ts->saved_requests);
   free(ts->statuses);
   ts->~ThreadState();
@@ -89,9 +89,9 @@ bool GrowScratch(ThreadState* ts, int n) {
   auto* handles = static_cast<uint64_t*>(realloc(ts->saved_handles, sizeof(uint64_t) * c));
   if (handles == nullptr) return false;
   ts->saved_handles = handles;
-  auto* ops = static_cast<mpidbg_op_record**>(realloc(ts->saved_ops, sizeof(void*) * c));
+  auto* ops = static_cast<mpidbg_op_record**>(realloc(ts->saved_records, sizeof(void*) * c));
   if (ops == nullptr) return false;
-  ts->saved_ops = ops;
+  ts->saved_records = ops;
   auto* requests =
       static_cast<SavedRequest*>(realloc(ts->saved_requests, sizeof(SavedRequest) * c));
   if (requests == nullptr) return false;

@@ -1,4 +1,4 @@
-// profile_json.cc — see profile_json.h.
+// json_writer.cc — see json_writer.h.
 #include "rt/report/json_writer.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-// profile_json.h — a small JSON text writer for the runtime's report files: no
+// json_writer.h — a small JSON text writer for the runtime's report files: no
 // exceptions, no allocation beyond one growing buffer, strings escaped by
 // rt/report/json_string.h (bytes that are not valid UTF-8 become U+FFFD, so any path or symbol
 // name gives valid JSON). Cold path only (MPI_Finalize).
@@ -6,8 +6,8 @@
 // Objects and arrays nest up to kMaxDepth; commas are placed by the writer. Objects
 // and arrays opened with `inline_items` keep their members on one line, others put each
 // member on its own line, indented by depth.
-#ifndef MPIDBG_RT_PROFILE_JSON_H
-#define MPIDBG_RT_PROFILE_JSON_H
+#ifndef MPIDBG_RT_JSON_WRITER_H
+#define MPIDBG_RT_JSON_WRITER_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -68,4 +68,4 @@ class JsonWriter {
 
 }  // namespace mpidbg::rt
 
-#endif  // MPIDBG_RT_PROFILE_JSON_H
+#endif  // MPIDBG_RT_JSON_WRITER_H

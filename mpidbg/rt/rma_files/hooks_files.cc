@@ -87,7 +87,7 @@ void PostFileIo(CallScope& scope, FileIoArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
   CommView comm;  // handle and job id only: file I/O has no peer
   FileComm(args.file, &comm.handle, &comm.job_id);
-  OpDescription d;
+  RequestDescription d;
   d.call = scope.call();
   d.direction = MPIDBG_OP_FILE;
   d.buffer = args.buf;

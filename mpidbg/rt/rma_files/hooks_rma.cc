@@ -150,7 +150,7 @@ void PostRma(CallScope& scope, RmaArgs& args, int rc) {
     CountRma(args.win);
     return;
   }
-  OpDescription d;
+  RequestDescription d;
   d.call = scope.call();
   d.direction = MPIDBG_OP_RMA;
   d.buffer = args.buf;

@@ -419,7 +419,7 @@ void CountRma(MPI_Win win) {
   g_windows.EndUpdate(&Rec(s)->obj);
 }
 
-void TrackRmaRequest(MPI_Win win, uint64_t request, OpDescription& d, uint64_t tid) {
+void TrackRmaRequest(MPI_Win win, uint64_t request, RequestDescription& d, uint64_t tid) {
   core::SpinGuard guard(g_lock);
   WindowState* s = StateLocked(win);
   CommView comm;

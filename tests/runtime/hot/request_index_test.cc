@@ -18,15 +18,15 @@ TEST(RequestIndex, InsertFindErase) {
   ASSERT_TRUE(index.Insert(5, 100, 0, &previous));
   EXPECT_EQ(previous.key, 0u);
   ASSERT_NE(index.Find(5), nullptr);
-  EXPECT_EQ(index.Find(5)->op, 100u);
+  EXPECT_EQ(index.Find(5)->record, 100u);
   ASSERT_TRUE(index.Insert(5, 200, 300, &previous));
-  EXPECT_EQ(previous.op, 100u);
+  EXPECT_EQ(previous.record, 100u);
   EXPECT_EQ(index.size(), 1u);
   EXPECT_EQ(index.Find(5)->companion, 300u);
   EXPECT_FALSE(index.CompareErase(5, 100));
   RequestIndex::Entry out;
   EXPECT_TRUE(index.Erase(5, &out));
-  EXPECT_EQ(out.op, 200u);
+  EXPECT_EQ(out.record, 200u);
   EXPECT_EQ(out.companion, 300u);
   EXPECT_EQ(index.Find(5), nullptr);
   EXPECT_FALSE(index.Erase(5));
@@ -63,7 +63,7 @@ TEST(RequestIndex, ChurnKeepsCapacityAndContents) {
       for (const auto& [k, v] : ref) {
         const RequestIndex::Entry* e = index.Find(k);
         ASSERT_NE(e, nullptr);
-        ASSERT_EQ(e->op, v);
+        ASSERT_EQ(e->record, v);
       }
     }
   }
@@ -80,7 +80,7 @@ TEST(RequestIndex, GrowsAndKeepsEverything) {
   for (uint64_t k = 1; k <= 10000; ++k) {
     const RequestIndex::Entry* e = index.Find(k * 0x10000);
     ASSERT_NE(e, nullptr);
-    EXPECT_EQ(e->op, k);
+    EXPECT_EQ(e->record, k);
   }
   for (uint64_t k = 1; k <= 10000; k += 2) ASSERT_TRUE(index.Erase(k * 0x10000));
   for (uint64_t k = 2; k <= 10000; k += 2) ASSERT_NE(index.Find(k * 0x10000), nullptr);
