@@ -2,7 +2,7 @@
 // (docs/OUTPUT.md, last section), and the file's opening and closing text.
 //
 // The entry is sparse (peers with a non-zero counter only), so it is also what a rank
-// sends to world rank 0 when the job's file is written (rt/monitor/monitor_write.cc). Counters
+// sends to world rank 0 when the job's file is written (monitor_write.cc). Counters
 // come through a MonitorSource: the runtime's public read functions in the process, a
 // hand-made block in unit tests.
 #ifndef MPIDBG_RT_MONITOR_ENTRY_H
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
-#include "rt/monitor/monitor_json.h"
+#include "rt/report/json_writer.h"
 
 namespace mpidbg::rt {
 
@@ -32,10 +32,12 @@ struct RankIdentity {
   const char* host;  // may be nullptr
 };
 
-// Appends the rank's JSON object (no trailing separator). `which` is
-// MPIDBG_MONITOR_ACCUMULATED or MPIDBG_MONITOR_CURRENT. False when memory ran out.
+// Appends the rank's JSON object (no trailing separator) at depth 0 of `out`, a
+// compact writer (JsonLayout::kCompact: the file has no whitespace inside a rank's
+// entry). `which` is MPIDBG_MONITOR_ACCUMULATED or MPIDBG_MONITOR_CURRENT. False when
+// memory ran out.
 bool AppendRankEntry(const MonitorSource& source, const RankIdentity& who, int which,
-                     JsonText* out);
+                     JsonWriter* out);
 
 struct JobIdentity {
   const char* id;           // may be nullptr
@@ -48,7 +50,7 @@ struct JobIdentity {
 
 // `{"schema":...,"job":{...},"ranks":[` and, after the entries (separated by
 // MonitorEntrySeparator()), `]}` and a newline.
-bool AppendFileOpening(const JobIdentity& job, JsonText* out);
+bool AppendFileOpening(const JobIdentity& job, JsonWriter* out);
 const char* MonitorEntrySeparator();
 const char* MonitorFileClosing();
 

@@ -13,7 +13,7 @@
 #include "mpidbg/runtime_api.h"
 #include "rt/grow_buffer.h"
 #include "rt/monitor/monitor_entry.h"
-#include "rt/monitor/monitor_json.h"
+#include "rt/report/json_writer.h"
 #include "rt/process/registry.h"
 
 namespace mpidbg::rt {
@@ -38,7 +38,7 @@ MonitorSource ProcessSource(int world_size) {
 }
 
 // This rank's entry; false when memory ran out.
-bool BuildEntry(int rank, int world_size, int which, JsonText* entry) {
+bool BuildEntry(int rank, int world_size, int which, JsonWriter* entry) {
   const mpidbg_root& root = mpidbg_runtime_root;
   char host[sizeof root.hostname + 1];
   memcpy(host, root.hostname, sizeof root.hostname);
@@ -53,7 +53,7 @@ bool WriteAll(FILE* f, const char* data, size_t size) {
 }
 
 // Rank 0: the file's opening and its own entry.
-bool WriteOpening(FILE* f, int world_size, int which, const JsonText& own) {
+bool WriteOpening(FILE* f, int world_size, int which, const JsonWriter& own) {
   const mpidbg_root& root = mpidbg_runtime_root;
   uint64_t launch_address = __atomic_load_n(&root.launch, __ATOMIC_ACQUIRE);
   const auto* launch =
@@ -64,9 +64,9 @@ bool WriteOpening(FILE* f, int world_size, int which, const JsonText& own) {
                   root.mpi_library,
                   core::RealtimeNs(),
                   which};
-  JsonText opening;
+  JsonWriter opening(JsonLayout::kCompact);
   if (!AppendFileOpening(job, &opening)) return false;
-  return WriteAll(f, opening.data(), opening.size()) && WriteAll(f, own.data(), own.size());
+  return WriteAll(f, opening.Data(), opening.Size()) && WriteAll(f, own.Data(), own.Size());
 }
 
 // Rank 0: asks rank r for its entry, learns its size (-1: the rank could not build
@@ -96,14 +96,14 @@ bool CopyEntry(MPI_Comm comm, int r, FILE* f, GrowBuffer<char>* piece) {
 
 // Ranks other than 0: waits to be asked, then sends the entry's size and the entry in
 // pieces.
-bool SendEntry(MPI_Comm comm, const JsonText& entry, bool built) {
+bool SendEntry(MPI_Comm comm, const JsonWriter& entry, bool built) {
   int go = 0;
   if (PMPI_Recv(&go, 1, MPI_INT, 0, kTagGo, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS) return false;
-  int64_t bytes = built ? int64_t{entry.size()} : -1;
+  int64_t bytes = built ? static_cast<int64_t>(entry.Size()) : -1;
   if (PMPI_Send(&bytes, 1, MPI_INT64_T, 0, kTagSize, comm) != MPI_SUCCESS) return false;
   for (int64_t done = 0; done < bytes;) {
     int n = static_cast<int>(bytes - done < kPieceBytes ? bytes - done : kPieceBytes);
-    if (PMPI_Send(entry.data() + done, n, MPI_CHAR, 0, kTagPiece, comm) != MPI_SUCCESS) {
+    if (PMPI_Send(entry.Data() + done, n, MPI_CHAR, 0, kTagPiece, comm) != MPI_SUCCESS) {
       return false;
     }
     done += n;
@@ -113,7 +113,7 @@ bool SendEntry(MPI_Comm comm, const JsonText& entry, bool built) {
 
 // Rank 0's part once the temporary file is open: its own entry, then every other
 // rank's in rank order, one rank at a time.
-bool GatherToFile(MPI_Comm comm, int world_size, int which, const JsonText& own, FILE* f) {
+bool GatherToFile(MPI_Comm comm, int world_size, int which, const JsonWriter& own, FILE* f) {
   bool ok = WriteOpening(f, world_size, which, own);
   GrowBuffer<char> piece;
   for (int r = 1; r < world_size; ++r) {
@@ -136,7 +136,7 @@ int Write(const char* path, int which) {
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &world_size);
 
-  JsonText entry;
+  JsonWriter entry(JsonLayout::kCompact);
   bool built = BuildEntry(rank, world_size, which, &entry);
 
   // Rank 0 decides whether to go on: its own entry and the temporary file.

@@ -1,5 +1,5 @@
-// json_string.h — one quoted JSON string from untrusted bytes, for both JSON writers of
-// the runtime's report files (rt/monitor/monitor_json.h, rt/report/json_writer.h).
+// json_string.h — one quoted JSON string from untrusted bytes, for the JSON writer of
+// the runtime's report files (rt/report/json_writer.h).
 //
 // Quote and backslash are escaped, control characters too (\n \t \r \b \f by name,
 // others as \u00XX); a byte sequence that is not UTF-8 (bad lead or continuation byte,

@@ -26,7 +26,9 @@ void JsonWriter::BeforeValue() {
   }
   if (depth_ == 0) return;
   if (has_items_[depth_]) PutChar(',');
-  if (inline_[depth_]) {
+  if (compact_) {
+    // nothing between items
+  } else if (inline_[depth_]) {
     if (has_items_[depth_]) PutChar(' ');
   } else {
     NewLine();
@@ -44,7 +46,7 @@ void JsonWriter::Open(char c, bool inline_items) {
   ++depth_;
   has_items_[depth_] = false;
   // Inside an inline container everything stays on the line.
-  inline_[depth_] = inline_items || inline_[depth_ - 1];
+  inline_[depth_] = compact_ || inline_items || inline_[depth_ - 1];
 }
 
 void JsonWriter::Close(char c) {
@@ -62,7 +64,11 @@ void JsonWriter::Close(char c) {
 void JsonWriter::Key(const char* name) {
   BeforeValue();
   Quote(name, strlen(name));
-  Put(": ", 2);
+  if (compact_) {
+    PutChar(':');
+  } else {
+    Put(": ", 2);
+  }
   after_key_ = true;
 }
 
@@ -77,6 +83,10 @@ void JsonWriter::String(const char* s) {
 void JsonWriter::StringN(const char* s, size_t n) {
   BeforeValue();
   Quote(s, n);
+}
+
+void JsonWriter::BoundedString(const char* s, size_t max_len) {
+  StringN(s, s == nullptr ? 0 : strnlen(s, max_len));
 }
 
 void JsonWriter::Quote(const char* s, size_t n) {
@@ -132,6 +142,14 @@ void JsonWriter::Fixed(double v, int decimals) {
 void JsonWriter::Raw(const char* json, size_t n) {
   BeforeValue();
   Put(json, n);
+}
+
+void JsonWriter::Verbatim(const char* text) {
+  if (depth_ != 0 || after_key_) {
+    ok_ = false;
+    return;
+  }
+  Put(text, strlen(text));
 }
 
 const char* JsonWriter::Text() {

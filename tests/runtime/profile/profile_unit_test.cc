@@ -196,7 +196,7 @@ TEST(ProfileConfig, DefaultPath) {
 }
 
 // ---- JSON writer ----
-TEST(ProfileJson, NestsEscapesAndParses) {
+TEST(JsonWriter, NestsEscapesAndParses) {
   JsonWriter w;
   w.BeginObject();
   w.Key("s");
@@ -239,7 +239,7 @@ TEST(ProfileJson, NestsEscapesAndParses) {
   EXPECT_EQ(strlen(w.Text()), w.Size());
 }
 
-TEST(ProfileJson, RawValueAndBadNesting) {
+TEST(JsonWriter, RawValueAndBadNesting) {
   JsonWriter inner;
   inner.BeginArray();
   inner.Uint(1);
