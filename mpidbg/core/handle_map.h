@@ -9,7 +9,7 @@
 // in and out), then freed: under any churn, memory stays within a few arrays.
 //
 // Not on the per-message path: the hot path caches what it looks up here (communicator
-// views per thread); the request index is rt/request_index.h.
+// views per thread); the request index is core/request_index.h.
 //
 // Keys 0 and ~0 are reserved (empty and tombstone); no MPI handle we store takes them.
 #ifndef MPIDBG_CORE_HANDLE_MAP_H

@@ -9,7 +9,7 @@
 // process stores CLOCK_REALTIME_COARSE into a word every tick and the calls load that
 // word: one load of a line that changes once per tick.
 //
-// The keeper runs from the end of MPI_Init to MPI_Finalize (rt/hooks_init.cc). While
+// The keeper runs from the end of MPI_Init to MPI_Finalize (rt/process/hooks_init.cc). While
 // it does not run — before MPI_Init, after MPI_Finalize, in a child after fork(), when
 // the thread could not be created, or when MPIDBG_CLOCK_TICK_MS=0 — the word is 0 and
 // callers read the vDSO clock themselves (clock.h, CoarseRealtimeNs).

@@ -210,9 +210,9 @@ def main():
         "#include <mpi.h>",
         "",
         '#include "mpidbg/call_ids.h"',
-        '#include "rt/hooks.h"',
+        '#include "rt/hot/hooks.h"',
     ]
-    body += [f'#include "{h}"' for h in includes if h != "rt/hooks.h"]
+    body += [f'#include "{h}"' for h in includes if h != "rt/hot/hooks.h"]
     body += [
         "",
         '#define MPIDBG_EXPORT __attribute__((visibility("default")))',

@@ -1,6 +1,6 @@
 // launch_env_test.cc — launcher detection and the launch record from environments as
-// hydra 4.0.2, Open MPI 4.1 (orterun), Slurm and PRRTE set them (rt/launch_env.h).
-#include "rt/launch_env.h"
+// hydra 4.0.2, Open MPI 4.1 (orterun), Slurm and PRRTE set them (rt/process/launch_env.h).
+#include "rt/process/launch_env.h"
 
 #include <gtest/gtest.h>
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "mpidbg/runtime_api.h"
-#include "rt/monitor_entry.h"
-#include "rt/monitor_json.h"
+#include "rt/monitor/monitor_entry.h"
+#include "rt/report/json_writer.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -121,9 +121,9 @@ class MonitorEntryTest : public ::testing::Test {
 
   json Entry(int which, int rank = 0, const char* host = "node1") {
     MonitorSource source{&f_.block, 4, ReadPeer, ReadColl, ReadFile};
-    JsonText text;
+    JsonWriter text(JsonLayout::kCompact);
     EXPECT_TRUE(AppendRankEntry(source, RankIdentity{rank, 4242, host}, which, &text));
-    return json::parse(std::string(text.data(), text.size()));
+    return json::parse(std::string(text.Data(), text.Size()));
   }
 
   Fake f_;
@@ -225,9 +225,9 @@ TEST_F(MonitorEntryTest, UnavailableHasAReasonAndNoValues) {
 
 TEST_F(MonitorEntryTest, NoBlockGivesAnEmptyEntry) {
   MonitorSource source{nullptr, 4, ReadPeer, ReadColl, ReadFile};
-  JsonText text;
+  JsonWriter text(JsonLayout::kCompact);
   ASSERT_TRUE(AppendRankEntry(source, RankIdentity{2, 7, nullptr}, MPIDBG_MONITOR_CURRENT, &text));
-  json e = json::parse(std::string(text.data(), text.size()));
+  json e = json::parse(std::string(text.Data(), text.Size()));
   EXPECT_EQ(e["rank"], 2);
   EXPECT_EQ(e["host"], "");
   EXPECT_EQ(e["active"], false);
@@ -237,17 +237,17 @@ TEST_F(MonitorEntryTest, NoBlockGivesAnEmptyEntry) {
 }
 
 TEST_F(MonitorEntryTest, WholeFileParses) {
-  JsonText file;
+  JsonWriter file(JsonLayout::kCompact);
   JobIdentity job{"job \"7\"", 4, "openmpi", "Open MPI v4.1.4\n", 123, MPIDBG_MONITOR_CURRENT};
   ASSERT_TRUE(AppendFileOpening(job, &file));
   MonitorSource source{&f_.block, 4, ReadPeer, ReadColl, ReadFile};
   for (int r = 0; r < 4; ++r) {
-    if (r > 0) file.Raw(MonitorEntrySeparator());
+    if (r > 0) file.Verbatim(MonitorEntrySeparator());
     ASSERT_TRUE(AppendRankEntry(source, RankIdentity{r, 100 + r, "h"}, MPIDBG_MONITOR_CURRENT,
                                 &file));
   }
-  file.Raw(MonitorFileClosing());
-  json doc = json::parse(std::string(file.data(), file.size()));
+  file.Verbatim(MonitorFileClosing());
+  json doc = json::parse(std::string(file.Data(), file.Size()));
   EXPECT_EQ(doc["schema"], "mpidbg.monitor/1");
   EXPECT_EQ(doc["job"], json::parse(R"({"id":"job \"7\"","world_size":4,"flavour":"openmpi",
       "mpi_library":"Open MPI v4.1.4\n","written_time_ns":123,"which":"current"})"));
@@ -255,35 +255,40 @@ TEST_F(MonitorEntryTest, WholeFileParses) {
   for (int r = 0; r < 4; ++r) EXPECT_EQ(doc["ranks"][r]["rank"], r);
 }
 
-TEST(MonitorJsonTest, EscapesAndRepairsStrings) {
-  JsonText t;
+TEST(JsonWriterCompact, EscapesAndRepairsStrings) {
+  JsonWriter t(JsonLayout::kCompact);
   const char raw[] = "a\"b\\c\n\t\x01\x1f é \xff\xc3 \xe2\x82\xac \xed\xa0\x80 end";
-  t.String(raw, sizeof raw);
-  std::string text(t.data(), t.size());
+  t.BoundedString(raw, sizeof raw);
+  std::string text(t.Data(), t.Size());
   EXPECT_EQ(text, "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f é \\ufffd\\ufffd € \\ufffd\\ufffd\\ufffd end\"");
   EXPECT_EQ(json::parse(text).get<std::string>(),
             "a\"b\\c\n\t\x01\x1f é \xef\xbf\xbd\xef\xbf\xbd € "
             "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd end");
 }
 
-TEST(MonitorJsonTest, StringStopsAtTheBound) {
-  JsonText t;
+TEST(JsonWriterCompact, StringStopsAtTheBound) {
+  JsonWriter t(JsonLayout::kCompact);
   char field[4] = {'a', 'b', 'c', 'd'};  // not NUL-terminated, as a truncated name can be
-  t.String(field, sizeof field);
-  EXPECT_EQ(std::string(t.data(), t.size()), "\"abcd\"");
+  t.BoundedString(field, sizeof field);
+  EXPECT_EQ(std::string(t.Data(), t.Size()), "\"abcd\"");
 }
 
-TEST(MonitorJsonTest, Numbers) {
-  JsonText t;
-  t.U64(0);
-  t.Char(' ');
-  t.U64(UINT64_MAX);
-  t.Char(' ');
-  t.I64(INT64_MIN);
-  t.Char(' ');
-  t.I64(-5);
-  EXPECT_EQ(std::string(t.data(), t.size()),
-            "0 18446744073709551615 -9223372036854775808 -5");
+TEST(JsonWriterCompact, NumbersAndNesting) {
+  JsonWriter t(JsonLayout::kCompact);
+  t.BeginObject();
+  t.Key("n");
+  t.BeginArray();
+  t.Uint(0);
+  t.Uint(UINT64_MAX);
+  t.Int(INT64_MIN);
+  t.Int(-5);
+  t.EndArray();
+  t.Key("b");
+  t.Bool(true);
+  t.EndObject();
+  EXPECT_TRUE(t.ok());
+  EXPECT_EQ(std::string(t.Data(), t.Size()),
+            "{\"n\":[0,18446744073709551615,-9223372036854775808,-5],\"b\":true}");
 }
 
 }  // namespace

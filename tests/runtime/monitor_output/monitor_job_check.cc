@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
   RT_CHECK(block != nullptr);
   if (block != nullptr) {
     RT_CHECK(std::string(block->output_path) == dir + "/monitor.json");
-    // MPI_Init made the first read (rt/monitor_mpit.cc, MonitorMpitAfterInit).
+    // MPI_Init made the first read (rt/monitor/monitor_mpit.cc, MonitorMpitAfterInit).
     RT_CHECK(block->mpit_state != MPIDBG_MONITOR_MPIT_NOT_READ);
   }
 

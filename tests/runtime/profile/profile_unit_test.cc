@@ -15,19 +15,19 @@
 #include <vector>
 
 #include "mpidbg/call_ids.h"
-#include "rt/profile_config.h"
-#include "rt/profile_json.h"
-#include "rt/profile_merge.h"
-#include "rt/profile_pack.h"
-#include "rt/profile_sites.h"
-#include "rt/profile_symbols.h"
+#include "rt/profile/profile_config.h"
+#include "rt/report/json_writer.h"
+#include "rt/profile/profile_merge.h"
+#include "rt/profile/profile_pack.h"
+#include "rt/profile/profile_sites.h"
+#include "rt/profile/profile_symbols.h"
 
 namespace mpidbg::rt {
 namespace {
 
 using nlohmann::json;
 
-// A block with its arrays, as rt/profile.cc sets it up.
+// A block with its arrays, as rt/profile/profile.cc sets it up.
 struct Table {
   explicit Table(uint32_t capacity) : sites(capacity), functions(MPIDBG_CALL_ID_LIMIT) {
     block.function_count = MPIDBG_CALL_ID_LIMIT;
@@ -196,7 +196,7 @@ TEST(ProfileConfig, DefaultPath) {
 }
 
 // ---- JSON writer ----
-TEST(ProfileJson, NestsEscapesAndParses) {
+TEST(JsonWriter, NestsEscapesAndParses) {
   JsonWriter w;
   w.BeginObject();
   w.Key("s");
@@ -239,7 +239,7 @@ TEST(ProfileJson, NestsEscapesAndParses) {
   EXPECT_EQ(strlen(w.Text()), w.Size());
 }
 
-TEST(ProfileJson, RawValueAndBadNesting) {
+TEST(JsonWriter, RawValueAndBadNesting) {
   JsonWriter inner;
   inner.BeginArray();
   inner.Uint(1);

@@ -1,0 +1,18 @@
+// hooks_comm.h — hooks of the communicator calls in gen/calls_comms.def besides those
+// rt/hot/hooks.h declares (CommCreate, CommIdup, CommFree, CommSetName).
+#ifndef MPIDBG_RT_HOOKS_COMM_H
+#define MPIDBG_RT_HOOKS_COMM_H
+
+#include "rt/hot/hook_args_comm.h"
+#include "rt/hot/thread_state.h"
+
+namespace mpidbg::rt {
+
+void PreCommMake(CallScope& scope, CommMakeArgs& args);
+void PostCommMake(CallScope& scope, CommMakeArgs& args, int rc);
+void PreCommUpdate(CallScope& scope, CommUpdateArgs& args);
+void PostCommUpdate(CallScope& scope, CommUpdateArgs& args, int rc);
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_HOOKS_COMM_H

@@ -1,0 +1,21 @@
+// hooks_groups.h — group records (gen/calls_groups.def): every call that returns a
+// group, MPI_Group_free, and the predefined MPI_GROUP_EMPTY.
+#ifndef MPIDBG_RT_HOOKS_GROUPS_H
+#define MPIDBG_RT_HOOKS_GROUPS_H
+
+#include "rt/hot/hook_args_objects.h"
+#include "rt/hot/thread_state.h"
+
+namespace mpidbg::rt {
+
+void PreGroupMake(CallScope& scope, GroupMakeArgs& args);
+void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc);
+void PreGroupFree(CallScope& scope, GroupFreeArgs& args);
+void PostGroupFree(CallScope& scope, GroupFreeArgs& args, int rc);
+
+// At MPI_Init (rt/objects/predefined_objects.cc).
+void RegisterPredefinedGroups();
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_HOOKS_GROUPS_H

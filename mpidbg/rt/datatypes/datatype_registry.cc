@@ -1,0 +1,265 @@
+// datatype_registry.cc — see datatype_registry.h.
+#include "rt/datatypes/datatype_registry.h"
+
+#include <stdlib.h>
+
+#include "core/record_arrays.h"
+#include "core/record_write.h"
+#include "core/spinlock.h"
+#include "rt/datatypes/datatype_lifetime.h"
+#include "rt/handle_widening.h"
+#include "rt/process/init_steps.h"
+#include "rt/process/registry.h"
+
+namespace mpidbg::rt {
+namespace {
+
+static_assert(sizeof(int) == sizeof(int32_t), "integers are stored as int32_t");
+static_assert(sizeof(MPI_Aint) == sizeof(int64_t), "addresses are stored as int64_t");
+
+// Bounds the recording of unrecorded input types (a type map is a tree; its depth is
+// small in any real program, and this keeps a corrupt answer from recursing forever).
+constexpr int kMaxInputDepth = 64;
+
+// One type is recorded at a time, so two threads never both record a missing input
+// (or the one cached MPI_Type_create_f90_* type). Held across local MPI queries only.
+core::SpinLock g_record_lock;
+
+// MPI_Type_get_envelope + MPI_Type_get_contents of one type.
+struct Contents {
+  int ni = 0, na = 0, nd = 0;
+  int combiner = MPI_COMBINER_NAMED;
+  int* ints = nullptr;
+  MPI_Aint* addrs = nullptr;
+  MPI_Datatype* types = nullptr;
+};
+
+bool IsF90(int combiner) {
+  return combiner == MPI_COMBINER_F90_REAL || combiner == MPI_COMBINER_F90_COMPLEX ||
+         combiner == MPI_COMBINER_F90_INTEGER;
+}
+
+int EnvelopeCombiner(MPI_Datatype t) {
+  int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
+  if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return -1;
+  return combiner;
+}
+
+void FreeContents(Contents* c) {
+  free(c->ints);
+  free(c->addrs);
+  free(c->types);
+  c->ints = nullptr;
+  c->addrs = nullptr;
+  c->types = nullptr;
+  c->ni = c->na = c->nd = 0;
+}
+
+// False when MPI would not describe the type; a named type has no contents.
+bool ReadContents(MPI_Datatype t, Contents* c) {
+  *c = Contents{};
+  if (PMPI_Type_get_envelope(t, &c->ni, &c->na, &c->nd, &c->combiner) != MPI_SUCCESS)
+    return false;
+  if (c->combiner == MPI_COMBINER_NAMED || c->ni < 0 || c->na < 0 || c->nd < 0) {
+    c->ni = c->na = c->nd = 0;
+    return true;
+  }
+  // One element at least, so no array pointer is null for MPI.
+  c->ints = static_cast<int*>(malloc(sizeof(int) * static_cast<size_t>(c->ni + 1)));
+  c->addrs = static_cast<MPI_Aint*>(malloc(sizeof(MPI_Aint) * static_cast<size_t>(c->na + 1)));
+  c->types =
+      static_cast<MPI_Datatype*>(malloc(sizeof(MPI_Datatype) * static_cast<size_t>(c->nd + 1)));
+  if (c->ints == nullptr || c->addrs == nullptr || c->types == nullptr ||
+      PMPI_Type_get_contents(t, c->ni, c->na, c->nd, c->ints, c->addrs, c->types) != MPI_SUCCESS) {
+    FreeContents(c);  // the combiner alone is still worth recording
+    return true;
+  }
+  return true;
+}
+
+// MPI_Type_get_contents hands back a new reference to every input type that is not
+// predefined (MPI standard, MPI_TYPE_GET_CONTENTS); the runtime gives those back. Types
+// from MPI_Type_create_f90_* are predefined and must not be freed.
+//
+// Open MPI's new types (kContentsAreNewTypes) are recorded only when the runtime has no
+// better input handle (a type made where the runtime could not see). Such a type is
+// gone once given back, so its record is marked freed (`recorded_copies`).
+
+void ReleaseContents(Contents* c, bool recorded_copies) {
+  for (int i = 0; i < c->nd && c->types != nullptr; ++i) {
+    MPI_Datatype t = c->types[i];
+    if (t == MPI_DATATYPE_NULL) continue;
+    if (!IsContentsReference(t)) continue;
+    const bool recorded = recorded_copies && kContentsAreNewTypes;
+    mpidbg_object_head* rec = recorded ? g_datatypes.Detach(HandleToU64(t)) : nullptr;
+    if (PMPI_Type_free(&t) == MPI_SUCCESS) {
+      DatatypeFreed(rec);
+    } else {
+      g_datatypes.Reattach(rec);
+    }
+  }
+  FreeContents(c);
+}
+
+void FillSizes(MPI_Datatype t, mpidbg_datatype_record* rec) {
+  MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  if (PMPI_Type_size_x(t, &size) == MPI_SUCCESS) rec->size = size;
+  if (PMPI_Type_get_extent_x(t, &lb, &extent) == MPI_SUCCESS) {
+    rec->lb = lb;
+    rec->extent = extent;
+  }
+  if (PMPI_Type_get_true_extent_x(t, &true_lb, &true_extent) == MPI_SUCCESS) {
+    rec->true_lb = true_lb;
+    rec->true_extent = true_extent;
+  }
+}
+
+void ReadName(MPI_Datatype t, char* out, uint32_t out_size) {
+  char name[MPI_MAX_OBJECT_NAME];
+  int len = 0;
+  name[0] = '\0';
+  if (PMPI_Type_get_name(t, name, &len) != MPI_SUCCESS) name[0] = '\0';
+  name[MPI_MAX_OBJECT_NAME - 1] = '\0';
+  core::CopyName(out, out_size, name);
+}
+
+void FillArrays(const Contents& c, const MPI_Datatype* inputs, int n,
+                mpidbg_datatype_record* rec) {
+  rec->integers = core::MakeArray(c.ints, static_cast<uint64_t>(c.ni), sizeof(int32_t));
+  rec->addresses = core::MakeArray(c.addrs, static_cast<uint64_t>(c.na), sizeof(int64_t));
+  rec->types = mpidbg_array{0, 0, sizeof(uint64_t)};
+  if (n <= 0 || inputs == nullptr) return;
+  auto* wide = static_cast<uint64_t*>(malloc(sizeof(uint64_t) * static_cast<size_t>(n)));
+  if (wide == nullptr) return;
+  for (int i = 0; i < n; ++i) wide[i] = HandleToU64(inputs[i]);
+  rec->types = core::MakeArray(wide, static_cast<uint64_t>(n), sizeof(uint64_t));
+  free(wide);
+}
+
+mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents& c,
+                                const MPI_Datatype* inputs, int n) {
+  uint32_t flags = 0;
+  if (c.combiner == MPI_COMBINER_NAMED || IsF90(c.combiner)) {
+    // Named types and the MPI_Type_create_f90_* results are predefined (usable
+    // without a commit, never freed).
+    flags = MPIDBG_REC_PREDEFINED | MPIDBG_TYPE_COMMITTED;
+  }
+  mpidbg_object_head* head = g_datatypes.BeginCreate(HandleToU64(t), creator, flags);
+  if (head == nullptr) return nullptr;
+  auto* rec = core::As<mpidbg_datatype_record>(head);
+  FillSizes(t, rec);
+  FillArrays(c, inputs, n, rec);
+  rec->combiner = CombinerOf(c.combiner);
+  ReadName(t, rec->obj.name, sizeof rec->obj.name);
+  rec->obj.fortran_index = static_cast<int32_t>(PMPI_Type_c2f(t));
+  g_datatypes.EndCreate(head);
+  return rec;
+}
+
+mpidbg_datatype_record* LiveRecord(MPI_Datatype t) {
+  mpidbg_object_head* head = g_datatypes.FindLive(HandleToU64(t));
+  return head != nullptr ? core::As<mpidbg_datatype_record>(head) : nullptr;
+}
+
+// The derived inputs a new record names must outlive it (datatype_lifetime.h).
+void NoteInputs(mpidbg_datatype_record* rec, const MPI_Datatype* inputs, int n) {
+  mpidbg_object_head* small[16];
+  mpidbg_object_head** list = small;
+  if (n > 16) list = static_cast<mpidbg_object_head**>(malloc(sizeof(void*) * static_cast<size_t>(n)));
+  int count = 0;
+  for (int i = 0; list != nullptr && i < n; ++i) {
+    mpidbg_object_head* in = g_datatypes.FindLive(HandleToU64(inputs[i]));
+    if (in != nullptr && (in->hdr.flags & MPIDBG_REC_PREDEFINED) == 0) list[count++] = in;
+  }
+  NoteDatatypeInputs(&rec->obj, list, count);
+  if (list != small) free(list);
+}
+
+mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Datatype* inputs,
+                               int ninputs, int depth) {
+  if (t == MPI_DATATYPE_NULL || depth > kMaxInputDepth) return nullptr;
+  Contents c;
+  if (!ReadContents(t, &c)) return nullptr;
+  // MPI_Type_create_f90_* hands out one cached type per (p, r): already recorded.
+  if (IsF90(c.combiner)) {
+    if (mpidbg_datatype_record* existing = LiveRecord(t)) {
+      ReleaseContents(&c, false);
+      return existing;
+    }
+  }
+  // The input handles: the caller's when it has them (what the application passed),
+  // else what MPI_Type_get_contents gave.
+  const bool from_call = inputs != nullptr && ninputs == c.nd;
+  const MPI_Datatype* in = from_call ? inputs : c.types;
+  const int n = from_call ? ninputs : (c.types != nullptr ? c.nd : 0);
+  // Inputs first, so every handle in the record's `types` has a record of its own.
+  for (int i = 0; i < n; ++i) {
+    if (in[i] != MPI_DATATYPE_NULL && LiveRecord(in[i]) == nullptr)
+      Record(in[i], MPIDBG_CALL_NONE, nullptr, 0, depth + 1);
+  }
+  mpidbg_datatype_record* rec = Publish(t, creator, c, in, n);
+  if (rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) NoteInputs(rec, in, n);
+  ReleaseContents(&c, /*recorded_copies=*/!from_call);
+  return rec;
+}
+
+}  // namespace
+
+bool IsContentsReference(MPI_Datatype t) {
+  const int combiner = EnvelopeCombiner(t);
+  return combiner >= 0 && combiner != MPI_COMBINER_NAMED && !IsF90(combiner);
+}
+
+int32_t CombinerOf(int mpi_combiner) {
+  switch (mpi_combiner) {
+    case MPI_COMBINER_NAMED: return MPIDBG_COMBINER_NAMED;
+    case MPI_COMBINER_DUP: return MPIDBG_COMBINER_DUP;
+    case MPI_COMBINER_CONTIGUOUS: return MPIDBG_COMBINER_CONTIGUOUS;
+    case MPI_COMBINER_VECTOR: return MPIDBG_COMBINER_VECTOR;
+    case MPI_COMBINER_HVECTOR: return MPIDBG_COMBINER_HVECTOR;
+    case MPI_COMBINER_INDEXED: return MPIDBG_COMBINER_INDEXED;
+    case MPI_COMBINER_HINDEXED: return MPIDBG_COMBINER_HINDEXED;
+    case MPI_COMBINER_INDEXED_BLOCK: return MPIDBG_COMBINER_INDEXED_BLOCK;
+    case MPI_COMBINER_HINDEXED_BLOCK: return MPIDBG_COMBINER_HINDEXED_BLOCK;
+    case MPI_COMBINER_STRUCT: return MPIDBG_COMBINER_STRUCT;
+    case MPI_COMBINER_SUBARRAY: return MPIDBG_COMBINER_SUBARRAY;
+    case MPI_COMBINER_DARRAY: return MPIDBG_COMBINER_DARRAY;
+    case MPI_COMBINER_F90_REAL: return MPIDBG_COMBINER_F90_REAL;
+    case MPI_COMBINER_F90_COMPLEX: return MPIDBG_COMBINER_F90_COMPLEX;
+    case MPI_COMBINER_F90_INTEGER: return MPIDBG_COMBINER_F90_INTEGER;
+    case MPI_COMBINER_RESIZED: return MPIDBG_COMBINER_RESIZED;
+    default: return MPIDBG_COMBINER_UNKNOWN;  // e.g. MPI-1 *_INTEGER combiners
+  }
+}
+
+mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
+                                       const MPI_Datatype* inputs, int ninputs) {
+  core::SpinGuard guard(g_record_lock);
+  return Record(datatype, creator, inputs, ninputs, 0);
+}
+
+void MarkDatatypeCommitted(MPI_Datatype datatype) {
+  mpidbg_datatype_record* rec = LiveRecord(datatype);
+  if (rec == nullptr) rec = RecordDatatype(datatype, MPIDBG_CALL_NONE);
+  if (rec == nullptr || (rec->obj.hdr.flags & MPIDBG_TYPE_COMMITTED) != 0) return;
+  g_datatypes.BeginUpdate(&rec->obj);
+  rec->obj.hdr.flags |= MPIDBG_TYPE_COMMITTED;
+  g_datatypes.EndUpdate(&rec->obj);
+}
+
+void RenameDatatype(MPI_Datatype datatype) {
+  mpidbg_datatype_record* rec = LiveRecord(datatype);
+  if (rec == nullptr) {
+    RecordDatatype(datatype, MPIDBG_CALL_NONE);  // a type made unseen: the record has the name
+    return;
+  }
+  char name[sizeof rec->obj.name];
+  ReadName(datatype, name, sizeof name);
+  g_datatypes.BeginUpdate(&rec->obj);
+  core::CopyName(rec->obj.name, sizeof rec->obj.name, name);
+  g_datatypes.EndUpdate(&rec->obj);
+}
+
+void DatatypesAfterInit() { RegisterPredefinedDatatypes(); }
+
+}  // namespace mpidbg::rt

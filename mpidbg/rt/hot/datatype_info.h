@@ -1,0 +1,29 @@
+// datatype_info.h — size and name of a datatype for op and thread records.
+//
+// Predefined (named) datatypes are cached in a small fixed table, so the common path
+// costs a hash probe, not an MPI call, and each thread keeps the few it used last
+// (rt/hot/type_cache.h: one compare, no copy). Derived datatypes are asked every time, because
+// their handles can be freed and reused for a different type.
+#ifndef MPIDBG_RT_DATATYPE_INFO_H
+#define MPIDBG_RT_DATATYPE_INFO_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+namespace mpidbg::rt {
+
+struct DatatypeInfo {
+  int64_t size = 0;    // bytes of one element (MPI_Type_size); 0 if unknown
+  char name[32] = {};  // MPI_Type_get_name, truncated
+};
+
+// `datatype` must be a valid datatype handle or MPI_DATATYPE_NULL (gives size 0, "").
+void DescribeDatatype(MPI_Datatype datatype, DatatypeInfo* out);
+
+// Only the size in bytes (0 for MPI_DATATYPE_NULL or unknown); from the cache for
+// predefined types.
+int64_t DatatypeSize(MPI_Datatype datatype);
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_DATATYPE_INFO_H

@@ -1,0 +1,166 @@
+// hooks_p2p.cc — point-to-point calls other than the plain blocking and nonblocking ones
+// (those are inline in hooks_p2p.h, which describes what every call records): Sendrecv,
+// MPI_Isendrecv, persistent requests and their starts, probes and message handles,
+// request free and cancel.
+//
+// HOT PATH: no heap allocation, no system call; PMPI_* only. Request records take the
+// request registry's spinlock only under MPI_THREAD_MULTIPLE; blocking calls take none.
+#include <string.h>
+
+#include "core/normalise.h"
+#include "rt/hot/comm_cache.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hooks.h"
+#include "rt/hot/hooks_p2p.h"
+#include "rt/hot/message_registry.h"
+#include "rt/hot/request_registry.h"
+#include "rt/hot/request_slots.h"
+#include "rt/process/registry.h"
+#include "rt/hot/traffic.h"
+#include "rt/hot/type_cache.h"
+
+namespace mpidbg::rt {
+
+const CommView kNoCommView;
+
+namespace {
+
+// A probe that matched a message handle: its record, and the receive it stands for.
+void MessageMatched(ThreadState* ts, int32_t call, P2pArgs& a) {
+  if (a.message == nullptr || *a.message == MPI_MESSAGE_NULL) return;
+  MPI_Status* status = a.status != nullptr ? *a.status : nullptr;
+  if (status == nullptr || status == MPI_STATUS_IGNORE) return;
+  RecordMatchedMessage(*a.message, call, *a.view, *status);
+  if (*a.message != MPI_MESSAGE_NO_PROC) {
+    DescribeEnvelope(ts, a);
+    CountCompletedReceive(ts, a, status);
+  }
+}
+
+}  // namespace
+
+MessageComm ResolveMessageComm(ThreadState* ts, uint64_t message) {
+  MessageEnvelope m;
+  if (!FindMessage(message, &m)) {
+    ts->message_source = ts->message_source_world = MPIDBG_RANK_UNKNOWN;
+    ts->message_tag = MPIDBG_TAG_ANY;
+    return MessageComm{&kNoCommView, message};
+  }
+  ts->message_view = CommView{};
+  ts->message_view.handle = m.comm_handle;
+  ts->message_view.job_id = m.comm_job_id;
+  ts->message_source = m.source;
+  ts->message_source_world = m.source_world;
+  ts->message_tag = m.tag;
+  return MessageComm{&ts->message_view, message};
+}
+
+void PostMessageBlocking(ThreadState* ts, int32_t call, P2pArgs a, int rc) {
+  if (a.direction == MPIDBG_OP_PROBE) {
+    if (rc == MPI_SUCCESS) MessageMatched(ts, call, a);
+  } else {
+    ConsumeIfGone(a.saved_message, a.message, rc);
+  }
+}
+
+void ConsumeIfGone(uint64_t saved_message, const MPI_Message* message, int rc) {
+  if (saved_message != 0 && (rc == MPI_SUCCESS || *message == MPI_MESSAGE_NULL)) {
+    ConsumeMessage(saved_message);
+  }
+}
+
+void PreSendrecv(CallScope& scope, SendrecvArgs& args) {
+  ThreadState* ts = scope.thread();
+  ResolveComm(scope, args.send);
+  args.recv.view = args.send.view;
+  PostBlocking(ts, 0, scope.call(), args.send);
+  // The thread waits on the receive half; that is the one the thread record names.
+  scope.SetRequestRecord(PostBlocking(ts, 1, scope.call(), args.recv));
+  KeepStatus(args.recv, &ts->own_status[1]);
+}
+
+void PostSendrecv(CallScope& scope, SendrecvArgs& args, int rc) {
+  ThreadState* ts = scope.thread();
+  EndBlockingRecord(ts, 0);
+  EndBlockingRecord(ts, 1);
+  if (rc == MPI_SUCCESS && args.recv.status != nullptr) {
+    CountCompletedReceive(ts, args.recv, *args.recv.status);
+  }
+}
+
+void PreSendrecvNonblocking(CallScope& scope, SendrecvArgs& args) {
+  ResolveComm(scope, args.send);
+  args.recv.view = args.send.view;
+}
+
+// MPI_Isendrecv(_replace): one request, two records — the receive half (what the
+// request's completion and status report) and the send half as its companion.
+void PostSendrecvNonblocking(CallScope& scope, SendrecvArgs& args, int rc) {
+  MPI_Request* request = args.send.request;
+  if (rc != MPI_SUCCESS || request == nullptr || *request == MPI_REQUEST_NULL) return;
+  ThreadState* ts = scope.thread();
+  const int32_t call = scope.call();
+  mpidbg_op_record* recv = OpenRequestRecord(ts, 0);
+  if (recv == nullptr) return;
+  mpidbg_op_record* send = OpenRequestRecord(ts, 0);
+  const uint64_t handle = HandleToU64(*request);
+  DescribeEnvelope(ts, args.recv);
+  FillConstants(recv, ts);
+  FillEnvelope(recv, ts, call, args.recv, DatatypeOf(ts, args.recv.datatype));
+  recv->request = handle;
+  if (send != nullptr) {
+    DescribeEnvelope(ts, args.send);
+    const DatatypeInfo& type = DatatypeOf(ts, args.send.datatype);
+    FillConstants(send, ts);
+    FillEnvelope(send, ts, call, args.send, type);
+    send->request = handle;
+    CountSend(ts, SendOf(ts, call, args.send, type));
+  }
+  IndexRequest(ts, handle, recv, send);
+}
+
+void PreP2pPersistent(CallScope& scope, P2pArgs& args) { ResolveComm(scope, args); }
+
+void PostP2pPersistent(CallScope& scope, P2pArgs& args, int rc) {
+  if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
+  PostRequestRecord(scope.thread(), scope.call(), args, MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE,
+                false);
+}
+
+void PreStart(CallScope&, StartArgs&) {}
+
+void PostStart(CallScope& scope, StartArgs& args, int rc) {
+  if (rc != MPI_SUCCESS || args.requests == nullptr) return;
+  ThreadState* ts = scope.thread();
+  for (int i = 0; i < args.count; ++i) {
+    const mpidbg_op_record* op = StartRequestRecord(HandleToU64(args.requests[i]), ts->tid);
+    if (op != nullptr && op->direction == MPIDBG_OP_SEND) CountSend(ts, EnvelopeOf(*op));
+  }
+}
+
+void PreIprobe(CallScope& scope, P2pArgs& args) {
+  ResolveComm(scope, args);
+  if (args.message != nullptr) KeepStatus(args, &scope.thread()->own_status[0]);
+}
+
+void PostIprobe(CallScope& scope, P2pArgs& args, int rc) {
+  if (rc != MPI_SUCCESS || args.flag == nullptr || *args.flag == 0) return;
+  MessageMatched(scope.thread(), scope.call(), args);
+}
+
+void PreRequestFree(CallScope&, RequestFreeArgs& args) {
+  if (args.request == nullptr) return;
+  args.saved = HandleToU64(*args.request);
+  PrepareRequestFree(args.saved, &args.ticket);
+}
+
+void PostRequestFree(CallScope&, RequestFreeArgs& args, int rc) {
+  if (args.saved != 0) FinishRequestFree(args.saved, args.ticket, rc == MPI_SUCCESS);
+}
+
+void PreCancel(CallScope&, CancelArgs&) { NoteCancelRequested(); }
+
+void PostCancel(CallScope&, CancelArgs&, int) {}
+
+}  // namespace mpidbg::rt

@@ -1,0 +1,379 @@
+// hooks_p2p.h — the hooks of blocking and nonblocking point-to-point calls, inline in
+// the generated wrappers (every message runs them; a call per step would cost more than
+// the steps). The rest of the point-to-point area is in hooks_p2p.cc.
+//
+// HOT PATH: no lock, no heap allocation, no system call; PMPI_* only.
+//
+// Each call describes its operation once (normalised peer and tag, the peer's world
+// rank, the datatype's size and name from the thread's cache); its op record, the
+// traffic count and the send log all take it from there:
+//  - a blocking call writes its envelope into the thread's reserved op slot, whose
+//    fields no blocking call changes were written once (request_slots.h), and publishes it
+//    before PMPI, so a debugger sees peer, tag, communicator and size of a blocked
+//    send or receive; the slot goes FREE again after PMPI;
+//  - a nonblocking call fills a request record from the thread's slot cache and
+//    indexes it under the request handle after PMPI.
+//
+// Traffic (rt/hot/traffic.h): a send is counted when it is posted (a blocking send before
+// it enters MPI, so a send stuck in MPI is already counted); a blocking receive when it
+// completes, from its status (requests in hooks_completion.cc); a matched
+// MPI_Mprobe/Improbe counts as the receive, so MPI_Mrecv/Imrecv count nothing.
+#ifndef MPIDBG_RT_HOOKS_P2P_H
+#define MPIDBG_RT_HOOKS_P2P_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/normalise.h"
+#include "mpidbg/records.h"
+#include "rt/hot/comm_cache.h"
+#include "rt/handle_widening.h"
+#include "rt/hot/hook_args.h"
+#include "rt/hot/request_slots.h"
+#include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
+#include "rt/hot/traffic.h"
+#include "rt/hot/type_cache.h"
+
+namespace mpidbg::rt {
+
+// --- the out-of-line parts (hooks_p2p.cc) ---
+// They take values, never the address of the wrapper's scope or arguments: an address
+// passed to another object anywhere in a wrapper keeps the compiler from holding that
+// object in registers (or folding the role constants) on every path.
+
+// The matched message of MPI_Mrecv/Imrecv: its communicator's view (the thread's
+// message_view, or kNoCommView) and envelope (the thread's message_* fields).
+struct MessageComm {
+  const CommView* view;
+  uint64_t saved_message;  // the message handle before MPI nulls it
+};
+MessageComm ResolveMessageComm(ThreadState* ts, uint64_t message);
+// After a blocking probe or message receive (Mprobe, Mrecv): the message record.
+void PostMessageBlocking(ThreadState* ts, int32_t call, P2pArgs a, int rc);
+// MPI_Mrecv/Imrecv consumed its message handle (when the call succeeded or nulled it).
+void ConsumeIfGone(uint64_t saved_message, const MPI_Message* message, int rc);
+// The view of "no communicator".
+extern const CommView kNoCommView;
+
+// The call's communicator (for Mrecv/Imrecv the matched message's) in a.view, and in
+// the thread record.
+MPIDBG_ALWAYS_INLINE void ResolveComm(CallScope& scope, P2pArgs& a) {
+  if (a.comm != MPI_COMM_NULL) {
+    a.view = &CommViewOf(scope.thread(), a.comm);
+    scope.SetComm(*a.view);
+  } else if (a.message == nullptr || a.direction != MPIDBG_OP_RECV) {
+    a.view = &kNoCommView;
+  } else {
+    const MessageComm m = ResolveMessageComm(scope.thread(), HandleToU64(*a.message));
+    a.view = m.view;
+    a.saved_message = m.saved_message;
+    if (m.view != &kNoCommView) scope.SetComm(*m.view);
+  }
+}
+
+// The peer's world rank (comm_registry's PeerWorld, inline: it runs per message).
+MPIDBG_ALWAYS_INLINE int32_t WorldOf(const CommView& v, int32_t peer) {
+  if (peer < 0) return peer;
+  if (v.inter) return core::PeerWorldRank(peer, v.remote_world_ranks, v.remote_size);
+  return core::PeerWorldRank(peer, v.world_ranks, v.size);
+}
+
+// Normalised peer and tag and the peer's world rank (a.norm_peer, a.peer_world,
+// a.norm_tag); for a
+// message-handle receive (Mrecv/Imrecv) the matched message's.
+MPIDBG_ALWAYS_INLINE void DescribeEnvelope(const ThreadState* ts, P2pArgs& a) {
+  if (a.message != nullptr && a.direction == MPIDBG_OP_RECV) {
+    a.norm_peer = ts->message_source;
+    a.peer_world = ts->message_source_world;
+    a.norm_tag = ts->message_tag;
+    return;
+  }
+  a.norm_peer = a.peer == kAbsent ? MPIDBG_RANK_UNKNOWN : core::NormaliseRank(a.peer, kEncodings);
+  a.peer_world = WorldOf(*a.view, a.norm_peer);
+  a.norm_tag = a.tag == kAbsent ? MPIDBG_TAG_ANY : core::NormaliseTag(a.tag, kEncodings);
+}
+
+// The op record fields a call sets (every field but those FillConstants writes), from
+// the described envelope (DescribeEnvelope).
+MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_op_record* rec, const ThreadState* ts,
+                                       int32_t call, const P2pArgs& a, const DatatypeInfo& type) {
+  const CommView& v = *a.view;
+  rec->comm_handle = v.handle;
+  // Other areas scan op records for these two fields with atomic loads.
+  __atomic_store_n(&rec->comm_job_id, v.job_id, __ATOMIC_RELAXED);
+  rec->post_serial = NextPostSerialHot();
+  rec->buffer = AddressOf(a.buf);
+  __atomic_store_n(&rec->datatype, a.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(a.datatype),
+                   __ATOMIC_RELAXED);
+  rec->count = a.count;
+  rec->bytes = a.count * type.size;
+  rec->post_time_ns = ts->entry_time_ns;
+  rec->call = call;
+  rec->direction = a.direction;
+  rec->mode = a.direction == MPIDBG_OP_SEND ? a.mode : MPIDBG_MODE_NONE;
+  rec->peer = a.norm_peer;
+  rec->peer_world = a.peer_world;
+  rec->tag = a.norm_tag;
+  if (a.message != nullptr && a.direction == MPIDBG_OP_RECV) {
+    // A message-handle receive (Mrecv/Imrecv) was matched by the probe before it.
+    rec->status = MPIDBG_OP_MATCHED;
+    rec->actual_source = a.norm_peer;
+    rec->actual_tag = a.norm_tag;
+  } else {
+    rec->status = MPIDBG_OP_PENDING;
+    rec->actual_source = MPIDBG_RANK_UNKNOWN;
+    rec->actual_tag = MPIDBG_TAG_ANY;
+  }
+  memcpy(rec->datatype_name, type.name, sizeof rec->datatype_name);
+}
+
+// The op record fields no point-to-point call changes (a blocking slot has them already:
+// request_slots.h, TakeBlockingSlot).
+MPIDBG_ALWAYS_INLINE void FillConstants(mpidbg_op_record* rec, const ThreadState* ts) {
+  static_assert(sizeof(mpidbg_op_record) == 224,
+                "FillEnvelope and FillConstants write every op record field");
+  rec->request = 0;
+  rec->tid = ts->tid;
+  rec->actual_bytes = 0;
+  rec->reserved = 0;
+  rec->object = 0;
+  rec->free_serial = 0;
+  rec->file_offset = -1;
+  rec->target_disp = 0;
+  rec->extra_state = 0;
+  rec->query_fn = 0;
+}
+
+// A send's envelope for the traffic counters and the send log.
+MPIDBG_ALWAYS_INLINE SendEnvelope SendOf(const ThreadState* ts, int32_t call, const P2pArgs& a,
+                                         const DatatypeInfo& type) {
+  SendEnvelope s;
+  s.comm_job_id = a.view->job_id;
+  s.datatype = a.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(a.datatype);
+  s.count = a.count;
+  s.bytes = a.count * type.size;
+  s.time_ns = ts->entry_time_ns;
+  s.peer = a.norm_peer;
+  s.peer_world = a.peer_world;
+  s.tag = a.norm_tag;
+  s.call = call;
+  s.mode = a.mode;
+  return s;
+}
+
+// The call's blocking envelope in the thread's slot `which`, written in full; remembered
+// for the next call when nothing but the arguments decides it (BlockingMemo).
+MPIDBG_ALWAYS_INLINE mpidbg_op_record* FillBlocking(ThreadState* ts, int which, int32_t call,
+                                                    P2pArgs& a, const DatatypeInfo& type) {
+  mpidbg_op_record* rec = OpenBlockingRecord(ts, which);
+  if (rec == nullptr) return nullptr;
+  FillEnvelope(rec, ts, call, a, type);
+  CloseRequestRecord(rec);
+  BlockingMemo& m = ts->blocking_memo[which];
+  const uint64_t key = HandleToU64(a.datatype);
+  const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
+  if (a.message != nullptr || !predefined || a.view->job_id == 0) {
+    m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
+    return rec;
+  }
+  m.count_call = MemoKey(a.count, call);
+  m.peer_tag = MemoKey(a.peer, a.tag);
+  m.buf = AddressOf(a.buf);
+  m.datatype = key;
+  m.comm = a.view->handle;
+  m.job_id = a.view->job_id;
+  m.bytes = rec->bytes;
+  m.norm_peer = a.norm_peer;
+  m.peer_world = a.peer_world;
+  m.norm_tag = a.norm_tag;
+  return rec;
+}
+
+// The call's blocking envelope in the thread's slot `which`; its address (0 if none).
+// Counts a send.
+MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t call, P2pArgs& a) {
+  mpidbg_op_record* rec = ts->blocking_requests[which];
+  const BlockingMemo& m = ts->blocking_memo[which];
+  if (a.message == nullptr && m.count_call == MemoKey(a.count, call) &&
+      m.peer_tag == MemoKey(a.peer, a.tag) && m.buf == AddressOf(a.buf) &&
+      m.datatype == HandleToU64(a.datatype) && m.comm == a.view->handle &&
+      m.job_id == a.view->job_id) {
+    // Same arguments as the slot's last call: its body holds this envelope already.
+    a.norm_peer = m.norm_peer;
+    a.peer_world = m.peer_world;
+    a.norm_tag = m.norm_tag;
+    g_request_table.OpenRecord(&rec->hdr, MPIDBG_OP_BLOCKING);
+    rec->post_serial = NextPostSerialHot();
+    rec->post_time_ns = ts->entry_time_ns;
+    CloseRequestRecord(rec);
+    if (a.direction == MPIDBG_OP_SEND) {
+      CountSend(ts, SendEnvelope{m.job_id, m.datatype, a.count, m.bytes, ts->entry_time_ns,
+                                 m.norm_peer, m.peer_world, m.norm_tag, call, a.mode});
+    }
+    return AddressOf(rec);
+  }
+  DescribeEnvelope(ts, a);
+  const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
+  rec = FillBlocking(ts, which, call, a, type);
+  if (a.direction == MPIDBG_OP_SEND) CountSend(ts, SendOf(ts, call, a, type));
+  return AddressOf(rec);
+}
+
+// The blocking slot of a call: sends 0, receives and probes 1.
+MPIDBG_ALWAYS_INLINE int BlockingSlotOf(const P2pArgs& a) {
+  return a.direction == MPIDBG_OP_SEND ? 0 : 1;
+}
+
+// The status MPI will write, substituting the thread's own for MPI_STATUS_IGNORE.
+MPIDBG_ALWAYS_INLINE void KeepStatus(P2pArgs& a, MPI_Status* own) {
+  if (a.status != nullptr && *a.status == MPI_STATUS_IGNORE) *a.status = own;
+}
+
+// A receive that completed with `status`, counted under its actual source and tag.
+MPIDBG_ALWAYS_INLINE void CountCompletedReceive(ThreadState* ts, const P2pArgs& a,
+                                                const MPI_Status* status) {
+  if (status == nullptr || status == MPI_STATUS_IGNORE) return;
+  SourceHint hint;
+  hint.peer = a.norm_peer;
+  hint.peer_world = a.peer_world;
+  hint.comm = a.view;
+  CountReceive(ts, a.view->job_id, *status, hint);
+}
+
+// --- blocking: Send, Ssend, Bsend, Rsend, Recv, Probe, Mprobe, Mrecv ---
+
+MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
+  ThreadState* ts = scope.thread();
+  ResolveComm(scope, args);
+  scope.SetRequestRecord(PostBlocking(ts, BlockingSlotOf(args), scope.call(), args));
+  if (args.direction != MPIDBG_OP_SEND &&
+      (args.message == nullptr ? args.direction == MPIDBG_OP_RECV
+                               : args.direction == MPIDBG_OP_PROBE)) {
+    KeepStatus(args, &ts->own_status[0]);  // Recv and Mprobe are counted from it
+  }
+}
+
+MPIDBG_ALWAYS_INLINE void PostP2pBlocking(CallScope& scope, P2pArgs& args, int rc) {
+  ThreadState* ts = scope.thread();
+  EndBlockingRecord(ts, BlockingSlotOf(args));
+  if (args.message != nullptr) {
+    PostMessageBlocking(ts, scope.call(), args, rc);
+    return;
+  }
+  if (args.direction == MPIDBG_OP_RECV && rc == MPI_SUCCESS && args.status != nullptr) {
+    CountCompletedReceive(ts, args, *args.status);
+  }
+}
+
+// --- nonblocking: Isend, Issend, Ibsend, Irsend, Irecv, Imrecv ---
+
+MPIDBG_ALWAYS_INLINE void PreP2pNonblocking(CallScope& scope, P2pArgs& args) {
+  ResolveComm(scope, args);
+}
+
+// Copies the op record fields from `count` on, in 16-byte blocks (a plain memcpy of the
+// 160 bytes becomes a string move, several times slower).
+MPIDBG_ALWAYS_INLINE void CopyTail(mpidbg_op_record* dst, const mpidbg_op_record& src) {
+  constexpr size_t kFrom = offsetof(mpidbg_op_record, count);
+  constexpr size_t kBlocks = (sizeof(mpidbg_op_record) - kFrom) / 16;
+  static_assert(kFrom % 16 == 0 && (sizeof(mpidbg_op_record) - kFrom) % 16 == 0,
+                "the tail is whole 16-byte blocks");
+  char* d = reinterpret_cast<char*>(dst) + kFrom;
+  const char* s = reinterpret_cast<const char*>(&src) + kFrom;
+#pragma GCC unroll 16
+  for (size_t i = 0; i < kBlocks; ++i) __builtin_memcpy(d + 16 * i, s + 16 * i, 16);
+}
+
+// Whether a request memo holds the record of a call with these arguments.
+MPIDBG_ALWAYS_INLINE bool MemoMatches(const RequestMemo& m, int32_t call, const P2pArgs& a) {
+  return a.message == nullptr && m.count_call == MemoKey(a.count, call) &&
+         m.peer_tag == MemoKey(a.peer, a.tag) && m.datatype == HandleToU64(a.datatype) &&
+         m.comm == a.view->handle && m.job_id == a.view->job_id;
+}
+
+// Remembers a plain (not persistent, not message-handle) request record for the next
+// call with the same arguments, when nothing else decided it (see BlockingMemo).
+MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32_t call,
+                                          const P2pArgs& a, const mpidbg_op_record& rec) {
+  const uint64_t key = HandleToU64(a.datatype);
+  const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
+  if (a.message != nullptr || !predefined || a.view->job_id == 0) {
+    m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
+    return;
+  }
+  m.count_call = MemoKey(a.count, call);
+  m.peer_tag = MemoKey(a.peer, a.tag);
+  m.datatype = key;
+  m.comm = a.view->handle;
+  m.job_id = a.view->job_id;
+  m.record = rec;
+}
+
+// A request record for the call, indexed under *a.request (nothing if the slot cache
+// could not be filled); counts a send. A plain request whose arguments (but the buffer)
+// match the thread's last one of its direction is a copy of that record. Below
+// MPI_THREAD_MULTIPLE a stale record under the same handle is rewritten in place
+// (request_registry.h, OpenOwnedRequestRecord).
+MPIDBG_ALWAYS_INLINE void PostRequestRecord(ThreadState* ts, int32_t call, P2pArgs& a, uint32_t flags,
+                                        bool count_send) {
+  const uint64_t request = HandleToU64(*a.request);
+  const bool shared = core::Concurrent();
+  OwnedRequestSlot slot;
+  RequestMemo& m = ts->request_memo[a.direction == MPIDBG_OP_SEND ? 0 : 1];
+  if (flags == 0 && MemoMatches(m, call, a)) {
+    mpidbg_op_record* rec =
+        shared ? OpenRequestRecord(ts, 0) : OpenOwnedRequestRecord(ts, request, 0, &slot);
+    if (rec == nullptr) return;
+    // What differs, the two fields other areas read atomically, then the rest.
+    static_assert(offsetof(mpidbg_op_record, datatype) + 8 == offsetof(mpidbg_op_record, count),
+                  "the copied tail starts at count");
+    rec->request = request;
+    rec->comm_handle = m.record.comm_handle;
+    __atomic_store_n(&rec->comm_job_id, m.record.comm_job_id, __ATOMIC_RELAXED);
+    rec->post_serial = NextPostSerialHot();
+    rec->buffer = AddressOf(a.buf);
+    __atomic_store_n(&rec->datatype, m.record.datatype, __ATOMIC_RELAXED);
+    CopyTail(rec, m.record);
+    rec->post_time_ns = ts->entry_time_ns;
+    if (count_send) CountSend(ts, EnvelopeOf(*rec));
+    if (shared) {
+      IndexRequest(ts, request, rec, nullptr);
+    } else {
+      FinishOwnedRequestRecord(ts, request, rec, slot);
+    }
+    return;
+  }
+  DescribeEnvelope(ts, a);
+  const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
+  mpidbg_op_record* rec =
+      shared ? OpenRequestRecord(ts, flags) : OpenOwnedRequestRecord(ts, request, flags, &slot);
+  if (rec != nullptr) {
+    FillConstants(rec, ts);
+    FillEnvelope(rec, ts, call, a, type);
+    rec->request = request;
+    if (flags == 0) RememberRequest(ts, m, call, a, *rec);
+  }
+  // Counted before the record is indexed: once indexed, another thread completing a
+  // request with a reused handle could release it.
+  if (count_send) CountSend(ts, SendOf(ts, call, a, type));
+  if (rec == nullptr) return;
+  if (shared) {
+    IndexRequest(ts, request, rec, nullptr);
+  } else {
+    FinishOwnedRequestRecord(ts, request, rec, slot);
+  }
+}
+
+MPIDBG_ALWAYS_INLINE void PostP2pNonblocking(CallScope& scope, P2pArgs& args, int rc) {
+  if (rc == MPI_SUCCESS && args.request != nullptr && *args.request != MPI_REQUEST_NULL) {
+    PostRequestRecord(scope.thread(), scope.call(), args, 0, args.direction == MPIDBG_OP_SEND);
+  }
+  if (args.saved_message != 0) ConsumeIfGone(args.saved_message, args.message, rc);
+}
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_HOOKS_P2P_H

@@ -1,0 +1,27 @@
+// thread_state.cc — see thread_state.h (same hot-path rules): the thread-local pointer
+// and mpidbg_thread_mpi_state(). CallScope is inline in the header; the thread's first
+// MPI call, its exit and scratch growth are in thread_setup.cc.
+#include "rt/hot/thread_state.h"
+
+#include "mpidbg/runtime_api.h"
+
+namespace mpidbg::rt {
+
+__thread ThreadState* t_state __attribute__((tls_model("initial-exec"))) = nullptr;
+
+}  // namespace mpidbg::rt
+
+// Exported (mpidbg/runtime_api.h). Async-signal-safe: one thread-local load and two
+// loads of words only this thread writes; no lock, allocation or system call.
+extern "C" __attribute__((visibility("default"))) int mpidbg_thread_mpi_state(int32_t* call) {
+  using mpidbg::rt::t_state;
+  int32_t state = MPIDBG_THREAD_NOT_IN_MPI;
+  int32_t current = MPIDBG_CALL_NONE;
+  if (mpidbg::rt::ThreadState* ts = t_state) {
+    state = __atomic_load_n(&ts->signal_state, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (state != MPIDBG_THREAD_NOT_IN_MPI) current = __atomic_load_n(&ts->signal_call, __ATOMIC_RELAXED);
+  }
+  if (call != nullptr) *call = current;
+  return state;
+}

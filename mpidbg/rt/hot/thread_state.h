@@ -1,0 +1,351 @@
+// thread_state.h — per-thread call state and its record.
+//
+// HOT PATH. Every MPI call goes through CallScope. Rules for this file and
+// thread_state.cc: no lock, no heap allocation, no system call (the thread's first MPI
+// call and scratch growth are in thread_setup.cc); PMPI_* only, never MPI_*.
+//
+// Only the outermost MPI call of a thread touches its record (an MPI library or a user
+// callback calling MPI from inside MPI nests scopes).
+//
+// What a thread is doing is kept twice: in its record (for debuggers: call, arguments,
+// entry time, written inside the record's sequence window) and in two words of the
+// ThreadState that mpidbg_thread_mpi_state() reads from a signal handler. The words
+// are set as the wrapper is entered, before any hook runs, and cleared as it returns.
+//
+// "Blocked" is decided from above PMPI, per call, by what the call may do: a call that
+// can only return once another process has acted (blocking point-to-point, the Wait
+// family, blocking collectives, MPI_Init/Finalize, ...) is BLOCKED for its whole
+// duration; one that returns by itself (nonblocking posts, Test, Iprobe, queries) is
+// IN_MPI. The class of each call is the state column of the gen/*.def tables. See
+// mpidbg/doc/hot_path.md.
+#ifndef MPIDBG_RT_THREAD_STATE_H
+#define MPIDBG_RT_THREAD_STATE_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/inline.h"
+#include "core/record_write.h"
+#include "mpidbg/records.h"
+#include "rt/comms/comm_registry.h"
+#include "rt/hot/datatype_info.h"
+#include "rt/process/registry.h"
+
+namespace mpidbg::rt {
+
+// Free request slots a thread keeps for its own requests, refilled and drained in batches so
+// the request table's lock is taken once per kSlotBatch requests, not per request. The cache
+// holds more than a batch beyond the largest window of requests a program typically
+// keeps in flight (64 or so), so a steady post/complete cycle never touches the lock.
+constexpr uint32_t kSlotCacheSize = 256;
+constexpr uint32_t kSlotBatch = 64;
+
+// What completion needs of a request's record. Under MPI_THREAD_MULTIPLE it is copied
+// before the call under the request registry's lock: once MPI has completed a request another
+// thread may get the same handle, and the record's slot, before this thread's Post hook
+// runs (hooks_completion.h).
+struct SavedRequest {
+  uint64_t comm_handle;
+  uint64_t comm_job_id;
+  int64_t bytes;
+  int32_t direction;  // 0 when the request has no record
+  int32_t call;
+  int32_t peer;
+  int32_t peer_world;
+  int32_t tag;
+  int32_t count_as;   // filled by hooks_completion.cc
+};
+
+// The arguments of the call that last filled a blocking op slot, and what was derived
+// from them (hooks_p2p.h, PostBlocking). While a call's arguments are the same, the
+// slot already holds its envelope but for post serial and time. Only calls whose
+// envelope depends on nothing else are remembered: a predefined datatype (a derived
+// one's handle may be freed and reused), a communicator still known under the same
+// job id, no message handle.
+//
+// The 32-bit arguments are compared in pairs packed into registers (MemoKey): compared
+// one by one against a struct the compiler had spilled, two 32-bit stores read back as
+// one 64-bit load stall the pipeline (no store forwarding) on every call.
+constexpr uint64_t MemoKey(int32_t high, int32_t low) {
+  return uint64_t{static_cast<uint32_t>(high)} << 32 | static_cast<uint32_t>(low);
+}
+
+struct BlockingMemo {
+  uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
+  uint64_t peer_tag = 0;  // as passed (the library's encoding)
+  uint64_t buf = 0;
+  uint64_t datatype = 0;
+  uint64_t comm = 0;
+  uint64_t job_id = 0;
+  // Derived.
+  int64_t bytes = 0;
+  int32_t norm_peer = 0;
+  int32_t peer_world = 0;
+  int32_t norm_tag = 0;
+};
+
+// The same for request records (hooks_p2p.h, PostRequestRecord): a copy of the last record
+// the thread filled for a nonblocking send (0) and receive (1), with the arguments it
+// came from but the buffer. A call with the same arguments copies it and sets buffer,
+// request, post serial and time.
+struct RequestMemo {
+  uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
+  uint64_t peer_tag = 0;
+  uint64_t datatype = 0;
+  uint64_t comm = 0;
+  uint64_t job_id = 0;
+  mpidbg_op_record record = {};
+};
+
+struct ThreadState {
+  mpidbg_thread_record* rec = nullptr;
+  uint64_t tid = 0;
+  int depth = 0;
+  // Read by mpidbg_thread_mpi_state() (possibly from a signal handler on this thread):
+  // enum mpidbg_thread_state and enum mpidbg_call_id of the outermost call.
+  int32_t signal_state = MPIDBG_THREAD_NOT_IN_MPI;
+  int32_t signal_call = MPIDBG_CALL_NONE;
+  // The outermost call's return address into its caller (the wrapper's
+  // __builtin_return_address(0)), for the MPI-state sampler's call sites (rt/profile/profile.h).
+  // Written with the call, before the state; meaningful only while the state is not
+  // NOT_IN_MPI (left as it was on return).
+  uint64_t signal_site = 0;
+  // CLOCK_REALTIME (coarse) at entry of the current outermost call.
+  int64_t entry_time_ns = 0;
+  // Request slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
+  // probes (a Sendrecv uses both); taken on first use, FREE between calls. The body of
+  // a FREE slot keeps what its last call wrote, which the next call with the same
+  // arguments reuses (blocking_memo).
+  mpidbg_op_record* blocking_requests[2] = {nullptr, nullptr};
+  BlockingMemo blocking_memo[2];
+  RequestMemo request_memo[2];
+  // Free request slots (kind FREE) for requests.
+  mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
+  uint32_t slot_count = 0;
+  // Traffic entries this thread used last, by (peer, tag) bits (entries never move once
+  // READY).
+  static constexpr uint32_t kTrafficCacheSize = 8;
+  mpidbg_traffic_entry* send_entries[kTrafficCacheSize] = {};
+  mpidbg_traffic_entry* receive_entries[kTrafficCacheSize] = {};
+  // The message an MPI_Mrecv/Imrecv consumes, as its probe matched it.
+  CommView message_view;
+  int32_t message_source = MPIDBG_RANK_UNKNOWN;
+  int32_t message_source_world = MPIDBG_RANK_UNKNOWN;
+  int32_t message_tag = MPIDBG_TAG_ANY;
+  // Predefined datatypes this thread used last (datatype_info.cc).
+  static constexpr uint32_t kTypeCacheSize = 8;
+  struct TypeCacheEntry {
+    uint64_t key = 0;
+    DatatypeInfo info;
+  } type_cache[kTypeCacheSize];
+  DatatypeInfo type_scratch[2];  // the last two other datatypes described
+  uint32_t type_scratch_next = 0;
+  // The communicator this thread used last (request_registry.cc, ViewOf), valid while the
+  // communicator table has not changed since (g_comm_table.changes()).
+  uint64_t comm_key = 0;
+  uint64_t comm_changes = ~uint64_t{0};
+  CommView comm_view;
+  // Status used in place of MPI_STATUS_IGNORE when the runtime needs the status.
+  MPI_Status own_status[2];
+  // Completion-call scratch: request handles, op records and what counting needs of
+  // them before the call, and statuses used in place of MPI_STATUSES_IGNORE.
+  uint64_t* saved_handles = nullptr;
+  mpidbg_op_record** saved_records = nullptr;
+  SavedRequest* saved_requests = nullptr;
+  MPI_Status* statuses = nullptr;
+  int saved_capacity = 0;
+};
+
+// The slow half of CurrentThread (thread_setup.cc).
+ThreadState* CreateThreadState();
+
+// This thread's state or nullptr (set by CreateThreadState, cleared at thread exit).
+// initial-exec: a plain %fs-relative load instead of a __tls_get_addr call, and safe in
+// a signal handler. Fine for a library that is linked or preloaded; glibc's static TLS
+// surplus covers a late dlopen.
+extern __thread ThreadState* t_state __attribute__((tls_model("initial-exec")));
+
+// This thread's state, created on first use; nullptr only if memory ran out.
+inline ThreadState* CurrentThread() {
+  ThreadState* ts = t_state;
+  return ts != nullptr ? ts : CreateThreadState();
+}
+
+bool GrowScratch(ThreadState* ts, int n);  // thread_setup.cc
+// Makes the completion scratch hold at least n entries; false if memory ran out.
+inline bool ReserveScratch(ThreadState* ts, int n) {
+  return n <= ts->saved_capacity || GrowScratch(ts, n);
+}
+
+// What the current call adds to the thread record beyond call and state. The first three
+// fields are set for every call; the rest (a collective's or an I/O call's count and
+// datatype, the request array of a Wait/Test) only once a hook asks for them
+// (CallScope::detail, SetRequests), so most calls neither initialise nor publish them.
+struct CallDetail {
+  uint64_t comm_handle;
+  uint64_t comm_job_id;
+  uint64_t op;
+  uint64_t requests;
+  int32_t request_count;
+  int64_t count;
+  uint64_t datatype;
+  int32_t root;
+  char datatype_name[32];
+};
+
+// The two words a signal handler reads: on entry the call before the state, on exit the
+// state before the call, so a handler that sees "in MPI" also sees the call (and the
+// site, stored before the call). Both are written by the thread itself; a compiler
+// fence is all the ordering a handler on the same thread needs.
+MPIDBG_ALWAYS_INLINE void SetSignalState(ThreadState* ts, int32_t state, int32_t call) {
+  if (state != MPIDBG_THREAD_NOT_IN_MPI) {
+    __atomic_store_n(&ts->signal_call, call, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&ts->signal_state, state, __ATOMIC_RELAXED);
+  } else {
+    __atomic_store_n(&ts->signal_state, state, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&ts->signal_call, call, __ATOMIC_RELAXED);
+  }
+}
+
+// The thread record's collective/I/O fields and their reset values (thread_setup.cc):
+// out of line, since only the calls that set them pay for them. The detail goes by
+// value: its address passed out of a wrapper would keep the whole scope in memory.
+void PublishRichDetail(mpidbg_thread_record* rec, CallDetail d);
+void ResetRichDetail(mpidbg_thread_record* rec);
+
+// Defined inline, and forced so: every wrapper runs these, and a call into another
+// object per step would cost more than the steps (the compiler otherwise outlines them,
+// being used by hundreds of wrappers).
+class CallScope {
+ public:
+  // `site`: the wrapper's return address (where the application called MPI).
+  MPIDBG_ALWAYS_INLINE CallScope(int32_t call, int32_t state, const void* site = nullptr)
+      : call_(call), state_(state) {
+    detail_.comm_handle = 0;
+    detail_.comm_job_id = 0;
+    detail_.op = 0;
+    ThreadState* ts = t_state;
+    if (__builtin_expect(ts == nullptr, 0)) ts = CreateThreadState();
+    ts_ = ts;
+    if (ts == nullptr) return;
+    outer_ = ts->depth++ == 0;
+    if (!outer_) return;
+    // Before SetSignalState's fence, like the call: a handler that sees the new state
+    // sees this call's site.
+    __atomic_store_n(&ts->signal_site, reinterpret_cast<uintptr_t>(site), __ATOMIC_RELAXED);
+    SetSignalState(ts, state, call);
+    ts->entry_time_ns = core::CoarseRealtimeNs();
+  }
+  MPIDBG_ALWAYS_INLINE ~CallScope() {
+    if (ts_ == nullptr) return;
+    --ts_->depth;
+    if (!outer_) return;
+    SetSignalState(ts_, MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE);
+    if (published_) Unpublish();
+  }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+
+  // False for nested calls (and if thread state could not be allocated): the wrapper
+  // then calls PMPI without recording anything.
+  bool outermost() const { return outer_; }
+  int32_t call() const { return call_; }
+  ThreadState* thread() const { return ts_; }
+  // Every field of the detail; the first use makes the call publish (and reset) the
+  // rich fields too.
+  CallDetail& detail() {
+    if ((extras_ & kRich) == 0) {
+      if ((extras_ & kRequests) == 0) {
+        detail_.requests = 0;
+        detail_.request_count = 0;
+      }
+      detail_.count = 0;
+      detail_.datatype = 0;
+      detail_.root = -1;
+      memset(detail_.datatype_name, 0, sizeof detail_.datatype_name);
+      extras_ |= kRich;
+    }
+    return detail_;
+  }
+  void SetComm(const CommView& comm) {
+    detail_.comm_handle = comm.handle;
+    detail_.comm_job_id = comm.job_id;
+  }
+  // The op record of a blocking point-to-point call.
+  void SetRequestRecord(uint64_t op) { detail_.op = op; }
+  // The request array of a Wait/Test call.
+  void SetRequests(uint64_t requests, int32_t count) {
+    detail_.requests = requests;
+    detail_.request_count = count;
+    extras_ |= kRequests;
+  }
+  // CLOCK_REALTIME (coarse) at entry, for records the call creates.
+  int64_t entry_time_ns() const { return ts_->entry_time_ns; }
+
+  // Writes call, state, entry time and detail into the thread record, with one step of
+  // root.generation that also covers the records the Pre hook changed.
+  MPIDBG_ALWAYS_INLINE void Publish() {
+    if (!outer_) return;
+    mpidbg_thread_record* rec = ts_->rec;
+    core::BeginRecordWrite(&rec->hdr);
+    rec->entry_time_ns = ts_->entry_time_ns;
+    rec->comm_handle = detail_.comm_handle;
+    rec->comm_job_id = detail_.comm_job_id;
+    rec->op = detail_.op;
+    if (extras_ != 0) {
+      if ((extras_ & kRich) != 0) {
+        PublishRichDetail(rec, detail_);
+      } else {
+        rec->requests = detail_.requests;
+        rec->request_count = detail_.request_count;
+      }
+    }
+    rec->call = call_;
+    rec->state = state_;
+    rec->calls += 1;
+    core::EndRecordWrite(&rec->hdr);
+    g_thread_table.BumpGenerationHot();
+    published_ = true;
+  }
+
+ private:
+  enum : uint8_t { kRequests = 1, kRich = 2 };
+
+  // The thread record back to "not in MPI" (fields zero, root -1); one generation step
+  // that also covers the op and request records the Post hook changed.
+  MPIDBG_ALWAYS_INLINE void Unpublish() {
+    mpidbg_thread_record* rec = ts_->rec;
+    core::BeginRecordWrite(&rec->hdr);
+    rec->state = MPIDBG_THREAD_NOT_IN_MPI;
+    rec->call = MPIDBG_CALL_NONE;
+    rec->comm_handle = 0;
+    rec->comm_job_id = 0;
+    rec->op = 0;
+    if (extras_ != 0) {
+      if ((extras_ & kRich) != 0) {
+        ResetRichDetail(rec);
+      } else {
+        rec->requests = 0;
+        rec->request_count = 0;
+      }
+    }
+    core::EndRecordWrite(&rec->hdr);
+    g_thread_table.BumpGenerationHot();
+  }
+
+  ThreadState* ts_;
+  int32_t call_;
+  int32_t state_;
+  bool outer_ = false;
+  bool published_ = false;
+  uint8_t extras_ = 0;
+  CallDetail detail_;
+};
+
+}  // namespace mpidbg::rt
+
+#endif  // MPIDBG_RT_THREAD_STATE_H
