@@ -71,9 +71,9 @@ MPIDBG_EXPORT int mpidbg_operation_get_detail(mqs_process* process, mpidbg_opera
   ProcessSession* ps = mpidbg::plugin::process_session(process);
   if (ps == nullptr) return kErrOutOfOrder;
   if (ps->op_cursor == Cursor::kNotSetUp || ps->snapshot == nullptr) return kErrOutOfOrder;
-  if (ps->last_op >= ps->snapshot->ops.size()) return kErrPastEnd;
+  if (ps->last_op >= ps->snapshot->operations.size()) return kErrPastEnd;
   mpidbg_operation_info full;
-  mpidbg::extensions::fill_operation_info(*ps->snapshot, ps->snapshot->ops[ps->last_op], &full);
+  mpidbg::extensions::fill_operation_info(*ps->snapshot, ps->snapshot->operations[ps->last_op], &full);
   mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }

@@ -20,9 +20,9 @@ void call_display_name(int call, char* out, size_t size) {
   }
 }
 
-void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::OpEntry& op,
+void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::OperationEntry& op,
                          mpidbg_operation_info* out) {
-  const mpidbg_op_record& r = op.rec;
+  const mpidbg_operation_record& r = op.rec;
   std::memset(out, 0, sizeof *out);
   out->size = sizeof *out;
   out->call = r.call;
@@ -40,13 +40,13 @@ void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::OpEn
   out->direction = r.direction;
   out->mode = r.mode;
   out->status = r.status;
-  out->blocking = (r.hdr.flags & MPIDBG_OP_BLOCKING) != 0;
+  out->blocking = (r.hdr.flags & MPIDBG_OPERATION_BLOCKING) != 0;
   out->peer = r.peer;
   out->peer_world = r.peer_world;
   out->tag = r.tag;
   out->actual_source = r.actual_source;
   out->actual_tag = r.actual_tag;
-  out->persistent = (r.hdr.flags & MPIDBG_OP_PERSISTENT) != 0;
+  out->persistent = (r.hdr.flags & MPIDBG_OPERATION_PERSISTENT) != 0;
   call_display_name(r.call, out->call_name, sizeof out->call_name);
   std::memcpy(out->datatype_name, r.datatype_name, sizeof out->datatype_name);
   out->datatype_name[sizeof out->datatype_name - 1] = '\0';

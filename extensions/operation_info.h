@@ -9,7 +9,7 @@ namespace mpidbg::extensions {
 
 // Fills every field of `out` (size = sizeof). The communicator's name comes from the
 // snapshot's record for the operation's communicator, when there is one.
-void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::OpEntry& op,
+void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::OperationEntry& op,
                          mpidbg_operation_info* out);
 
 // "MPI_Recv" for a known call id, "" for none, "MPI call <id>" for an unknown one.

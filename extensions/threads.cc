@@ -112,7 +112,7 @@ MPIDBG_EXPORT int mpidbg_thread_get(mqs_process* process, int index, mpidbg_thre
   std::memcpy(full.datatype_name, t.datatype_name, sizeof full.datatype_name);
   if (t.op != 0) {
     // The blocking call's envelope is an operation record; the thread points at it.
-    if (const OpEntry* op = snap->find_op_at(TargetAddr(t.op))) {
+    if (const OperationEntry* op = snap->find_operation_at(TargetAddr(t.op))) {
       full.has_operation = 1;
       mpidbg::extensions::fill_operation_info(*snap, *op, &full.operation);
     }
@@ -145,7 +145,7 @@ MPIDBG_EXPORT int mpidbg_thread_waited_operation(mqs_process* process, int index
                       snap->root.handle_size, &handle);
   if (rc != mqs_ok) return rc;
   // Null, already collected or never recorded: nothing to show.
-  const OpEntry* op = snap->find_op_by_request(handle);
+  const OperationEntry* op = snap->find_operation_by_request(handle);
   if (op == nullptr) return mqs_no_information;
   mpidbg_operation_info full;
   mpidbg::extensions::fill_operation_info(*snap, *op, &full);

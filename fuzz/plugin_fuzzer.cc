@@ -555,7 +555,7 @@ void extension_calls(mqs_process* p, uint8_t variant) {
 
 // Handles of the image the handle session asks about (beside the scenario's own).
 struct HandleSet {
-  std::vector<uint64_t> comms, requests, statuses, errhandlers, datatypes, groups, ops, infos,
+  std::vector<uint64_t> comms, requests, statuses, errhandlers, datatypes, groups, reduce_ops, infos,
       wins, files, messages;
 };
 
@@ -679,7 +679,7 @@ HandleSet add_handle_objects(Scenario& sc) {
   op.function = 0x402000;
   op.commute = 1;
   b.add_reduce_op(op);
-  set.ops = {base + 0x500, r.reduce_op_null_handle};
+  set.reduce_ops = {base + 0x500, r.reduce_op_null_handle};
 
   mpidbg_info_record info{};
   info.obj = head(base + 0x600, 80, 0);
@@ -808,7 +808,7 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
       fz_free(g);
     }
   }
-  for (uint64_t h : set.ops) {
+  for (uint64_t h : set.reduce_ops) {
     mpidbg_op_info_t* o = nullptr;
     if (mpidbg_op_query(im, ii, p, pi, h, &o) == MPIDBG_SUCCESS) fz_free(o);
   }
@@ -976,7 +976,7 @@ void write_seeds(const char* dir) {
   seeds.push_back({2, 0, 0, 0x80 | kOpWord64, 10, 8, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0});  // a seq, late
   // Records caught mid-update (odd seq) that the writer finishes a few reads later: the
   // plugin's re-read path.
-  for (uint32_t kind : {MPIDBG_KIND_COMM, MPIDBG_KIND_OP, MPIDBG_KIND_THREAD}) {
+  for (uint32_t kind : {MPIDBG_KIND_COMM, MPIDBG_KIND_OPERATION, MPIDBG_KIND_THREAD}) {
     Scenario sc = mpidbg::test::build_main_scenario(kKinds[0], 4);
     const uint64_t slot = sc.builder->slabs(kind).front() + ImageBuilder::Options().slab_header_size;
     const auto regions = sc.target->regions();

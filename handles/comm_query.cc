@@ -10,7 +10,7 @@ namespace {
 
 using namespace mpidbg::handles;
 using mpidbg::plugin::CommEntry;
-using mpidbg::plugin::OpEntry;
+using mpidbg::plugin::OperationEntry;
 using mpidbg::plugin::TargetAddr;
 using mpidbg::plugin::Vec;
 
@@ -186,8 +186,8 @@ bool on_comm(const QueryContext& ctx, const mpidbg_comm_record& c, uint64_t job_
 int fill_handle_lists(const QueryContext& ctx, const mpidbg_comm_record& c,
                       mpidbg_comm_info_t* out) {
   Vec<mqs_taddr_t> handles;
-  for (const OpEntry& op : ctx.snapshot->ops) {
-    if (op.rec.request == 0 || (op.rec.hdr.flags & MPIDBG_OP_INACTIVE) != 0) continue;
+  for (const OperationEntry& op : ctx.snapshot->operations) {
+    if (op.rec.request == 0 || (op.rec.hdr.flags & MPIDBG_OPERATION_INACTIVE) != 0) continue;
     if (!on_comm(ctx, c, op.rec.comm_job_id, op.rec.comm_handle)) continue;
     if (!handles.push_back(static_cast<mqs_taddr_t>(op.rec.request))) return MPIDBG_ERR_NO_MEM;
   }

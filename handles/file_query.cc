@@ -28,7 +28,7 @@ int fill_file(const QueryContext& ctx, const FileEntry& e, mpidbg_file_info_t* i
   copy_field(info->file_datarep, sizeof info->file_datarep, r.datarep, sizeof r.datarep);
   info->file_info = r.info;
   info->file_errhandler = r.errhandler;
-  return pending_requests(ctx, MPIDBG_OP_FILE, r.obj.handle, &info->file_pending_requests,
+  return pending_requests(ctx, MPIDBG_OPERATION_FILE, r.obj.handle, &info->file_pending_requests,
                           &info->file_num_pending_requests);
 }
 

@@ -25,10 +25,10 @@ int pending_requests(const QueryContext& ctx, int32_t direction, uint64_t object
   *out = nullptr;
   *count = 0;
   plugin::Vec<mqs_taddr_t> found;
-  for (const plugin::OpEntry& op : ctx.snapshot->ops) {
-    const mpidbg_op_record& r = op.rec;
+  for (const plugin::OperationEntry& op : ctx.snapshot->operations) {
+    const mpidbg_operation_record& r = op.rec;
     if (r.direction != direction || r.request == 0 || !same(ctx, r.object, object)) continue;
-    if ((r.hdr.flags & MPIDBG_OP_INACTIVE) != 0) continue;
+    if ((r.hdr.flags & MPIDBG_OPERATION_INACTIVE) != 0) continue;
     if (!found.push_back(r.request)) return MPIDBG_ERR_NO_MEM;
   }
   bool ok = true;

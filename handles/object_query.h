@@ -56,8 +56,8 @@ int object_f2c(mqs_process* process, mqs_process_info* process_info, mqs_taddr_t
 // MPIDBG_ERR_UNAVAILABLE when the array is damaged, MPIDBG_ERR_NO_MEM.
 int copy_int32_array(const QueryContext& ctx, const mpidbg_array& array, int** out, int* count);
 
-// The request handles of the operations pending on a window (MPIDBG_OP_RMA) or a file
-// (MPIDBG_OP_FILE): op records naming `object` that are not inactive persistent
+// The request handles of the operations pending on a window (MPIDBG_OPERATION_RMA) or a file
+// (MPIDBG_OPERATION_FILE): op records naming `object` that are not inactive persistent
 // requests, in posting order, copied into a result array.
 int pending_requests(const QueryContext& ctx, int32_t direction, uint64_t object,
                      mqs_taddr_t** out, int* count);

@@ -6,7 +6,7 @@
 namespace mpidbg::handles {
 
 using plugin::CommEntry;
-using plugin::OpEntry;
+using plugin::OperationEntry;
 using plugin::RuntimeSnapshot;
 
 namespace {
@@ -161,7 +161,7 @@ bool better_comm(const CommEntry& c, const CommEntry* best) {
   return c.rec.free_serial >= best->rec.free_serial;
 }
 
-bool request_freed(const mpidbg_op_record& op) {
+bool request_freed(const mpidbg_operation_record& op) {
   return (op.hdr.flags & MPIDBG_REC_FREED) != 0 || op.free_serial != 0;
 }
 
@@ -184,9 +184,9 @@ const CommEntry* find_comm_f(const QueryContext& ctx, int32_t index) {
   return best;
 }
 
-const OpEntry* find_request(const QueryContext& ctx, uint64_t request) {
-  const OpEntry* best = nullptr;
-  for (const OpEntry& op : ctx.snapshot->ops) {
+const OperationEntry* find_request(const QueryContext& ctx, uint64_t request) {
+  const OperationEntry* best = nullptr;
+  for (const OperationEntry& op : ctx.snapshot->operations) {
     if (op.rec.request == 0 || !same(ctx, op.rec.request, request)) continue;
     if (best == nullptr) {
       best = &op;

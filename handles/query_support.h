@@ -62,7 +62,7 @@ const plugin::CommEntry* find_comm(const QueryContext& ctx, uint64_t handle);
 const plugin::CommEntry* find_comm_f(const QueryContext& ctx, int32_t index);
 // The operation record of a request handle: one not freed first (latest posted), else
 // the one freed last (free_serial).
-const plugin::OpEntry* find_request(const QueryContext& ctx, uint64_t request);
+const plugin::OperationEntry* find_request(const QueryContext& ctx, uint64_t request);
 
 // Whether `handle` is a kind's null handle as the root gives it (never when the runtime
 // did not write it, i.e. 0).

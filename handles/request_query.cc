@@ -1,6 +1,6 @@
 // request_query.cc — request handles: mpidbg_request_query (version 1), its extension
 // mpidbg_request_query_ext, and the Fortran / C++ conversions. A request is known by
-// the operation record the runtime keeps for it (records.h mpidbg_op_record).
+// the operation record the runtime keeps for it (records.h mpidbg_operation_record).
 #include "handles/query_support.h"
 #include "plugin/comm_names.h"
 #include "plugin/export.h"
@@ -9,44 +9,44 @@ namespace {
 
 using namespace mpidbg::handles;
 using mpidbg::plugin::CommEntry;
-using mpidbg::plugin::OpEntry;
+using mpidbg::plugin::OperationEntry;
 
 int request_kind(int32_t direction) {
   switch (direction) {
-    case MPIDBG_OP_SEND:
-    case MPIDBG_OP_RECV:
-    case MPIDBG_OP_PROBE:
+    case MPIDBG_OPERATION_SEND:
+    case MPIDBG_OPERATION_RECV:
+    case MPIDBG_OPERATION_PROBE:
       return MPIDBG_REQUEST_KIND_POINT_TO_POINT;
-    case MPIDBG_OP_COLLECTIVE:
+    case MPIDBG_OPERATION_COLLECTIVE:
       return MPIDBG_REQUEST_KIND_COLLECTIVE;
-    case MPIDBG_OP_RMA:
+    case MPIDBG_OPERATION_RMA:
       return MPIDBG_REQUEST_KIND_RMA;
-    case MPIDBG_OP_FILE:
+    case MPIDBG_OPERATION_FILE:
       return MPIDBG_REQUEST_KIND_FILE;
-    case MPIDBG_OP_GENERALIZED:
+    case MPIDBG_OPERATION_GENERALIZED:
       return MPIDBG_REQUEST_KIND_GENERALIZED;
     default:
       return MPIDBG_REQUEST_KIND_UNKNOWN;
   }
 }
 
-unsigned int request_bits(const mpidbg_op_record& op) {
+unsigned int request_bits(const mpidbg_operation_record& op) {
   unsigned int bits = 0;
   // MPI_Request_free marks the record and stamps free_serial; either says it.
   if ((op.hdr.flags & MPIDBG_REC_FREED) != 0 || op.free_serial != 0) {
     bits |= MPIDBG_HANDLE_FREED_HANDLE;
   }
   if ((op.hdr.flags & MPIDBG_REC_RELEASED) != 0) bits |= MPIDBG_HANDLE_FREED_OBJECT;
-  if ((op.hdr.flags & MPIDBG_OP_PERSISTENT) != 0) bits |= MPIDBG_REQUEST_PERSISTENT;
-  if ((op.hdr.flags & MPIDBG_OP_INACTIVE) != 0) bits |= MPIDBG_REQUEST_INACTIVE;
-  if (op.status == MPIDBG_OP_MATCHED) bits |= MPIDBG_REQUEST_MATCHED;
-  if (op.status == MPIDBG_OP_COMPLETE) bits |= MPIDBG_REQUEST_COMPLETE;
+  if ((op.hdr.flags & MPIDBG_OPERATION_PERSISTENT) != 0) bits |= MPIDBG_REQUEST_PERSISTENT;
+  if ((op.hdr.flags & MPIDBG_OPERATION_INACTIVE) != 0) bits |= MPIDBG_REQUEST_INACTIVE;
+  if (op.status == MPIDBG_OPERATION_MATCHED) bits |= MPIDBG_REQUEST_MATCHED;
+  if (op.status == MPIDBG_OPERATION_COMPLETE) bits |= MPIDBG_REQUEST_COMPLETE;
   return bits;
 }
 
 // Finds what `handle` denotes: *entry (an operation record), or *is_null; else
 // MPIDBG_ERR_NOT_FOUND.
-int resolve(const QueryContext& ctx, uint64_t handle, const OpEntry** entry, bool* is_null) {
+int resolve(const QueryContext& ctx, uint64_t handle, const OperationEntry** entry, bool* is_null) {
   *entry = nullptr;
   *is_null = is_null_handle(ctx, ctx.snapshot->root.request_null_handle, handle);
   if (*is_null) return MPIDBG_SUCCESS;
@@ -61,7 +61,7 @@ void fill_base(const QueryContext& ctx, uint64_t handle, bool is_null, mpidbg_re
   out->req_fortran_handle = fortran_handle(ctx, -1, handle);
 }
 
-void fill_ext(const QueryContext& ctx, const mpidbg_op_record& op, mpidbg_request_ext_info_t* out) {
+void fill_ext(const QueryContext& ctx, const mpidbg_operation_record& op, mpidbg_request_ext_info_t* out) {
   out->req_ext_bitflags = request_bits(op);
   out->req_kind = request_kind(op.direction);
   out->req_creator = op.call;
@@ -106,8 +106,8 @@ void fill_null_ext(mpidbg_request_ext_info_t* out) {
 
 mpidbg_request_info_t* base_of(mpidbg_request_info_t* info) { return info; }
 mpidbg_request_info_t* base_of(mpidbg_request_ext_info_t* info) { return &info->base; }
-void fill_more(const QueryContext&, const OpEntry*, mpidbg_request_info_t*) {}
-void fill_more(const QueryContext& ctx, const OpEntry* entry, mpidbg_request_ext_info_t* out) {
+void fill_more(const QueryContext&, const OperationEntry*, mpidbg_request_info_t*) {}
+void fill_more(const QueryContext& ctx, const OperationEntry* entry, mpidbg_request_ext_info_t* out) {
   if (entry == nullptr) {
     fill_null_ext(out);
   } else {
@@ -124,7 +124,7 @@ int query_request(mqs_process* process, mqs_process_info* process_info, mqs_tadd
   QueryContext ctx;
   int rc = open_query(process, process_info, &ctx);
   if (rc != MPIDBG_SUCCESS) return rc;
-  const OpEntry* entry;
+  const OperationEntry* entry;
   bool is_null;
   rc = resolve(ctx, request, &entry, &is_null);
   if (rc != MPIDBG_SUCCESS) return rc;

@@ -62,7 +62,7 @@ int fill_window(const QueryContext& ctx, const WindowEntry& e, mpidbg_win_info_t
   }
   if (rc == MPIDBG_SUCCESS) rc = fill_regions(ctx, r, info);
   if (rc == MPIDBG_SUCCESS) {
-    rc = pending_requests(ctx, MPIDBG_OP_RMA, r.obj.handle, &info->win_pending_requests,
+    rc = pending_requests(ctx, MPIDBG_OPERATION_RMA, r.obj.handle, &info->win_pending_requests,
                           &info->win_num_pending_requests);
   }
   return rc;

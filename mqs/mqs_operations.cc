@@ -73,10 +73,10 @@ MPIDBG_EXPORT int mqs_next_operation(mqs_process* process, mqs_pending_operation
     const auto& snap = *ps->snapshot;
     for (size_t k = ps->op_next; k < comm->pending_ops; ++k) {
       const size_t at = size_t{comm->first_op} + k;
-      if (at >= snap.comm_ops.size() || snap.comm_ops[at] >= snap.ops.size()) break;
+      if (at >= snap.comm_ops.size() || snap.comm_ops[at] >= snap.operations.size()) break;
       const size_t i = snap.comm_ops[at];
-      if (!mpidbg::mqs::op_in_queue(snap.ops[i], *comm, ps->op_class)) continue;
-      mpidbg::mqs::to_pending_operation(snap.ops[i], *comm, ps->reader, op);
+      if (!mpidbg::mqs::op_in_queue(snap.operations[i], *comm, ps->op_class)) continue;
+      mpidbg::mqs::to_pending_operation(snap.operations[i], *comm, ps->reader, op);
       ps->op_next = k + 1;
       ps->last_op = i;
       return mqs_ok;

@@ -9,14 +9,14 @@ namespace mpidbg::mqs {
 namespace {
 
 using plugin::CommEntry;
-using plugin::OpEntry;
+using plugin::OperationEntry;
 using plugin::TargetAddr;
 
 int mqs_status_of(int32_t status) {
   switch (status) {
-    case MPIDBG_OP_MATCHED:
+    case MPIDBG_OPERATION_MATCHED:
       return mqs_st_matched;
-    case MPIDBG_OP_COMPLETE:
+    case MPIDBG_OPERATION_COMPLETE:
       return mqs_st_complete;
     default:
       return mqs_st_pending;
@@ -51,7 +51,7 @@ const char* mode_text(int32_t mode) {
 }
 
 // Up to five lines for people reading the queue; not meant to be parsed.
-void fill_extra_text(const mpidbg_op_record& r, char (*lines)[64]) {
+void fill_extra_text(const mpidbg_operation_record& r, char (*lines)[64]) {
   int n = 0;
   const char* call = plugin::call_name(r.call);
   char call_buf[32];
@@ -59,7 +59,7 @@ void fill_extra_text(const mpidbg_op_record& r, char (*lines)[64]) {
     std::snprintf(call_buf, sizeof call_buf, "MPI call %d", r.call);
     call = call_buf;
   }
-  if (r.direction == MPIDBG_OP_PROBE) {
+  if (r.direction == MPIDBG_OPERATION_PROBE) {
     std::snprintf(lines[n++], 64, "%s: waits for a matching message", call);
   } else {
     std::snprintf(lines[n++], 64, "%s", call);
@@ -71,12 +71,12 @@ void fill_extra_text(const mpidbg_op_record& r, char (*lines)[64]) {
     std::snprintf(lines[n++], 64, "count %lld x datatype 0x%llx", static_cast<long long>(r.count),
                   static_cast<unsigned long long>(r.datatype));
   }
-  if ((r.hdr.flags & MPIDBG_OP_BLOCKING) != 0 || r.request == 0) {
+  if ((r.hdr.flags & MPIDBG_OPERATION_BLOCKING) != 0 || r.request == 0) {
     std::snprintf(lines[n++], 64, "blocking call in thread %llu",
                   static_cast<unsigned long long>(r.tid));
   } else {
     std::snprintf(lines[n++], 64, "%srequest 0x%llx",
-                  (r.hdr.flags & MPIDBG_OP_PERSISTENT) != 0 ? "persistent " : "",
+                  (r.hdr.flags & MPIDBG_OPERATION_PERSISTENT) != 0 ? "persistent " : "",
                   static_cast<unsigned long long>(r.request));
   }
   if (const char* mode = mode_text(r.mode)) std::snprintf(lines[n++], 64, "%s", mode);
@@ -84,23 +84,23 @@ void fill_extra_text(const mpidbg_op_record& r, char (*lines)[64]) {
 
 }  // namespace
 
-bool op_in_queue(const OpEntry& op, const CommEntry& comm, int op_class) {
-  const mpidbg_op_record& r = op.rec;
+bool op_in_queue(const OperationEntry& op, const CommEntry& comm, int op_class) {
+  const mpidbg_operation_record& r = op.rec;
   if (r.comm_job_id != comm.rec.job_id || r.comm_handle != comm.rec.handle) return false;
-  if ((r.hdr.flags & MPIDBG_OP_INACTIVE) != 0) return false;
+  if ((r.hdr.flags & MPIDBG_OPERATION_INACTIVE) != 0) return false;
   switch (op_class) {
     case mqs_pending_sends:
-      return r.direction == MPIDBG_OP_SEND;
+      return r.direction == MPIDBG_OPERATION_SEND;
     case mqs_pending_receives:
-      return r.direction == MPIDBG_OP_RECV || r.direction == MPIDBG_OP_PROBE;
+      return r.direction == MPIDBG_OPERATION_RECV || r.direction == MPIDBG_OPERATION_PROBE;
     default:
       return false;  // collectives and anything else are not message queues
   }
 }
 
-void to_pending_operation(const OpEntry& op, const CommEntry& comm, plugin::TargetReader& reader,
+void to_pending_operation(const OperationEntry& op, const CommEntry& comm, plugin::TargetReader& reader,
                           mqs_pending_operation* out) {
-  const mpidbg_op_record& r = op.rec;
+  const mpidbg_operation_record& r = op.rec;
   std::memset(out, 0, sizeof *out);
   out->status = mqs_status_of(r.status);
   out->desired_local_rank = r.peer;
@@ -117,7 +117,7 @@ void to_pending_operation(const OpEntry& op, const CommEntry& comm, plugin::Targ
   out->desired_length = r.bytes;
   out->system_buffer = r.mode == MPIDBG_MODE_BUFFERED;
   out->buffer = static_cast<mqs_taddr_t>(r.buffer);
-  if (r.direction == MPIDBG_OP_SEND) {
+  if (r.direction == MPIDBG_OPERATION_SEND) {
     out->actual_local_rank = out->desired_local_rank;
     out->actual_global_rank = out->desired_global_rank;
     out->actual_tag = out->desired_tag;

@@ -65,7 +65,7 @@ void decode_root(const Decoder& d, mpidbg_root* out) {
   MPIDBG_FIELD(mpidbg_root, init_time_ns);
   MPIDBG_FIELD(mpidbg_root, post_counter);
   decode_table(d.sub(offsetof(mpidbg_root, comms), sizeof(mpidbg_table)), &out->comms);
-  decode_table(d.sub(offsetof(mpidbg_root, ops), sizeof(mpidbg_table)), &out->ops);
+  decode_table(d.sub(offsetof(mpidbg_root, operations), sizeof(mpidbg_table)), &out->operations);
   decode_table(d.sub(offsetof(mpidbg_root, threads), sizeof(mpidbg_table)), &out->threads);
   MPIDBG_FIELD(mpidbg_root, mpi_library);
   MPIDBG_FIELD(mpidbg_root, hostname);
@@ -210,37 +210,37 @@ void decode_comm(const Decoder& d, mpidbg_comm_record* out) {
   MPIDBG_FIELD(mpidbg_comm_record, create_time_ns);
 }
 
-void decode_op(const Decoder& d, mpidbg_op_record* out) {
+void decode_op(const Decoder& d, mpidbg_operation_record* out) {
   std::memset(out, 0, sizeof *out);
   decode_record_header(d.sub(0, sizeof(mpidbg_record_header)), &out->hdr);  // hdr is first
-  MPIDBG_FIELD(mpidbg_op_record, request);
-  MPIDBG_FIELD(mpidbg_op_record, comm_handle);
-  MPIDBG_FIELD(mpidbg_op_record, comm_job_id);
-  MPIDBG_FIELD(mpidbg_op_record, post_serial);
-  MPIDBG_FIELD(mpidbg_op_record, buffer);
-  MPIDBG_FIELD(mpidbg_op_record, datatype);
-  MPIDBG_FIELD(mpidbg_op_record, count);
-  MPIDBG_FIELD(mpidbg_op_record, bytes);
-  MPIDBG_FIELD(mpidbg_op_record, tid);
-  MPIDBG_FIELD(mpidbg_op_record, post_time_ns);
-  MPIDBG_FIELD(mpidbg_op_record, actual_bytes);
-  MPIDBG_FIELD(mpidbg_op_record, call);
-  MPIDBG_FIELD(mpidbg_op_record, direction);
-  MPIDBG_FIELD(mpidbg_op_record, mode);
-  MPIDBG_FIELD(mpidbg_op_record, status);
-  MPIDBG_FIELD(mpidbg_op_record, peer);
-  MPIDBG_FIELD(mpidbg_op_record, peer_world);
-  MPIDBG_FIELD(mpidbg_op_record, tag);
-  MPIDBG_FIELD(mpidbg_op_record, actual_source);
-  MPIDBG_FIELD(mpidbg_op_record, actual_tag);
-  MPIDBG_FIELD(mpidbg_op_record, reserved);
-  MPIDBG_FIELD(mpidbg_op_record, datatype_name);
-  MPIDBG_FIELD(mpidbg_op_record, object);
-  MPIDBG_FIELD(mpidbg_op_record, free_serial);
-  MPIDBG_FIELD(mpidbg_op_record, file_offset);
-  MPIDBG_FIELD(mpidbg_op_record, target_disp);
-  MPIDBG_FIELD(mpidbg_op_record, extra_state);
-  MPIDBG_FIELD(mpidbg_op_record, query_fn);
+  MPIDBG_FIELD(mpidbg_operation_record, request);
+  MPIDBG_FIELD(mpidbg_operation_record, comm_handle);
+  MPIDBG_FIELD(mpidbg_operation_record, comm_job_id);
+  MPIDBG_FIELD(mpidbg_operation_record, post_serial);
+  MPIDBG_FIELD(mpidbg_operation_record, buffer);
+  MPIDBG_FIELD(mpidbg_operation_record, datatype);
+  MPIDBG_FIELD(mpidbg_operation_record, count);
+  MPIDBG_FIELD(mpidbg_operation_record, bytes);
+  MPIDBG_FIELD(mpidbg_operation_record, tid);
+  MPIDBG_FIELD(mpidbg_operation_record, post_time_ns);
+  MPIDBG_FIELD(mpidbg_operation_record, actual_bytes);
+  MPIDBG_FIELD(mpidbg_operation_record, call);
+  MPIDBG_FIELD(mpidbg_operation_record, direction);
+  MPIDBG_FIELD(mpidbg_operation_record, mode);
+  MPIDBG_FIELD(mpidbg_operation_record, status);
+  MPIDBG_FIELD(mpidbg_operation_record, peer);
+  MPIDBG_FIELD(mpidbg_operation_record, peer_world);
+  MPIDBG_FIELD(mpidbg_operation_record, tag);
+  MPIDBG_FIELD(mpidbg_operation_record, actual_source);
+  MPIDBG_FIELD(mpidbg_operation_record, actual_tag);
+  MPIDBG_FIELD(mpidbg_operation_record, reserved);
+  MPIDBG_FIELD(mpidbg_operation_record, datatype_name);
+  MPIDBG_FIELD(mpidbg_operation_record, object);
+  MPIDBG_FIELD(mpidbg_operation_record, free_serial);
+  MPIDBG_FIELD(mpidbg_operation_record, file_offset);
+  MPIDBG_FIELD(mpidbg_operation_record, target_disp);
+  MPIDBG_FIELD(mpidbg_operation_record, extra_state);
+  MPIDBG_FIELD(mpidbg_operation_record, query_fn);
 }
 
 void decode_thread(const Decoder& d, mpidbg_thread_record* out) {

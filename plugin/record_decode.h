@@ -24,7 +24,7 @@ void decode_mpit_header(const Decoder& d, mpidbg_mpit_catalogue* out);
 void decode_mpit_cvar(const Decoder& d, mpidbg_mpit_cvar* out);
 void decode_mpit_pvar(const Decoder& d, mpidbg_mpit_pvar* out);
 void decode_mpit_category(const Decoder& d, mpidbg_mpit_category* out);
-void decode_op(const Decoder& d, mpidbg_op_record* out);
+void decode_op(const Decoder& d, mpidbg_operation_record* out);
 void decode_thread(const Decoder& d, mpidbg_thread_record* out);
 void decode_object_head(const Decoder& d, mpidbg_object_head* out);
 void decode_group(const Decoder& d, mpidbg_group_record* out);

@@ -65,7 +65,7 @@ const char* kind_name(uint32_t kind) {
   switch (kind) {
     case MPIDBG_KIND_COMM:
       return "communicator";
-    case MPIDBG_KIND_OP:
+    case MPIDBG_KIND_OPERATION:
       return "operation";
     case MPIDBG_KIND_THREAD:
       return "thread";
@@ -218,10 +218,10 @@ int index_ops_by_comm(RuntimeSnapshot* snap) {
   });
   // Calls visit(comm index) for every communicator record the operation refers to
   // (several only in damaged targets).
-  auto for_each_comm_of = [snap, &by_key](const mpidbg_op_record& r, auto visit) {
-    if ((r.hdr.flags & MPIDBG_OP_INACTIVE) != 0) return;
+  auto for_each_comm_of = [snap, &by_key](const mpidbg_operation_record& r, auto visit) {
+    if ((r.hdr.flags & MPIDBG_OPERATION_INACTIVE) != 0) return;
     const uint32_t* it = std::lower_bound(
-        by_key.begin(), by_key.end(), r, [snap](uint32_t i, const mpidbg_op_record& op) {
+        by_key.begin(), by_key.end(), r, [snap](uint32_t i, const mpidbg_operation_record& op) {
           const mpidbg_comm_record& c = snap->comms[i].rec;
           return c.job_id != op.comm_job_id ? c.job_id < op.comm_job_id
                                             : c.handle < op.comm_handle;
@@ -232,7 +232,7 @@ int index_ops_by_comm(RuntimeSnapshot* snap) {
       visit(*it);
     }
   };
-  for (const OpEntry& op : snap->ops) {
+  for (const OperationEntry& op : snap->operations) {
     for_each_comm_of(op.rec, [snap](uint32_t c) { ++snap->comms[c].pending_ops; });
   }
   uint64_t total = 0;
@@ -245,8 +245,8 @@ int index_ops_by_comm(RuntimeSnapshot* snap) {
       !filled.resize(snap->comms.size())) {
     return kErrNoMemory;
   }
-  for (size_t o = 0; o < snap->ops.size(); ++o) {
-    for_each_comm_of(snap->ops[o].rec, [snap, &filled, o](uint32_t c) {
+  for (size_t o = 0; o < snap->operations.size(); ++o) {
+    for_each_comm_of(snap->operations[o].rec, [snap, &filled, o](uint32_t c) {
       snap->comm_ops[snap->comms[c].first_op + filled[c]++] = static_cast<uint32_t>(o);
     });
   }
@@ -262,16 +262,16 @@ const CommEntry* RuntimeSnapshot::find_comm(uint64_t job_id, uint64_t handle) co
   return nullptr;
 }
 
-const OpEntry* RuntimeSnapshot::find_op_at(TargetAddr addr) const {
-  for (const OpEntry& op : ops) {
+const OperationEntry* RuntimeSnapshot::find_operation_at(TargetAddr addr) const {
+  for (const OperationEntry& op : operations) {
     if (op.addr == addr) return &op;
   }
   return nullptr;
 }
 
-const OpEntry* RuntimeSnapshot::find_op_by_request(uint64_t request) const {
+const OperationEntry* RuntimeSnapshot::find_operation_by_request(uint64_t request) const {
   if (request == 0) return nullptr;
-  for (const OpEntry& op : ops) {
+  for (const OperationEntry& op : operations) {
     if (op.rec.request != 0 && same_handle(op.rec.request, request, root.handle_size)) return &op;
   }
   return nullptr;
@@ -359,7 +359,7 @@ int read_root_generation(TargetReader& reader, TargetAddr root, uint64_t* out) {
 int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLimits& limits,
                     RuntimeSnapshot* out) {
   out->comms.clear();
-  out->ops.clear();
+  out->operations.clear();
   out->threads.clear();
   out->comm_ops.clear();
   out->stats = SnapshotStats();
@@ -377,12 +377,12 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
   rc = walker.walk(out->root.comms, MPIDBG_KIND_COMM, add_comm);
   if (rc != mqs_ok) return rc;
   auto add_op = [out](const Decoder& d, TargetAddr a) {
-    OpEntry e{};
+    OperationEntry e{};
     decode_op(d, &e.rec);
     e.addr = a;
-    return out->ops.push_back(e);
+    return out->operations.push_back(e);
   };
-  rc = walker.walk(out->root.ops, MPIDBG_KIND_OP, add_op);
+  rc = walker.walk(out->root.operations, MPIDBG_KIND_OPERATION, add_op);
   if (rc != mqs_ok) return rc;
   auto add_thread = [out](const Decoder& d, TargetAddr a) {
     ThreadEntry e{};
@@ -399,7 +399,7 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
     if (a.rec.create_serial != b.rec.create_serial) return a.rec.create_serial < b.rec.create_serial;
     return a.addr < b.addr;
   });
-  std::sort(out->ops.begin(), out->ops.end(), [](const OpEntry& a, const OpEntry& b) {
+  std::sort(out->operations.begin(), out->operations.end(), [](const OperationEntry& a, const OperationEntry& b) {
     if (a.rec.post_serial != b.rec.post_serial) return a.rec.post_serial < b.rec.post_serial;
     return a.addr < b.addr;
   });

@@ -42,8 +42,8 @@ struct CommEntry {
   uint32_t first_op;      // its operations: comm_ops[first_op .. first_op + pending_ops)
 };
 
-struct OpEntry {
-  mpidbg_op_record rec;
+struct OperationEntry {
+  mpidbg_operation_record rec;
   TargetAddr addr;
 };
 
@@ -66,7 +66,7 @@ class RuntimeSnapshot {
   mpidbg_root root{};
   TargetAddr root_addr;
   Vec<CommEntry> comms;      // by create_serial
-  Vec<OpEntry> ops;          // by post_serial
+  Vec<OperationEntry> operations;          // by post_serial
   Vec<ThreadEntry> threads;  // by tid
   // Indices into `ops` grouped by communicator (CommEntry::first_op, pending_ops), each
   // group in posting order: a queue walk touches only its communicator's operations.
@@ -74,10 +74,10 @@ class RuntimeSnapshot {
   SnapshotStats stats;
 
   const CommEntry* find_comm(uint64_t job_id, uint64_t handle) const;
-  const OpEntry* find_op_at(TargetAddr addr) const;
+  const OperationEntry* find_operation_at(TargetAddr addr) const;
   // Compares as many low bytes as the MPI's handles have (root.handle_size), so a
   // 4-byte handle matches whether it was widened with or without sign extension.
-  const OpEntry* find_op_by_request(uint64_t request) const;
+  const OperationEntry* find_operation_by_request(uint64_t request) const;
 };
 
 // Walks record tables with every bound of decode_snapshot: a visited set against slab

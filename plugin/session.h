@@ -68,7 +68,7 @@ struct ProcessSession {
 
   Cursor op_cursor = Cursor::kNotSetUp;
   int op_class = 0;
-  size_t op_next = 0;                  // next index of snapshot->ops to examine
+  size_t op_next = 0;                  // next index of snapshot->operations to examine
   size_t last_op = SIZE_MAX;           // index of the operation returned last
   // The unexpected queue of the current communicator while op_class is
   // mqs_unexpected_messages (op_next indexes it then).

@@ -35,7 +35,7 @@ class mpidbg_root_head(ctypes.Structure):
         ("mpi_any_tag", ctypes.c_int32), ("mpi_proc_null", ctypes.c_int32),
         ("comm_world_handle", ctypes.c_uint64), ("comm_self_handle", ctypes.c_uint64),
         ("init_time_ns", ctypes.c_int64), ("post_counter", ctypes.c_uint64),
-        ("comms", mpidbg_table), ("ops", mpidbg_table), ("threads", mpidbg_table),
+        ("comms", mpidbg_table), ("operations", mpidbg_table), ("threads", mpidbg_table),
         ("mpi_library", ctypes.c_char * 256), ("hostname", ctypes.c_char * 64),
         ("create_counter", ctypes.c_uint64), ("free_counter", ctypes.c_uint64),
         ("orphan_budget", ctypes.c_uint32), ("orphan_keep_all", ctypes.c_uint32),
@@ -52,7 +52,7 @@ class mpidbg_root_head(ctypes.Structure):
 _OBJECT_HEAD = ("mpidbg_object_head", "handle", 16, 56, 32)
 TABLES = [
     ("comm", "comms", "mpidbg_comm_record", "handle", 16, 88, 152),
-    ("request", "ops", "mpidbg_op_record", "request", 16, None, 184),
+    ("request", "operations", "mpidbg_operation_record", "request", 16, None, 184),
     ("group", "groups") + _OBJECT_HEAD,
     ("datatype", "datatypes") + _OBJECT_HEAD,
     ("op", "reduce_ops") + _OBJECT_HEAD,

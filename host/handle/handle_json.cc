@@ -82,19 +82,19 @@ json ProcsJson(const mpidbg_process_t* procs, int count) {
 
 const char* DirectionName(int d) {
   switch (d) {
-    case MPIDBG_OP_SEND:
+    case MPIDBG_OPERATION_SEND:
       return "send";
-    case MPIDBG_OP_RECV:
+    case MPIDBG_OPERATION_RECV:
       return "receive";
-    case MPIDBG_OP_PROBE:
+    case MPIDBG_OPERATION_PROBE:
       return "probe";
-    case MPIDBG_OP_COLLECTIVE:
+    case MPIDBG_OPERATION_COLLECTIVE:
       return "collective";
-    case MPIDBG_OP_RMA:
+    case MPIDBG_OPERATION_RMA:
       return "rma";
-    case MPIDBG_OP_FILE:
+    case MPIDBG_OPERATION_FILE:
       return "file";
-    case MPIDBG_OP_GENERALIZED:
+    case MPIDBG_OPERATION_GENERALIZED:
       return "generalized";
     default:
       return nullptr;

@@ -89,9 +89,9 @@ namespace {
 
 std::string StatusName(int32_t status) {
   switch (status) {
-    case MPIDBG_OP_MATCHED:
+    case MPIDBG_OPERATION_MATCHED:
       return "matched";
-    case MPIDBG_OP_COMPLETE:
+    case MPIDBG_OPERATION_COMPLETE:
       return "complete";
     default:
       return "pending";
@@ -125,7 +125,7 @@ model::Operation OperationFromExt(const mpidbg_operation_info& info) {
   model::Operation op;
   op.call = FixedString(info.call_name);
   op.status = StatusName(info.status);
-  op.is_send = info.direction == MPIDBG_OP_SEND;
+  op.is_send = info.direction == MPIDBG_OPERATION_SEND;
   op.peer = RankFromNormalised(info.peer);
   op.peer_world = RankFromNormalised(info.peer_world);
   op.tag = TagFromNormalised(info.tag);

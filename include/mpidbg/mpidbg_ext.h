@@ -63,9 +63,9 @@ typedef struct mpidbg_operation_info {
   int64_t bytes;
   int64_t actual_bytes;
   int64_t post_time_ns;
-  int32_t direction;       /* enum mpidbg_op_direction */
+  int32_t direction;       /* enum mpidbg_operation_direction */
   int32_t mode;            /* enum mpidbg_send_mode */
-  int32_t status;          /* enum mpidbg_op_status */
+  int32_t status;          /* enum mpidbg_operation_status */
   int32_t blocking;        /* 1 for a blocking call in progress */
   int32_t peer;            /* normalised rank in the communicator */
   int32_t peer_world;      /* normalised world rank, MPIDBG_RANK_UNKNOWN if not known */

@@ -368,7 +368,7 @@ struct mpidbg_request_ext_info_t {
   int req_kind;                  /* enum mpidbg_request_kind */
   int req_creator;               /* enum mpidbg_call_id */
   char req_creator_name[32];     /* "MPI_Isend" */
-  int req_direction;             /* enum mpidbg_op_direction (records.h) */
+  int req_direction;             /* enum mpidbg_operation_direction (records.h) */
   int req_mode;                  /* enum mpidbg_send_mode */
   int req_peer;                  /* comm rank, or MPIDBG_RANK_* of records.h */
   int req_peer_world;

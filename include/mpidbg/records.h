@@ -69,7 +69,7 @@ enum mpidbg_thread_level {
 enum mpidbg_record_kind {
   MPIDBG_KIND_FREE = 0, /* slot not in use */
   MPIDBG_KIND_COMM = 1,
-  MPIDBG_KIND_OP = 2,
+  MPIDBG_KIND_OPERATION = 2,
   MPIDBG_KIND_THREAD = 3,
   MPIDBG_KIND_GROUP = 4,
   MPIDBG_KIND_DATATYPE = 5,
@@ -130,7 +130,7 @@ typedef struct mpidbg_root {
   int64_t init_time_ns;    /* CLOCK_REALTIME when MPI_Init returned */
   uint64_t post_counter;   /* operations posted so far (their post_serial source) */
   mpidbg_table comms;
-  mpidbg_table ops;
+  mpidbg_table operations;
   mpidbg_table threads;
   char mpi_library[256];   /* MPI_Get_library_version, first line */
   char hostname[64];
@@ -276,14 +276,14 @@ typedef struct mpidbg_comm_record {
   int64_t create_time_ns;      /* CLOCK_REALTIME at creation, 0 for predefined */
 } mpidbg_comm_record;
 
-enum mpidbg_op_direction {
-  MPIDBG_OP_SEND = 1,
-  MPIDBG_OP_RECV = 2,
-  MPIDBG_OP_PROBE = 3,     /* a blocking probe: waits for a message like a receive */
-  MPIDBG_OP_COLLECTIVE = 4, /* a nonblocking collective's request; peer = root or -1 */
-  MPIDBG_OP_RMA = 5,        /* request-based RMA (Rput, Rget, ...); object = window */
-  MPIDBG_OP_FILE = 6,       /* nonblocking file I/O; object = file */
-  MPIDBG_OP_GENERALIZED = 7 /* MPI_Grequest_start */
+enum mpidbg_operation_direction {
+  MPIDBG_OPERATION_SEND = 1,
+  MPIDBG_OPERATION_RECV = 2,
+  MPIDBG_OPERATION_PROBE = 3,     /* a blocking probe: waits for a message like a receive */
+  MPIDBG_OPERATION_COLLECTIVE = 4, /* a nonblocking collective's request; peer = root or -1 */
+  MPIDBG_OPERATION_RMA = 5,        /* request-based RMA (Rput, Rget, ...); object = window */
+  MPIDBG_OPERATION_FILE = 6,       /* nonblocking file I/O; object = file */
+  MPIDBG_OPERATION_GENERALIZED = 7 /* MPI_Grequest_start */
 };
 
 enum mpidbg_send_mode {
@@ -294,20 +294,20 @@ enum mpidbg_send_mode {
   MPIDBG_MODE_READY = 4
 };
 
-enum mpidbg_op_status {
-  MPIDBG_OP_PENDING = 0,  /* posted, not known to be matched */
-  MPIDBG_OP_MATCHED = 1,  /* matched, data still moving */
-  MPIDBG_OP_COMPLETE = 2  /* complete, not yet collected by a wait/test */
+enum mpidbg_operation_status {
+  MPIDBG_OPERATION_PENDING = 0,  /* posted, not known to be matched */
+  MPIDBG_OPERATION_MATCHED = 1,  /* matched, data still moving */
+  MPIDBG_OPERATION_COMPLETE = 2  /* complete, not yet collected by a wait/test */
 };
 
 /* Operation flags. */
-#define MPIDBG_OP_BLOCKING 0x100u   /* a blocking call in progress (no request) */
-#define MPIDBG_OP_PERSISTENT 0x200u /* a persistent request */
-#define MPIDBG_OP_INACTIVE 0x400u   /* persistent request not started */
+#define MPIDBG_OPERATION_BLOCKING 0x100u   /* a blocking call in progress (no request) */
+#define MPIDBG_OPERATION_PERSISTENT 0x200u /* a persistent request */
+#define MPIDBG_OPERATION_INACTIVE 0x400u   /* persistent request not started */
 
 /* A pending point-to-point operation: a nonblocking or persistent request, or the
  * envelope of a blocking call while a thread is inside it. */
-typedef struct mpidbg_op_record {
+typedef struct mpidbg_operation_record {
   mpidbg_record_header hdr;
   uint64_t request;      /* MPI_Request value widened to 64 bits; 0 for blocking calls */
   uint64_t comm_handle;
@@ -321,9 +321,9 @@ typedef struct mpidbg_op_record {
   int64_t post_time_ns;  /* CLOCK_REALTIME at posting */
   int64_t actual_bytes;  /* for completed receives */
   int32_t call;          /* enum mpidbg_call_id that posted it */
-  int32_t direction;     /* enum mpidbg_op_direction */
+  int32_t direction;     /* enum mpidbg_operation_direction */
   int32_t mode;          /* enum mpidbg_send_mode */
-  int32_t status;        /* enum mpidbg_op_status */
+  int32_t status;        /* enum mpidbg_operation_status */
   int32_t peer;          /* rank in the communicator (normalised) */
   int32_t peer_world;    /* MPI_COMM_WORLD rank of the peer, or a normalised wildcard */
   int32_t tag;           /* normalised */
@@ -338,7 +338,7 @@ typedef struct mpidbg_op_record {
   int64_t target_disp;   /* RMA target displacement */
   uint64_t extra_state;  /* generalized requests: the extra_state argument */
   uint64_t query_fn;     /* generalized requests: query function address */
-} mpidbg_op_record;
+} mpidbg_operation_record;
 
 enum mpidbg_thread_state {
   MPIDBG_THREAD_NOT_IN_MPI = 0,
@@ -888,7 +888,7 @@ static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
 static_assert(sizeof(mpidbg_root) == 944, "mpidbg_root layout");
 static_assert(sizeof(mpidbg_comm_record) == 224, "mpidbg_comm_record layout");
-static_assert(sizeof(mpidbg_op_record) == 224, "mpidbg_op_record layout");
+static_assert(sizeof(mpidbg_operation_record) == 224, "mpidbg_operation_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");
 static_assert(sizeof(mpidbg_object_head) == 120, "mpidbg_object_head layout");
 static_assert(sizeof(mpidbg_group_record) == 184, "mpidbg_group_record layout");
@@ -918,7 +918,7 @@ static_assert(sizeof(mpidbg_profile_site) == 32, "mpidbg_profile_site layout");
 static_assert(sizeof(mpidbg_profile_function) == 16, "mpidbg_profile_function layout");
 static_assert(sizeof(mpidbg_profile) == 120, "mpidbg_profile layout");
 static_assert(sizeof(mpidbg_root) % 8 == 0 && sizeof(mpidbg_comm_record) % 8 == 0 &&
-                  sizeof(mpidbg_op_record) % 8 == 0 && sizeof(mpidbg_thread_record) % 8 == 0,
+                  sizeof(mpidbg_operation_record) % 8 == 0 && sizeof(mpidbg_thread_record) % 8 == 0,
               "record sizes keep 8-byte alignment in slabs");
 #endif
 

@@ -56,7 +56,7 @@ TEST_P(CorruptImage, SlabChainCycle) {
   const std::vector<uint64_t> slabs = builder().slabs(MPIDBG_KIND_COMM);
   ASSERT_GE(slabs.size(), 2u);
   target().put64(slabs.back() + offsetof(mpidbg_slab, next), slabs.front());
-  const std::vector<uint64_t> op_slabs = builder().slabs(MPIDBG_KIND_OP);
+  const std::vector<uint64_t> op_slabs = builder().slabs(MPIDBG_KIND_OPERATION);
   target().put64(op_slabs.back() + offsetof(mpidbg_slab, next), op_slabs.back());  // self loop
   std::vector<WalkedComm> comms;
   ASSERT_EQ(walk(&comms), mqs_ok);
@@ -66,7 +66,7 @@ TEST_P(CorruptImage, SlabChainCycle) {
 }
 
 TEST_P(CorruptImage, AbsurdCapacityAndRecordSize) {
-  const std::vector<uint64_t> slabs = builder().slabs(MPIDBG_KIND_OP);
+  const std::vector<uint64_t> slabs = builder().slabs(MPIDBG_KIND_OPERATION);
   target().put32(slabs.front() + offsetof(mpidbg_slab, capacity), 0xffffffffu);
   const std::vector<uint64_t> tslabs = builder().slabs(MPIDBG_KIND_THREAD);
   target().put32(tslabs.front() + offsetof(mpidbg_slab, record_size), 1u << 30);
@@ -86,7 +86,7 @@ TEST_P(CorruptImage, AbsurdCapacityAndRecordSize) {
 }
 
 TEST_P(CorruptImage, CapacityTimesRecordSizeOverflowsBudget) {
-  const std::vector<uint64_t> slabs = builder().slabs(MPIDBG_KIND_OP);
+  const std::vector<uint64_t> slabs = builder().slabs(MPIDBG_KIND_OPERATION);
   target().put32(slabs.front() + offsetof(mpidbg_slab, capacity), 1u << 20);
   target().put32(slabs.front() + offsetof(mpidbg_slab, record_size), 1u << 16);
   std::vector<WalkedComm> comms;
@@ -208,7 +208,7 @@ TEST_P(CorruptImage, TornRecordFinishedOnReread) {
 TEST_P(CorruptImage, ForeignKindAndTinySizeSkipped) {
   const uint64_t first = scenario_.builder->slabs(MPIDBG_KIND_COMM).front() + 64;
   const uint32_t rs = scenario_.builder->record_size(MPIDBG_KIND_COMM);
-  target().put16(first + offsetof(mpidbg_record_header, kind), MPIDBG_KIND_OP);
+  target().put16(first + offsetof(mpidbg_record_header, kind), MPIDBG_KIND_OPERATION);
   target().put16(first + rs + offsetof(mpidbg_record_header, size), 3);
   std::vector<WalkedComm> comms;
   ASSERT_EQ(walk(&comms), mqs_ok);

@@ -60,8 +60,8 @@ std::unique_ptr<FakeTarget> build_target(long requests, long comms, uint64_t* ro
   for (long r = 0; r < requests; ++r) {
     const long c = r % comms;
     const bool send = r % 2 == 0;
-    mpidbg_op_record op = make_op(send ? MPIDBG_CALL_MPI_Isend : MPIDBG_CALL_MPI_Irecv,
-                                  send ? MPIDBG_OP_SEND : MPIDBG_OP_RECV, 0x84000000u + c,
+    mpidbg_operation_record op = make_op(send ? MPIDBG_CALL_MPI_Isend : MPIDBG_CALL_MPI_Irecv,
+                                  send ? MPIDBG_OPERATION_SEND : MPIDBG_OPERATION_RECV, 0x84000000u + c,
                                   0x10000u + c, r + 1, static_cast<int32_t>(r % 4),
                                   static_cast<int32_t>(r % 4), static_cast<int32_t>(r % 100));
     op.request = 0xac000000u + r;

@@ -145,8 +145,8 @@ inline uint64_t CommJobId(uint64_t comm_handle) {
 }
 
 // The op record of a request handle, or nullptr.
-inline const mpidbg_op_record* RequestOp(uint64_t request) {
-  for (const auto* op : Records<mpidbg_op_record>(Root()->ops)) {
+inline const mpidbg_operation_record* RequestOp(uint64_t request) {
+  for (const auto* op : Records<mpidbg_operation_record>(Root()->operations)) {
     if (op->request == request) return op;
   }
   return nullptr;

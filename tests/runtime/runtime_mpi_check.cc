@@ -66,9 +66,9 @@ const mpidbg_comm_record* FindComm(uint64_t handle, bool include_freed = false) 
   return nullptr;
 }
 
-const mpidbg_op_record* FindOp(uint64_t request) {
-  for (const auto* o : Records<mpidbg_op_record>(g_root->ops)) {
-    if (o->request == request && (o->hdr.flags & MPIDBG_OP_BLOCKING) == 0) return o;
+const mpidbg_operation_record* FindOp(uint64_t request) {
+  for (const auto* o : Records<mpidbg_operation_record>(g_root->operations)) {
+    if (o->request == request && (o->hdr.flags & MPIDBG_OPERATION_BLOCKING) == 0) return o;
   }
   return nullptr;
 }
@@ -132,7 +132,7 @@ void CheckRoot(int expected_flavour, int size, int provided) {
                                  : provided == MPI_THREAD_FUNNELED   ? MPIDBG_THREAD_FUNNELED
                                                                      : MPIDBG_THREAD_SINGLE);
   CHECK_EQ(g_root->comms.kind, MPIDBG_KIND_COMM);
-  CHECK_EQ(g_root->ops.record_size, sizeof(mpidbg_op_record));
+  CHECK_EQ(g_root->operations.record_size, sizeof(mpidbg_operation_record));
   CHECK_EQ(g_root->threads.record_size, sizeof(mpidbg_thread_record));
 }
 
@@ -247,8 +247,8 @@ void CheckDerivedComms(MPI_Comm* dup_out) {
   MPI_Comm idup;
   MPI_Request req;
   MPI_Comm_idup(MPI_COMM_WORLD, &idup, &req);
-  const mpidbg_op_record* io = FindOp(U64(req));
-  CHECK(io != nullptr && io->direction == MPIDBG_OP_COLLECTIVE && io->call == MPIDBG_CALL_MPI_Comm_idup);
+  const mpidbg_operation_record* io = FindOp(U64(req));
+  CHECK(io != nullptr && io->direction == MPIDBG_OPERATION_COLLECTIVE && io->call == MPIDBG_CALL_MPI_Comm_idup);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   const mpidbg_comm_record* id = FindComm(U64(idup));
   CHECK(id != nullptr && id->creator == MPIDBG_CALL_MPI_Comm_idup);
@@ -270,19 +270,19 @@ void CheckDerivedComms(MPI_Comm* dup_out) {
 
 void CheckNonblocking() {
   const int peer = 1 - g_rank;
-  const uint32_t live_before = g_root->ops.live_count;
+  const uint32_t live_before = g_root->operations.live_count;
   int r7[10], rany[5], s9[3] = {1, 2, 3}, s7[10] = {0};
   MPI_Request req[3];
   MPI_Irecv(r7, 10, MPI_INT, peer, 7, MPI_COMM_WORLD, &req[0]);
   MPI_Irecv(rany, 5, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &req[1]);
   MPI_Issend(s9, 3, MPI_INT, peer, 9, MPI_COMM_WORLD, &req[2]);
   const uint64_t handles[3] = {U64(req[0]), U64(req[1]), U64(req[2])};
-  const mpidbg_op_record* o[3] = {FindOp(handles[0]), FindOp(handles[1]), FindOp(handles[2])};
+  const mpidbg_operation_record* o[3] = {FindOp(handles[0]), FindOp(handles[1]), FindOp(handles[2])};
   CHECK(o[0] != nullptr && o[1] != nullptr && o[2] != nullptr);
-  CHECK_EQ(g_root->ops.live_count, live_before + 3);
+  CHECK_EQ(g_root->operations.live_count, live_before + 3);
   const uint64_t world_id = JobIdOf(MPI_COMM_WORLD);
   if (o[0] != nullptr && o[1] != nullptr && o[2] != nullptr) {
-    CHECK_EQ(o[0]->direction, MPIDBG_OP_RECV);
+    CHECK_EQ(o[0]->direction, MPIDBG_OPERATION_RECV);
     CHECK_EQ(o[0]->mode, MPIDBG_MODE_NONE);
     CHECK_EQ(o[0]->call, MPIDBG_CALL_MPI_Irecv);
     CHECK_EQ(o[0]->peer, peer);
@@ -291,7 +291,7 @@ void CheckNonblocking() {
     CHECK_EQ(o[0]->count, 10);
     CHECK_EQ(o[0]->bytes, 40);
     CHECK_EQ(o[0]->buffer, Addr(r7));
-    CHECK_EQ(o[0]->status, MPIDBG_OP_PENDING);
+    CHECK_EQ(o[0]->status, MPIDBG_OPERATION_PENDING);
     CHECK(strcmp(o[0]->datatype_name, "MPI_INT") == 0);
     CHECK_EQ(o[0]->datatype, U64(MPI_INT));
     CHECK_EQ(o[0]->comm_handle, U64(MPI_COMM_WORLD));
@@ -304,7 +304,7 @@ void CheckNonblocking() {
     CHECK_EQ(o[1]->peer_world, MPIDBG_RANK_ANY_SOURCE);
     CHECK_EQ(o[1]->tag, MPIDBG_TAG_ANY);
 
-    CHECK_EQ(o[2]->direction, MPIDBG_OP_SEND);
+    CHECK_EQ(o[2]->direction, MPIDBG_OPERATION_SEND);
     CHECK_EQ(o[2]->mode, MPIDBG_MODE_SYNCHRONOUS);
     CHECK_EQ(o[2]->call, MPIDBG_CALL_MPI_Issend);
     CHECK_EQ(o[2]->tag, 9);
@@ -314,7 +314,7 @@ void CheckNonblocking() {
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Send(s7, 10, MPI_INT, peer, 7, MPI_COMM_WORLD);
   MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
-  CHECK_EQ(g_root->ops.live_count, live_before);
+  CHECK_EQ(g_root->operations.live_count, live_before);
   for (uint64_t h : handles) CHECK(FindOp(h) == nullptr);
 
   // Waitany and Test on self-messages.
@@ -322,31 +322,31 @@ void CheckNonblocking() {
   MPI_Request two[2];
   MPI_Irecv(&b, 1, MPI_INT, g_rank, 11, MPI_COMM_WORLD, &two[0]);
   MPI_Isend(&a, 1, MPI_INT, g_rank, 11, MPI_COMM_WORLD, &two[1]);
-  CHECK_EQ(g_root->ops.live_count, live_before + 2);
+  CHECK_EQ(g_root->operations.live_count, live_before + 2);
   for (int done = 0; done < 2; ++done) {
     int index = -1;
     MPI_Waitany(2, two, &index, MPI_STATUS_IGNORE);
   }
-  CHECK_EQ(g_root->ops.live_count, live_before);
+  CHECK_EQ(g_root->operations.live_count, live_before);
   MPI_Request one;
   MPI_Isend(&a, 1, MPI_INT, g_rank, 12, MPI_COMM_WORLD, &one);
   MPI_Recv(&b, 1, MPI_INT, g_rank, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   for (int flag = 0; !flag;) MPI_Test(&one, &flag, MPI_STATUS_IGNORE);
-  CHECK_EQ(g_root->ops.live_count, live_before);
+  CHECK_EQ(g_root->operations.live_count, live_before);
 }
 
 void CheckPersistent() {
   const int peer = 1 - g_rank;
-  const uint32_t live_before = g_root->ops.live_count;
+  const uint32_t live_before = g_root->operations.live_count;
   double sb[4] = {1, 2, 3, 4}, rb[4];
   MPI_Request pr[2];
   MPI_Recv_init(rb, 4, MPI_DOUBLE, peer, 21, MPI_COMM_WORLD, &pr[0]);
   MPI_Send_init(sb, 4, MPI_DOUBLE, peer, 21, MPI_COMM_WORLD, &pr[1]);
-  const mpidbg_op_record* recv = FindOp(U64(pr[0]));
-  const mpidbg_op_record* send = FindOp(U64(pr[1]));
+  const mpidbg_operation_record* recv = FindOp(U64(pr[0]));
+  const mpidbg_operation_record* send = FindOp(U64(pr[1]));
   CHECK(recv != nullptr && send != nullptr);
   if (recv == nullptr || send == nullptr) return;
-  const uint32_t both = MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE;
+  const uint32_t both = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
   CHECK_EQ(recv->hdr.flags & both, both);
   CHECK_EQ(send->hdr.flags & both, both);
   CHECK_EQ(recv->call, MPIDBG_CALL_MPI_Recv_init);
@@ -356,15 +356,15 @@ void CheckPersistent() {
   for (int round = 0; round < 3; ++round) {
     const uint64_t serial = send->post_serial;
     MPI_Startall(2, pr);
-    CHECK_EQ(recv->hdr.flags & both, MPIDBG_OP_PERSISTENT);
-    CHECK_EQ(send->hdr.flags & both, MPIDBG_OP_PERSISTENT);
+    CHECK_EQ(recv->hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
+    CHECK_EQ(send->hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
     CHECK(send->post_serial > serial);
     MPI_Waitall(2, pr, MPI_STATUSES_IGNORE);
     CHECK_EQ(recv->hdr.flags & both, both);
     CHECK_EQ(send->hdr.flags & both, both);
   }
   MPI_Start(&pr[0]);
-  CHECK_EQ(recv->hdr.flags & both, MPIDBG_OP_PERSISTENT);
+  CHECK_EQ(recv->hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
   MPI_Start(&pr[1]);
   MPI_Wait(&pr[0], MPI_STATUS_IGNORE);
   MPI_Wait(&pr[1], MPI_STATUS_IGNORE);
@@ -373,16 +373,16 @@ void CheckPersistent() {
   MPI_Request_free(&pr[0]);
   MPI_Request_free(&pr[1]);
   CHECK(FindOp(handles[0]) == nullptr && FindOp(handles[1]) == nullptr);
-  CHECK_EQ(g_root->ops.live_count, live_before);
+  CHECK_EQ(g_root->operations.live_count, live_before);
 }
 
 void CheckNonblockingCollectives() {
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
-  const mpidbg_op_record* o = FindOp(U64(req));
+  const mpidbg_operation_record* o = FindOp(U64(req));
   CHECK(o != nullptr);
   if (o != nullptr) {
-    CHECK_EQ(o->direction, MPIDBG_OP_COLLECTIVE);
+    CHECK_EQ(o->direction, MPIDBG_OPERATION_COLLECTIVE);
     CHECK_EQ(o->call, MPIDBG_CALL_MPI_Ibarrier);
     CHECK_EQ(o->peer, -1);
     CHECK_EQ(o->comm_job_id, JobIdOf(MPI_COMM_WORLD));
@@ -449,7 +449,7 @@ void BothLooked(int peer) {
 void CheckBlockedThreads(MPI_Comm dup) {
   const int peer = 1 - g_rank;
   const uint32_t threads_before = g_root->threads.live_count;
-  const uint32_t ops_before = g_root->ops.live_count;
+  const uint32_t ops_before = g_root->operations.live_count;
 
   // A thread blocked in MPI_Recv.
   Blocker b{0, peer, MPI_COMM_WORLD, 0};
@@ -461,13 +461,13 @@ void CheckBlockedThreads(MPI_Comm dup) {
     CHECK_EQ(t->comm_job_id, JobIdOf(MPI_COMM_WORLD));
     CHECK(t->entry_time_ns > 0);
     CHECK_EQ(t->requests, 0);
-    const auto* op = At<mpidbg_op_record>(t->op);
+    const auto* op = At<mpidbg_operation_record>(t->op);
     CHECK(op != nullptr);
     if (op != nullptr) {
-      CHECK_EQ(op->hdr.kind, MPIDBG_KIND_OP);
-      CHECK(op->hdr.flags & MPIDBG_OP_BLOCKING);
+      CHECK_EQ(op->hdr.kind, MPIDBG_KIND_OPERATION);
+      CHECK(op->hdr.flags & MPIDBG_OPERATION_BLOCKING);
       CHECK_EQ(op->request, 0);
-      CHECK_EQ(op->direction, MPIDBG_OP_RECV);
+      CHECK_EQ(op->direction, MPIDBG_OPERATION_RECV);
       CHECK_EQ(op->call, MPIDBG_CALL_MPI_Recv);
       CHECK_EQ(op->peer, peer);
       CHECK_EQ(op->peer_world, peer);
@@ -485,19 +485,19 @@ void CheckBlockedThreads(MPI_Comm dup) {
   pthread_join(th, nullptr);
   CHECK(FindThread(b.tid) == nullptr);
   CHECK_EQ(g_root->threads.live_count, threads_before);
-  CHECK_EQ(g_root->ops.live_count, ops_before);
+  CHECK_EQ(g_root->operations.live_count, ops_before);
 
   // A thread blocked in MPI_Sendrecv: the record names the receive half.
   Blocker s{1, peer, MPI_COMM_WORLD, 0};
   pthread_create(&th, nullptr, BlockerMain, &s);
   t = WaitBlocked(&s.tid, MPIDBG_CALL_MPI_Sendrecv);
   if (t != nullptr) {
-    const auto* op = At<mpidbg_op_record>(t->op);
-    CHECK(op != nullptr && op->direction == MPIDBG_OP_RECV && op->tag == 98);
+    const auto* op = At<mpidbg_operation_record>(t->op);
+    CHECK(op != nullptr && op->direction == MPIDBG_OPERATION_RECV && op->tag == 98);
     bool send_half = false;
-    for (const auto* o : Records<mpidbg_op_record>(g_root->ops)) {
-      if (o->tid == s.tid && o->direction == MPIDBG_OP_SEND && o->tag == 97 &&
-          (o->hdr.flags & MPIDBG_OP_BLOCKING))
+    for (const auto* o : Records<mpidbg_operation_record>(g_root->operations)) {
+      if (o->tid == s.tid && o->direction == MPIDBG_OPERATION_SEND && o->tag == 97 &&
+          (o->hdr.flags & MPIDBG_OPERATION_BLOCKING))
         send_half = true;
     }
     CHECK(send_half);
@@ -506,7 +506,7 @@ void CheckBlockedThreads(MPI_Comm dup) {
   MPI_Send(&v, 1, MPI_INT, peer, 98, MPI_COMM_WORLD);
   MPI_Recv(&v, 1, MPI_INT, peer, 97, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   pthread_join(th, nullptr);
-  CHECK_EQ(g_root->ops.live_count, ops_before);
+  CHECK_EQ(g_root->operations.live_count, ops_before);
 
   // A collective: rank 0's thread waits in MPI_Bcast (root 1) until rank 1 joins.
   int buf[2] = {7, 8};
@@ -554,14 +554,14 @@ void* ChurnMain(void* p) {
 }
 
 void CheckConcurrentChurn() {
-  const uint32_t ops_before = g_root->ops.live_count;
+  const uint32_t ops_before = g_root->operations.live_count;
   const uint32_t threads_before = g_root->threads.live_count;
   pthread_t th[4];
   for (intptr_t t = 0; t < 4; ++t) pthread_create(&th[t], nullptr, ChurnMain, reinterpret_cast<void*>(t));
   for (pthread_t& t : th) pthread_join(t, nullptr);
-  CHECK_EQ(g_root->ops.live_count, ops_before);
+  CHECK_EQ(g_root->operations.live_count, ops_before);
   CHECK_EQ(g_root->threads.live_count, threads_before);
-  CHECK_EQ(Records<mpidbg_op_record>(g_root->ops).size(), ops_before);
+  CHECK_EQ(Records<mpidbg_operation_record>(g_root->operations).size(), ops_before);
 }
 
 // Threads of this process named `name` (/proc/self/task/*/comm).

@@ -14,7 +14,7 @@ namespace {
 using mpidbg::core::SlabTable;
 
 struct TestRoot {
-  mpidbg_table table{0, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 0, 0};
+  mpidbg_table table{0, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 0, 0};
   uint64_t generation = 0;
 };
 
@@ -40,7 +40,7 @@ std::vector<const mpidbg_record_header*> LiveRecords(const mpidbg_table& t) {
 
 TEST(SlabTable, EmptyTableHasNoSlabs) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
   EXPECT_EQ(root.table.first_slab, 0u);
   EXPECT_EQ(root.table.slab_count, 0u);
   EXPECT_TRUE(LiveRecords(root.table).empty());
@@ -48,29 +48,29 @@ TEST(SlabTable, EmptyTableHasNoSlabs) {
 
 TEST(SlabTable, CreateWritesHeaderAndCounts) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
-  auto* h = table.Create(MPIDBG_OP_BLOCKING);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
+  auto* h = table.Create(MPIDBG_OPERATION_BLOCKING);
   ASSERT_NE(h, nullptr);
   EXPECT_EQ(h->seq & 1u, 1u) << "seq must be odd while the record is written";
   EXPECT_EQ(root.table.live_count, 0u) << "not live before EndCreate";
-  reinterpret_cast<mpidbg_op_record*>(h)->tag = 42;
+  reinterpret_cast<mpidbg_operation_record*>(h)->tag = 42;
   table.EndCreate(h);
   EXPECT_EQ(h->seq & 1u, 0u);
-  EXPECT_EQ(h->kind, MPIDBG_KIND_OP);
-  EXPECT_EQ(h->size, sizeof(mpidbg_op_record));
-  EXPECT_EQ(h->flags, MPIDBG_OP_BLOCKING);
+  EXPECT_EQ(h->kind, MPIDBG_KIND_OPERATION);
+  EXPECT_EQ(h->size, sizeof(mpidbg_operation_record));
+  EXPECT_EQ(h->flags, MPIDBG_OPERATION_BLOCKING);
   EXPECT_EQ(root.table.live_count, 1u);
   EXPECT_EQ(root.table.slab_count, 1u);
   EXPECT_EQ(root.generation, 1u);
   auto live = LiveRecords(root.table);
   ASSERT_EQ(live.size(), 1u);
   EXPECT_EQ(live[0], h);
-  EXPECT_EQ(reinterpret_cast<const mpidbg_op_record*>(live[0])->tag, 42);
+  EXPECT_EQ(reinterpret_cast<const mpidbg_operation_record*>(live[0])->tag, 42);
 }
 
 TEST(SlabTable, UpdateAndReleaseChangeSeqAndGeneration) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
   auto* h = table.Create(0);
   table.EndCreate(h);
   const uint32_t seq = h->seq;
@@ -89,26 +89,26 @@ TEST(SlabTable, UpdateAndReleaseChangeSeqAndGeneration) {
 
 TEST(SlabTable, ReleasedSlotIsReusedAndBodyZeroed) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
   auto* a = table.Create(0);
-  reinterpret_cast<mpidbg_op_record*>(a)->count = 99;
+  reinterpret_cast<mpidbg_operation_record*>(a)->count = 99;
   table.EndCreate(a);
   table.Release(a);
   auto* b = table.Create(0);
   EXPECT_EQ(a, b);
-  EXPECT_EQ(reinterpret_cast<mpidbg_op_record*>(b)->count, 0);
+  EXPECT_EQ(reinterpret_cast<mpidbg_operation_record*>(b)->count, 0);
   table.EndCreate(b);
   EXPECT_EQ(root.table.slab_count, 1u);
 }
 
 TEST(SlabTable, GrowsByChainingSlabsThatNeverMove) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 3);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 3);
   std::vector<mpidbg_record_header*> recs;
   for (int i = 0; i < 10; ++i) {
     auto* h = table.Create(0);
     ASSERT_NE(h, nullptr);
-    reinterpret_cast<mpidbg_op_record*>(h)->tag = i;
+    reinterpret_cast<mpidbg_operation_record*>(h)->tag = i;
     table.EndCreate(h);
     recs.push_back(h);
   }
@@ -126,7 +126,7 @@ TEST(SlabTable, GrowsByChainingSlabsThatNeverMove) {
 
 TEST(SlabTable, TakeSlotKeepsSlotOutOfTheFreeList) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
   auto* reserved = table.TakeSlot();
   ASSERT_NE(reserved, nullptr);
   EXPECT_EQ(reserved->kind, MPIDBG_KIND_FREE);
@@ -135,7 +135,7 @@ TEST(SlabTable, TakeSlotKeepsSlotOutOfTheFreeList) {
     EXPECT_NE(h, reserved);
     table.EndCreate(h);
   }
-  table.BeginCreate(reserved, MPIDBG_OP_BLOCKING);
+  table.BeginCreate(reserved, MPIDBG_OPERATION_BLOCKING);
   table.EndCreate(reserved);
   EXPECT_EQ(root.table.live_count, 9u);
   table.Clear(reserved);
@@ -145,7 +145,7 @@ TEST(SlabTable, TakeSlotKeepsSlotOutOfTheFreeList) {
 
 TEST(SlabTable, ConcurrentCreateReleaseKeepsCountsConsistent) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 16);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 16);
   constexpr int kThreads = 4, kRounds = 2000;
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
@@ -154,11 +154,11 @@ TEST(SlabTable, ConcurrentCreateReleaseKeepsCountsConsistent) {
       for (int i = 0; i < kRounds; ++i) {
         auto* h = table.Create(0);
         ASSERT_NE(h, nullptr);
-        reinterpret_cast<mpidbg_op_record*>(h)->tag = t;
+        reinterpret_cast<mpidbg_operation_record*>(h)->tag = t;
         table.EndCreate(h);
         mine.push_back(h);
         if (mine.size() > 8) {
-          EXPECT_EQ(reinterpret_cast<mpidbg_op_record*>(mine.front())->tag, t)
+          EXPECT_EQ(reinterpret_cast<mpidbg_operation_record*>(mine.front())->tag, t)
               << "a slot was handed to two owners";
           table.Release(mine.front());
           mine.erase(mine.begin());
@@ -175,7 +175,7 @@ TEST(SlabTable, ConcurrentCreateReleaseKeepsCountsConsistent) {
 
 TEST(SlabTable, BatchesTakeAndReturnUnderOneLock) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
   mpidbg_record_header* slots[10];
   ASSERT_EQ(table.TakeSlots(slots, 10), 10u);  // spans three slabs
   EXPECT_EQ(root.table.slab_count, 3u);
@@ -193,13 +193,13 @@ TEST(SlabTable, BatchesTakeAndReturnUnderOneLock) {
 // The per-message lifecycle: no zeroing, no generation step until the caller bumps once.
 TEST(SlabTable, OpenCloseVacateLeaveTheGenerationToTheCaller) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
   auto* h = table.TakeSlot();
   ASSERT_NE(h, nullptr);
-  auto* op = reinterpret_cast<mpidbg_op_record*>(h);
-  table.OpenRecord(h, MPIDBG_OP_BLOCKING);
+  auto* op = reinterpret_cast<mpidbg_operation_record*>(h);
+  table.OpenRecord(h, MPIDBG_OPERATION_BLOCKING);
   EXPECT_EQ(h->seq & 1u, 1u);
-  EXPECT_EQ(h->kind, MPIDBG_KIND_OP);
+  EXPECT_EQ(h->kind, MPIDBG_KIND_OPERATION);
   op->tag = 5;
   table.CloseRecord(h);
   EXPECT_EQ(h->seq & 1u, 0u);
@@ -220,7 +220,7 @@ TEST(SlabTable, OpenCloseVacateLeaveTheGenerationToTheCaller) {
 
 TEST(SlabTable, ChangesCountCreatesUpdatesAndClears) {
   TestRoot root;
-  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OP, sizeof(mpidbg_op_record), 4);
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
   EXPECT_EQ(table.changes(), 0u);
   auto* h = table.Create(0);
   table.EndCreate(h);

@@ -52,8 +52,8 @@ void FreeCommArrays(mpidbg_comm_record* rec) {
 // carry this job id? Walks the request table: only at communicator creation and free.
 bool RequestsUseJobId(uint64_t job_id) {
   bool used = false;
-  ForEachRecord(mpidbg_runtime_root.ops, [&](mpidbg_record_header* h) {
-    if (!used && __atomic_load_n(&reinterpret_cast<mpidbg_op_record*>(h)->comm_job_id,
+  ForEachRecord(mpidbg_runtime_root.operations, [&](mpidbg_record_header* h) {
+    if (!used && __atomic_load_n(&reinterpret_cast<mpidbg_operation_record*>(h)->comm_job_id,
                                  __ATOMIC_RELAXED) == job_id)
       used = true;
   });

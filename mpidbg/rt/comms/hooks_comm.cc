@@ -17,7 +17,7 @@
 #include "rt/hot/hooks.h"
 #include "rt/comms/hooks_comm.h"
 #include "rt/objects/hooks_objects.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -172,9 +172,9 @@ void PostCommIdup(CallScope& scope, CommCreateArgs& args, int rc) {
   const uint64_t counter = NextCreationCounter(core::DerivedCounterKey(parent.job_id));
   const uint64_t request = HandleToU64(*args.request);
 
-  RequestDescription d;
+  OperationDescription d;
   d.call = scope.call();
-  d.direction = MPIDBG_OP_COLLECTIVE;
+  d.direction = MPIDBG_OPERATION_COLLECTIVE;
   d.peer = -1;
   d.comm = &parent;
   TrackRequest(request, d, 0, scope.thread()->tid);

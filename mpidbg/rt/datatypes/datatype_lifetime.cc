@@ -64,8 +64,8 @@ Entry* EntryOfLocked(const mpidbg_object_head* rec) {
 // the way a debugger walks the table.
 bool UsedByOperations(uint64_t handle) {
   bool used = false;
-  ForEachRecord(mpidbg_runtime_root.ops, [&](mpidbg_record_header* h) {
-    used = used || __atomic_load_n(&reinterpret_cast<const mpidbg_op_record*>(h)->datatype,
+  ForEachRecord(mpidbg_runtime_root.operations, [&](mpidbg_record_header* h) {
+    used = used || __atomic_load_n(&reinterpret_cast<const mpidbg_operation_record*>(h)->datatype,
                                    __ATOMIC_RELAXED) == handle;
   });
   return used;

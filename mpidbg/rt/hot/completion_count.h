@@ -1,7 +1,7 @@
 // completion_count.h — how a request that completed counts as a received message
 // (rt/hot/traffic.h), from what completion knows of its record (SavedRequest). Shared by the
 // Wait/Test hooks (hooks_completion.cc) and the request registry's retiring of a thread's
-// own requests (request_registry.cc, RetireOwnedRequest). HOT PATH: inline, no lock.
+// own requests (operation_registry.cc, RetireOwnedRequest). HOT PATH: inline, no lock.
 #ifndef MPIDBG_RT_COMPLETION_COUNT_H
 #define MPIDBG_RT_COMPLETION_COUNT_H
 
@@ -25,7 +25,7 @@ enum ReceiveCounting {
 };
 
 MPIDBG_ALWAYS_INLINE int32_t CountingOf(const SavedRequest& r) {
-  if (r.direction != MPIDBG_OP_RECV || r.call == MPIDBG_CALL_MPI_Imrecv ||
+  if (r.direction != MPIDBG_OPERATION_RECV || r.call == MPIDBG_CALL_MPI_Imrecv ||
       r.peer == MPIDBG_RANK_PROC_NULL) {
     return kNotCounted;
   }

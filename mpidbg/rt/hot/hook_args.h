@@ -11,7 +11,7 @@
 
 #include "mpidbg/records.h"
 #include "rt/comms/comm_registry.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 
 namespace mpidbg::rt {
 
@@ -37,7 +37,7 @@ struct P2pArgs {
   int peer = kAbsent;  // dest or source, in the library's encoding
   int tag = kAbsent;
   MPI_Comm comm = MPI_COMM_NULL;  // MPI_COMM_NULL for message-handle calls (Mrecv)
-  int direction = MPIDBG_OP_SEND;
+  int direction = MPIDBG_OPERATION_SEND;
   int mode = MPIDBG_MODE_NONE;
   MPI_Request* request = nullptr;
   // The address of the call's status parameter (role `status=&status`): a hook that
@@ -93,7 +93,7 @@ struct CancelArgs {
 struct RequestFreeArgs {
   MPI_Request* request = nullptr;
   uint64_t saved = 0;  // the handle before the call (MPI sets it to MPI_REQUEST_NULL)
-  FreeTicket ticket;   // what the Pre hook marked (request_registry.h)
+  FreeTicket ticket;   // what the Pre hook marked (operation_registry.h)
 };
 
 struct CollArgs {

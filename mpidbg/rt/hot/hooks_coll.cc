@@ -8,7 +8,7 @@
 #include "rt/handle_widening.h"
 #include "rt/hot/hooks.h"
 #include "rt/monitor/monitor.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/process/registry.h"
 #include "rt/hot/type_cache.h"
 
@@ -57,9 +57,9 @@ void PostCollNonblocking(CallScope& scope, CollArgs& args, int rc) {
   if (MonitorOn() && rc == MPI_SUCCESS) MonitorCollective(scope.thread(), scope.call(), args);
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
   CommView comm = CommViewOf(scope.thread(), args.comm);
-  RequestDescription d;
+  OperationDescription d;
   d.call = scope.call();
-  d.direction = MPIDBG_OP_COLLECTIVE;
+  d.direction = MPIDBG_OPERATION_COLLECTIVE;
   SignificantPair(args, &d.count, &d.datatype);
   d.peer = NormalisedRoot(args);
   d.tag = MPIDBG_TAG_ANY;

@@ -6,7 +6,7 @@
 #include "rt/hot/hooks_completion.h"
 
 #include "rt/hot/completion_count.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/hot/traffic.h"
 
 namespace mpidbg::rt {
@@ -30,7 +30,7 @@ void Retire(ThreadState* ts, const CompletionArgs& a, int i, const MPI_Status* s
 CompletionArgs PreCompletionShared(ThreadState* ts, CompletionArgs args) {
   const int n = args.tracked;
   args.saved = true;
-  FindRequestRecordsSaved(ts->saved_handles, n, ts->saved_records, ts->saved_requests);
+  FindOperationRecordsSaved(ts->saved_handles, n, ts->saved_records, ts->saved_requests);
   for (int i = 0; i < n; ++i) {
     SavedRequest& r = ts->saved_requests[i];
     r.count_as = CountingOf(r);

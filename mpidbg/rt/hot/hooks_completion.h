@@ -30,7 +30,7 @@
 #include "core/inline.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hook_args.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {

@@ -3,7 +3,7 @@
 // MPI_Isendrecv, persistent requests and their starts, probes and message handles,
 // request free and cancel.
 //
-// HOT PATH: no heap allocation, no system call; PMPI_* only. Request records take the
+// HOT PATH: no heap allocation, no system call; PMPI_* only. operation records take the
 // request registry's spinlock only under MPI_THREAD_MULTIPLE; blocking calls take none.
 #include <string.h>
 
@@ -14,8 +14,8 @@
 #include "rt/hot/hooks.h"
 #include "rt/hot/hooks_p2p.h"
 #include "rt/hot/message_registry.h"
-#include "rt/hot/request_registry.h"
-#include "rt/hot/request_slots.h"
+#include "rt/hot/operation_registry.h"
+#include "rt/hot/operation_slots.h"
 #include "rt/process/registry.h"
 #include "rt/hot/traffic.h"
 #include "rt/hot/type_cache.h"
@@ -57,7 +57,7 @@ MessageComm ResolveMessageComm(ThreadState* ts, uint64_t message) {
 }
 
 void PostMessageBlocking(ThreadState* ts, int32_t call, P2pArgs a, int rc) {
-  if (a.direction == MPIDBG_OP_PROBE) {
+  if (a.direction == MPIDBG_OPERATION_PROBE) {
     if (rc == MPI_SUCCESS) MessageMatched(ts, call, a);
   } else {
     ConsumeIfGone(a.saved_message, a.message, rc);
@@ -76,7 +76,7 @@ void PreSendrecv(CallScope& scope, SendrecvArgs& args) {
   args.recv.view = args.send.view;
   PostBlocking(ts, 0, scope.call(), args.send);
   // The thread waits on the receive half; that is the one the thread record names.
-  scope.SetRequestRecord(PostBlocking(ts, 1, scope.call(), args.recv));
+  scope.SetOperationRecord(PostBlocking(ts, 1, scope.call(), args.recv));
   KeepStatus(args.recv, &ts->own_status[1]);
 }
 
@@ -101,9 +101,9 @@ void PostSendrecvNonblocking(CallScope& scope, SendrecvArgs& args, int rc) {
   if (rc != MPI_SUCCESS || request == nullptr || *request == MPI_REQUEST_NULL) return;
   ThreadState* ts = scope.thread();
   const int32_t call = scope.call();
-  mpidbg_op_record* recv = OpenRequestRecord(ts, 0);
+  mpidbg_operation_record* recv = OpenOperationRecord(ts, 0);
   if (recv == nullptr) return;
-  mpidbg_op_record* send = OpenRequestRecord(ts, 0);
+  mpidbg_operation_record* send = OpenOperationRecord(ts, 0);
   const uint64_t handle = HandleToU64(*request);
   DescribeEnvelope(ts, args.recv);
   FillConstants(recv, ts);
@@ -124,7 +124,7 @@ void PreP2pPersistent(CallScope& scope, P2pArgs& args) { ResolveComm(scope, args
 
 void PostP2pPersistent(CallScope& scope, P2pArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
-  PostRequestRecord(scope.thread(), scope.call(), args, MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE,
+  PostOperationRecord(scope.thread(), scope.call(), args, MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE,
                 false);
 }
 
@@ -134,8 +134,8 @@ void PostStart(CallScope& scope, StartArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.requests == nullptr) return;
   ThreadState* ts = scope.thread();
   for (int i = 0; i < args.count; ++i) {
-    const mpidbg_op_record* op = StartRequestRecord(HandleToU64(args.requests[i]), ts->tid);
-    if (op != nullptr && op->direction == MPIDBG_OP_SEND) CountSend(ts, EnvelopeOf(*op));
+    const mpidbg_operation_record* op = StartOperationRecord(HandleToU64(args.requests[i]), ts->tid);
+    if (op != nullptr && op->direction == MPIDBG_OPERATION_SEND) CountSend(ts, EnvelopeOf(*op));
   }
 }
 

@@ -8,10 +8,10 @@
 // rank, the datatype's size and name from the thread's cache); its op record, the
 // traffic count and the send log all take it from there:
 //  - a blocking call writes its envelope into the thread's reserved op slot, whose
-//    fields no blocking call changes were written once (request_slots.h), and publishes it
+//    fields no blocking call changes were written once (operation_slots.h), and publishes it
 //    before PMPI, so a debugger sees peer, tag, communicator and size of a blocked
 //    send or receive; the slot goes FREE again after PMPI;
-//  - a nonblocking call fills a request record from the thread's slot cache and
+//  - a nonblocking call fills a operation record from the thread's slot cache and
 //    indexes it under the request handle after PMPI.
 //
 // Traffic (rt/hot/traffic.h): a send is counted when it is posted (a blocking send before
@@ -31,7 +31,7 @@
 #include "rt/hot/comm_cache.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hook_args.h"
-#include "rt/hot/request_slots.h"
+#include "rt/hot/operation_slots.h"
 #include "rt/process/registry.h"
 #include "rt/hot/thread_state.h"
 #include "rt/hot/traffic.h"
@@ -64,7 +64,7 @@ MPIDBG_ALWAYS_INLINE void ResolveComm(CallScope& scope, P2pArgs& a) {
   if (a.comm != MPI_COMM_NULL) {
     a.view = &CommViewOf(scope.thread(), a.comm);
     scope.SetComm(*a.view);
-  } else if (a.message == nullptr || a.direction != MPIDBG_OP_RECV) {
+  } else if (a.message == nullptr || a.direction != MPIDBG_OPERATION_RECV) {
     a.view = &kNoCommView;
   } else {
     const MessageComm m = ResolveMessageComm(scope.thread(), HandleToU64(*a.message));
@@ -85,7 +85,7 @@ MPIDBG_ALWAYS_INLINE int32_t WorldOf(const CommView& v, int32_t peer) {
 // a.norm_tag); for a
 // message-handle receive (Mrecv/Imrecv) the matched message's.
 MPIDBG_ALWAYS_INLINE void DescribeEnvelope(const ThreadState* ts, P2pArgs& a) {
-  if (a.message != nullptr && a.direction == MPIDBG_OP_RECV) {
+  if (a.message != nullptr && a.direction == MPIDBG_OPERATION_RECV) {
     a.norm_peer = ts->message_source;
     a.peer_world = ts->message_source_world;
     a.norm_tag = ts->message_tag;
@@ -98,7 +98,7 @@ MPIDBG_ALWAYS_INLINE void DescribeEnvelope(const ThreadState* ts, P2pArgs& a) {
 
 // The op record fields a call sets (every field but those FillConstants writes), from
 // the described envelope (DescribeEnvelope).
-MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_op_record* rec, const ThreadState* ts,
+MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_operation_record* rec, const ThreadState* ts,
                                        int32_t call, const P2pArgs& a, const DatatypeInfo& type) {
   const CommView& v = *a.view;
   rec->comm_handle = v.handle;
@@ -113,17 +113,17 @@ MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_op_record* rec, const ThreadState*
   rec->post_time_ns = ts->entry_time_ns;
   rec->call = call;
   rec->direction = a.direction;
-  rec->mode = a.direction == MPIDBG_OP_SEND ? a.mode : MPIDBG_MODE_NONE;
+  rec->mode = a.direction == MPIDBG_OPERATION_SEND ? a.mode : MPIDBG_MODE_NONE;
   rec->peer = a.norm_peer;
   rec->peer_world = a.peer_world;
   rec->tag = a.norm_tag;
-  if (a.message != nullptr && a.direction == MPIDBG_OP_RECV) {
+  if (a.message != nullptr && a.direction == MPIDBG_OPERATION_RECV) {
     // A message-handle receive (Mrecv/Imrecv) was matched by the probe before it.
-    rec->status = MPIDBG_OP_MATCHED;
+    rec->status = MPIDBG_OPERATION_MATCHED;
     rec->actual_source = a.norm_peer;
     rec->actual_tag = a.norm_tag;
   } else {
-    rec->status = MPIDBG_OP_PENDING;
+    rec->status = MPIDBG_OPERATION_PENDING;
     rec->actual_source = MPIDBG_RANK_UNKNOWN;
     rec->actual_tag = MPIDBG_TAG_ANY;
   }
@@ -131,9 +131,9 @@ MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_op_record* rec, const ThreadState*
 }
 
 // The op record fields no point-to-point call changes (a blocking slot has them already:
-// request_slots.h, TakeBlockingSlot).
-MPIDBG_ALWAYS_INLINE void FillConstants(mpidbg_op_record* rec, const ThreadState* ts) {
-  static_assert(sizeof(mpidbg_op_record) == 224,
+// operation_slots.h, TakeBlockingSlot).
+MPIDBG_ALWAYS_INLINE void FillConstants(mpidbg_operation_record* rec, const ThreadState* ts) {
+  static_assert(sizeof(mpidbg_operation_record) == 224,
                 "FillEnvelope and FillConstants write every op record field");
   rec->request = 0;
   rec->tid = ts->tid;
@@ -166,12 +166,12 @@ MPIDBG_ALWAYS_INLINE SendEnvelope SendOf(const ThreadState* ts, int32_t call, co
 
 // The call's blocking envelope in the thread's slot `which`, written in full; remembered
 // for the next call when nothing but the arguments decides it (BlockingMemo).
-MPIDBG_ALWAYS_INLINE mpidbg_op_record* FillBlocking(ThreadState* ts, int which, int32_t call,
+MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int which, int32_t call,
                                                     P2pArgs& a, const DatatypeInfo& type) {
-  mpidbg_op_record* rec = OpenBlockingRecord(ts, which);
+  mpidbg_operation_record* rec = OpenBlockingRecord(ts, which);
   if (rec == nullptr) return nullptr;
   FillEnvelope(rec, ts, call, a, type);
-  CloseRequestRecord(rec);
+  CloseOperationRecord(rec);
   BlockingMemo& m = ts->blocking_memo[which];
   const uint64_t key = HandleToU64(a.datatype);
   const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
@@ -195,7 +195,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_op_record* FillBlocking(ThreadState* ts, int which, 
 // The call's blocking envelope in the thread's slot `which`; its address (0 if none).
 // Counts a send.
 MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t call, P2pArgs& a) {
-  mpidbg_op_record* rec = ts->blocking_requests[which];
+  mpidbg_operation_record* rec = ts->blocking_requests[which];
   const BlockingMemo& m = ts->blocking_memo[which];
   if (a.message == nullptr && m.count_call == MemoKey(a.count, call) &&
       m.peer_tag == MemoKey(a.peer, a.tag) && m.buf == AddressOf(a.buf) &&
@@ -205,11 +205,11 @@ MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t c
     a.norm_peer = m.norm_peer;
     a.peer_world = m.peer_world;
     a.norm_tag = m.norm_tag;
-    g_request_table.OpenRecord(&rec->hdr, MPIDBG_OP_BLOCKING);
+    g_operation_table.OpenRecord(&rec->hdr, MPIDBG_OPERATION_BLOCKING);
     rec->post_serial = NextPostSerialHot();
     rec->post_time_ns = ts->entry_time_ns;
-    CloseRequestRecord(rec);
-    if (a.direction == MPIDBG_OP_SEND) {
+    CloseOperationRecord(rec);
+    if (a.direction == MPIDBG_OPERATION_SEND) {
       CountSend(ts, SendEnvelope{m.job_id, m.datatype, a.count, m.bytes, ts->entry_time_ns,
                                  m.norm_peer, m.peer_world, m.norm_tag, call, a.mode});
     }
@@ -218,13 +218,13 @@ MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t c
   DescribeEnvelope(ts, a);
   const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
   rec = FillBlocking(ts, which, call, a, type);
-  if (a.direction == MPIDBG_OP_SEND) CountSend(ts, SendOf(ts, call, a, type));
+  if (a.direction == MPIDBG_OPERATION_SEND) CountSend(ts, SendOf(ts, call, a, type));
   return AddressOf(rec);
 }
 
 // The blocking slot of a call: sends 0, receives and probes 1.
 MPIDBG_ALWAYS_INLINE int BlockingSlotOf(const P2pArgs& a) {
-  return a.direction == MPIDBG_OP_SEND ? 0 : 1;
+  return a.direction == MPIDBG_OPERATION_SEND ? 0 : 1;
 }
 
 // The status MPI will write, substituting the thread's own for MPI_STATUS_IGNORE.
@@ -248,10 +248,10 @@ MPIDBG_ALWAYS_INLINE void CountCompletedReceive(ThreadState* ts, const P2pArgs& 
 MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
   ThreadState* ts = scope.thread();
   ResolveComm(scope, args);
-  scope.SetRequestRecord(PostBlocking(ts, BlockingSlotOf(args), scope.call(), args));
-  if (args.direction != MPIDBG_OP_SEND &&
-      (args.message == nullptr ? args.direction == MPIDBG_OP_RECV
-                               : args.direction == MPIDBG_OP_PROBE)) {
+  scope.SetOperationRecord(PostBlocking(ts, BlockingSlotOf(args), scope.call(), args));
+  if (args.direction != MPIDBG_OPERATION_SEND &&
+      (args.message == nullptr ? args.direction == MPIDBG_OPERATION_RECV
+                               : args.direction == MPIDBG_OPERATION_PROBE)) {
     KeepStatus(args, &ts->own_status[0]);  // Recv and Mprobe are counted from it
   }
 }
@@ -263,7 +263,7 @@ MPIDBG_ALWAYS_INLINE void PostP2pBlocking(CallScope& scope, P2pArgs& args, int r
     PostMessageBlocking(ts, scope.call(), args, rc);
     return;
   }
-  if (args.direction == MPIDBG_OP_RECV && rc == MPI_SUCCESS && args.status != nullptr) {
+  if (args.direction == MPIDBG_OPERATION_RECV && rc == MPI_SUCCESS && args.status != nullptr) {
     CountCompletedReceive(ts, args, *args.status);
   }
 }
@@ -276,10 +276,10 @@ MPIDBG_ALWAYS_INLINE void PreP2pNonblocking(CallScope& scope, P2pArgs& args) {
 
 // Copies the op record fields from `count` on, in 16-byte blocks (a plain memcpy of the
 // 160 bytes becomes a string move, several times slower).
-MPIDBG_ALWAYS_INLINE void CopyTail(mpidbg_op_record* dst, const mpidbg_op_record& src) {
-  constexpr size_t kFrom = offsetof(mpidbg_op_record, count);
-  constexpr size_t kBlocks = (sizeof(mpidbg_op_record) - kFrom) / 16;
-  static_assert(kFrom % 16 == 0 && (sizeof(mpidbg_op_record) - kFrom) % 16 == 0,
+MPIDBG_ALWAYS_INLINE void CopyTail(mpidbg_operation_record* dst, const mpidbg_operation_record& src) {
+  constexpr size_t kFrom = offsetof(mpidbg_operation_record, count);
+  constexpr size_t kBlocks = (sizeof(mpidbg_operation_record) - kFrom) / 16;
+  static_assert(kFrom % 16 == 0 && (sizeof(mpidbg_operation_record) - kFrom) % 16 == 0,
                 "the tail is whole 16-byte blocks");
   char* d = reinterpret_cast<char*>(dst) + kFrom;
   const char* s = reinterpret_cast<const char*>(&src) + kFrom;
@@ -294,10 +294,10 @@ MPIDBG_ALWAYS_INLINE bool MemoMatches(const RequestMemo& m, int32_t call, const 
          m.comm == a.view->handle && m.job_id == a.view->job_id;
 }
 
-// Remembers a plain (not persistent, not message-handle) request record for the next
+// Remembers a plain (not persistent, not message-handle) operation record for the next
 // call with the same arguments, when nothing else decided it (see BlockingMemo).
 MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32_t call,
-                                          const P2pArgs& a, const mpidbg_op_record& rec) {
+                                          const P2pArgs& a, const mpidbg_operation_record& rec) {
   const uint64_t key = HandleToU64(a.datatype);
   const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
   if (a.message != nullptr || !predefined || a.view->job_id == 0) {
@@ -312,23 +312,23 @@ MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32
   m.record = rec;
 }
 
-// A request record for the call, indexed under *a.request (nothing if the slot cache
+// A operation record for the call, indexed under *a.request (nothing if the slot cache
 // could not be filled); counts a send. A plain request whose arguments (but the buffer)
 // match the thread's last one of its direction is a copy of that record. Below
 // MPI_THREAD_MULTIPLE a stale record under the same handle is rewritten in place
-// (request_registry.h, OpenOwnedRequestRecord).
-MPIDBG_ALWAYS_INLINE void PostRequestRecord(ThreadState* ts, int32_t call, P2pArgs& a, uint32_t flags,
+// (operation_registry.h, OpenOwnedOperationRecord).
+MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2pArgs& a, uint32_t flags,
                                         bool count_send) {
   const uint64_t request = HandleToU64(*a.request);
   const bool shared = core::Concurrent();
-  OwnedRequestSlot slot;
-  RequestMemo& m = ts->request_memo[a.direction == MPIDBG_OP_SEND ? 0 : 1];
+  OwnedOperationSlot slot;
+  RequestMemo& m = ts->request_memo[a.direction == MPIDBG_OPERATION_SEND ? 0 : 1];
   if (flags == 0 && MemoMatches(m, call, a)) {
-    mpidbg_op_record* rec =
-        shared ? OpenRequestRecord(ts, 0) : OpenOwnedRequestRecord(ts, request, 0, &slot);
+    mpidbg_operation_record* rec =
+        shared ? OpenOperationRecord(ts, 0) : OpenOwnedOperationRecord(ts, request, 0, &slot);
     if (rec == nullptr) return;
     // What differs, the two fields other areas read atomically, then the rest.
-    static_assert(offsetof(mpidbg_op_record, datatype) + 8 == offsetof(mpidbg_op_record, count),
+    static_assert(offsetof(mpidbg_operation_record, datatype) + 8 == offsetof(mpidbg_operation_record, count),
                   "the copied tail starts at count");
     rec->request = request;
     rec->comm_handle = m.record.comm_handle;
@@ -342,14 +342,14 @@ MPIDBG_ALWAYS_INLINE void PostRequestRecord(ThreadState* ts, int32_t call, P2pAr
     if (shared) {
       IndexRequest(ts, request, rec, nullptr);
     } else {
-      FinishOwnedRequestRecord(ts, request, rec, slot);
+      FinishOwnedOperationRecord(ts, request, rec, slot);
     }
     return;
   }
   DescribeEnvelope(ts, a);
   const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
-  mpidbg_op_record* rec =
-      shared ? OpenRequestRecord(ts, flags) : OpenOwnedRequestRecord(ts, request, flags, &slot);
+  mpidbg_operation_record* rec =
+      shared ? OpenOperationRecord(ts, flags) : OpenOwnedOperationRecord(ts, request, flags, &slot);
   if (rec != nullptr) {
     FillConstants(rec, ts);
     FillEnvelope(rec, ts, call, a, type);
@@ -363,13 +363,13 @@ MPIDBG_ALWAYS_INLINE void PostRequestRecord(ThreadState* ts, int32_t call, P2pAr
   if (shared) {
     IndexRequest(ts, request, rec, nullptr);
   } else {
-    FinishOwnedRequestRecord(ts, request, rec, slot);
+    FinishOwnedOperationRecord(ts, request, rec, slot);
   }
 }
 
 MPIDBG_ALWAYS_INLINE void PostP2pNonblocking(CallScope& scope, P2pArgs& args, int rc) {
   if (rc == MPI_SUCCESS && args.request != nullptr && *args.request != MPI_REQUEST_NULL) {
-    PostRequestRecord(scope.thread(), scope.call(), args, 0, args.direction == MPIDBG_OP_SEND);
+    PostOperationRecord(scope.thread(), scope.call(), args, 0, args.direction == MPIDBG_OPERATION_SEND);
   }
   if (args.saved_message != 0) ConsumeIfGone(args.saved_message, args.message, rc);
 }

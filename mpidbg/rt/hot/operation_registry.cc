@@ -1,5 +1,5 @@
-// request_registry.cc — see request_registry.h (same hot-path rules).
-#include "rt/hot/request_registry.h"
+// operation_registry.cc — see operation_registry.h (same hot-path rules).
+#include "rt/hot/operation_registry.h"
 
 #include <string.h>
 
@@ -13,7 +13,7 @@
 #include "rt/hot/completion_count.h"
 #include "rt/hot/datatype_info.h"
 #include "rt/handle_widening.h"
-#include "rt/hot/request_slots.h"
+#include "rt/hot/operation_slots.h"
 #include "rt/process/registry.h"
 #include "core/request_index.h"
 #include "rt/hot/thread_state.h"
@@ -22,56 +22,56 @@
 namespace mpidbg::rt {
 namespace {
 
-// Every field of the op record is written by FillRequestRecord; a field appended to the record
+// Every field of the op record is written by FillOperationRecord; a field appended to the record
 // must be added there (this fails when the size changes).
-static_assert(sizeof(mpidbg_op_record) == 224, "FillRequestRecord writes every op record field");
+static_assert(sizeof(mpidbg_operation_record) == 224, "FillOperationRecord writes every op record field");
 
 core::SpinLock g_lock;             // guards g_requests (only under MPI_THREAD_MULTIPLE)
 core::RequestIndex g_requests(1024);  // request handle -> op record (+ companion)
 
-mpidbg_op_record* RequestAt(uint64_t address) {
-  return reinterpret_cast<mpidbg_op_record*>(static_cast<uintptr_t>(address));
+mpidbg_operation_record* RequestAt(uint64_t address) {
+  return reinterpret_cast<mpidbg_operation_record*>(static_cast<uintptr_t>(address));
 }
 
-// --- request slots: a per-thread cache over the request table (rt/hot/request_slots.h) ---
+// --- request slots: a per-thread cache over the request table (rt/hot/operation_slots.h) ---
 
-MPIDBG_ALWAYS_INLINE mpidbg_op_record* TakeSlotFor(ThreadState* ts) {
-  if (ts == nullptr) return reinterpret_cast<mpidbg_op_record*>(g_request_table.TakeSlot());
-  return TakeRequestSlot(ts);
+MPIDBG_ALWAYS_INLINE mpidbg_operation_record* TakeSlotFor(ThreadState* ts) {
+  if (ts == nullptr) return reinterpret_cast<mpidbg_operation_record*>(g_operation_table.TakeSlot());
+  return TakeOperationSlot(ts);
 }
 
-MPIDBG_ALWAYS_INLINE void GiveSlotFrom(ThreadState* ts, mpidbg_op_record* rec) {
+MPIDBG_ALWAYS_INLINE void GiveSlotFrom(ThreadState* ts, mpidbg_operation_record* rec) {
   if (ts == nullptr) {
-    g_request_table.ReturnSlot(&rec->hdr);
+    g_operation_table.ReturnSlot(&rec->hdr);
     return;
   }
-  GiveRequestSlot(ts, rec);
+  GiveOperationSlot(ts, rec);
 }
 
 // A new live record of a request (not yet indexed).
-mpidbg_op_record* NewRequestRecord(ThreadState* ts, uint64_t request, const RequestDescription& d,
+mpidbg_operation_record* NewOperationRecord(ThreadState* ts, uint64_t request, const OperationDescription& d,
                                    uint32_t flags, uint64_t tid) {
-  mpidbg_op_record* rec = TakeSlotFor(ts);
+  mpidbg_operation_record* rec = TakeSlotFor(ts);
   if (rec == nullptr) return nullptr;
-  g_request_table.OpenRecord(&rec->hdr, flags);
-  FillRequestRecord(rec, d, tid);
+  g_operation_table.OpenRecord(&rec->hdr, flags);
+  FillOperationRecord(rec, d, tid);
   rec->request = request;
-  g_request_table.CloseRecord(&rec->hdr);
+  g_operation_table.CloseRecord(&rec->hdr);
   return rec;
 }
 
 // Record gone: slot back to the caller's cache.
-MPIDBG_ALWAYS_INLINE void DropRecord(ThreadState* ts, mpidbg_op_record* rec) {
-  g_request_table.Vacate(&rec->hdr);
+MPIDBG_ALWAYS_INLINE void DropRecord(ThreadState* ts, mpidbg_operation_record* rec) {
+  g_operation_table.Vacate(&rec->hdr);
   GiveSlotFrom(ts, rec);
 }
 
 // The request index held `old` for a handle MPI has just handed out again: a freed
 // record is now known released; any other is stale (completed unseen) and goes.
 // Returns the record to drop after the lock, or nullptr. Called under the lock.
-mpidbg_op_record* Displaced(uint64_t address) {
+mpidbg_operation_record* Displaced(uint64_t address) {
   if (address == 0) return nullptr;
-  mpidbg_op_record* old = RequestAt(address);
+  mpidbg_operation_record* old = RequestAt(address);
   if ((old->hdr.flags & MPIDBG_REC_FREED) == 0) return old;
   core::BeginRecordWrite(&old->hdr);
   old->hdr.flags |= MPIDBG_REC_RELEASED;
@@ -82,13 +82,13 @@ mpidbg_op_record* Displaced(uint64_t address) {
 // What the index held for a handle MPI has just handed out again (Displaced, per
 // record). Called under the lock.
 __attribute__((noinline)) void DisplacedPair(const core::RequestIndex::Entry& previous,
-                                             mpidbg_op_record* drop[2]) {
+                                             mpidbg_operation_record* drop[2]) {
   drop[0] = Displaced(previous.record);
   drop[1] = Displaced(previous.companion);
 }
 
-void Index(ThreadState* ts, uint64_t request, mpidbg_op_record* rec, mpidbg_op_record* companion) {
-  mpidbg_op_record* drop[2] = {nullptr, nullptr};
+void Index(ThreadState* ts, uint64_t request, mpidbg_operation_record* rec, mpidbg_operation_record* companion) {
+  mpidbg_operation_record* drop[2] = {nullptr, nullptr};
   bool indexed;
   {
     core::MaybeSpinGuard guard(g_lock);
@@ -106,7 +106,7 @@ void Index(ThreadState* ts, uint64_t request, mpidbg_op_record* rec, mpidbg_op_r
 
 // Orphan release (budget eviction or mpidbg_release_orphans): unindex, then free.
 void ReleaseOrphanRequest(mpidbg_record_header* hdr, void*) {
-  auto* rec = reinterpret_cast<mpidbg_op_record*>(hdr);
+  auto* rec = reinterpret_cast<mpidbg_operation_record*>(hdr);
   {
     core::MaybeSpinGuard guard(g_lock);
     if (!g_requests.CompareErase(rec->request, AddressOf(rec))) {
@@ -114,12 +114,12 @@ void ReleaseOrphanRequest(mpidbg_record_header* hdr, void*) {
       g_requests.ForgetCompanion(rec->request, AddressOf(rec));
     }
   }
-  g_request_table.Vacate(&rec->hdr);
-  g_request_table.ReturnSlot(&rec->hdr);
-  g_request_table.BumpGenerationHot();
+  g_operation_table.Vacate(&rec->hdr);
+  g_operation_table.ReturnSlot(&rec->hdr);
+  g_operation_table.BumpGenerationHot();
 }
 
-void MarkFreedLocked(mpidbg_op_record* rec, uint64_t serial) {
+void MarkFreedLocked(mpidbg_operation_record* rec, uint64_t serial) {
   core::BeginRecordWrite(&rec->hdr);
   rec->hdr.flags |= MPIDBG_REC_FREED;
   rec->free_serial = serial;
@@ -127,7 +127,7 @@ void MarkFreedLocked(mpidbg_op_record* rec, uint64_t serial) {
 }
 
 // What completion needs of a request's record (SavedRequest, rt/hot/thread_state.h).
-void Save(const mpidbg_op_record& rec, SavedRequest* s) {
+void Save(const mpidbg_operation_record& rec, SavedRequest* s) {
   s->comm_handle = rec.comm_handle;
   s->comm_job_id = rec.comm_job_id;
   s->bytes = rec.bytes;
@@ -139,21 +139,21 @@ void Save(const mpidbg_op_record& rec, SavedRequest* s) {
 }
 
 // A completed persistent request's record: inactive until started again.
-void MarkInactive(mpidbg_op_record* rec) {
+void MarkInactive(mpidbg_operation_record* rec) {
   core::BeginRecordWrite(&rec->hdr);
-  rec->hdr.flags |= MPIDBG_OP_INACTIVE;
-  rec->status = MPIDBG_OP_COMPLETE;
+  rec->hdr.flags |= MPIDBG_OPERATION_INACTIVE;
+  rec->status = MPIDBG_OPERATION_COMPLETE;
   core::EndRecordWrite(&rec->hdr);
 }
 
-bool Inactive(const mpidbg_op_record* rec) {
-  const uint32_t both = MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE;
+bool Inactive(const mpidbg_operation_record* rec) {
+  const uint32_t both = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
   return (rec->hdr.flags & both) == both;
 }
 
 }  // namespace
 
-void FillRequestRecord(mpidbg_op_record* rec, const RequestDescription& d, uint64_t tid) {
+void FillOperationRecord(mpidbg_operation_record* rec, const OperationDescription& d, uint64_t tid) {
   ThreadState* ts = t_state;
   DatatypeInfo described;
   const DatatypeInfo* type = d.type;
@@ -197,42 +197,42 @@ void FillRequestRecord(mpidbg_op_record* rec, const RequestDescription& d, uint6
   rec->query_fn = d.query_fn;
 }
 
-void TrackRequest(uint64_t request, const RequestDescription& d, uint32_t flags, uint64_t tid) {
+void TrackRequest(uint64_t request, const OperationDescription& d, uint32_t flags, uint64_t tid) {
   ThreadState* ts = t_state;
-  mpidbg_op_record* rec = NewRequestRecord(ts, request, d, flags, tid);
+  mpidbg_operation_record* rec = NewOperationRecord(ts, request, d, flags, tid);
   if (rec != nullptr) Index(ts, request, rec, nullptr);
 }
 
-void TrackRequestPair(uint64_t request, const RequestDescription& main,
-                      const RequestDescription& companion, uint64_t tid) {
+void TrackRequestPair(uint64_t request, const OperationDescription& main,
+                      const OperationDescription& companion, uint64_t tid) {
   ThreadState* ts = t_state;
-  mpidbg_op_record* rec = NewRequestRecord(ts, request, main, 0, tid);
+  mpidbg_operation_record* rec = NewOperationRecord(ts, request, main, 0, tid);
   if (rec == nullptr) return;
-  mpidbg_op_record* other = NewRequestRecord(ts, request, companion, 0, tid);
+  mpidbg_operation_record* other = NewOperationRecord(ts, request, companion, 0, tid);
   Index(ts, request, rec, other);
 }
 
-mpidbg_op_record* FindRequestRecord(uint64_t request) {
-  mpidbg_op_record* out = nullptr;
-  FindRequestRecords(&request, 1, &out);
+mpidbg_operation_record* FindOperationRecord(uint64_t request) {
+  mpidbg_operation_record* out = nullptr;
+  FindOperationRecords(&request, 1, &out);
   return out;
 }
 
-void FindRequestRecords(const uint64_t* requests, int n, mpidbg_op_record** out) {
+void FindOperationRecords(const uint64_t* requests, int n, mpidbg_operation_record** out) {
   core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
     const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
-    mpidbg_op_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
+    mpidbg_operation_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
     out[i] = rec != nullptr && (rec->hdr.flags & MPIDBG_REC_FREED) == 0 ? rec : nullptr;
   }
 }
 
-void FindRequestRecordsSaved(const uint64_t* requests, int n, mpidbg_op_record** out,
+void FindOperationRecordsSaved(const uint64_t* requests, int n, mpidbg_operation_record** out,
                          SavedRequest* saved) {
   core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
     const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
-    mpidbg_op_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
+    mpidbg_operation_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
     if (rec != nullptr && (rec->hdr.flags & MPIDBG_REC_FREED) != 0) rec = nullptr;
     out[i] = rec;
     SavedRequest& s = saved[i];
@@ -244,12 +244,12 @@ void FindRequestRecordsSaved(const uint64_t* requests, int n, mpidbg_op_record**
   }
 }
 
-void FindRequestRecordPairs(const uint64_t* requests, int n, mpidbg_op_record** out,
-                        mpidbg_op_record** companions) {
+void FindOperationRecordPairs(const uint64_t* requests, int n, mpidbg_operation_record** out,
+                        mpidbg_operation_record** companions) {
   core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {
     const core::RequestIndex::Entry* e = g_requests.Find(requests[i]);
-    mpidbg_op_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
+    mpidbg_operation_record* rec = e != nullptr ? RequestAt(e->record) : nullptr;
     if (rec == nullptr || (rec->hdr.flags & MPIDBG_REC_FREED) != 0) {
       out[i] = companions[i] = nullptr;
     } else {
@@ -259,14 +259,14 @@ void FindRequestRecordPairs(const uint64_t* requests, int n, mpidbg_op_record** 
   }
 }
 
-mpidbg_op_record* StartRequestRecord(uint64_t request, uint64_t tid) {
-  mpidbg_op_record* rec = FindRequestRecord(request);
+mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid) {
+  mpidbg_operation_record* rec = FindOperationRecord(request);
   if (rec == nullptr) return nullptr;
   // The request belongs to the starting thread now (MPI forbids two threads using one
   // request at a time): its record is written without the lock.
   core::BeginRecordWrite(&rec->hdr);
-  rec->hdr.flags &= ~MPIDBG_OP_INACTIVE;
-  rec->status = MPIDBG_OP_PENDING;
+  rec->hdr.flags &= ~MPIDBG_OPERATION_INACTIVE;
+  rec->status = MPIDBG_OPERATION_PENDING;
   rec->post_serial = core::CounterAdd(&mpidbg_runtime_root.post_counter, uint64_t{1});
   const ThreadState* ts = t_state;
   rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->entry_time_ns : core::CoarseRealtimeNs();
@@ -275,15 +275,15 @@ mpidbg_op_record* StartRequestRecord(uint64_t request, uint64_t tid) {
   return rec;
 }
 
-void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
+void RetireRequest(uint64_t request, mpidbg_operation_record* expected) {
   if (expected == nullptr) return;
-  mpidbg_op_record* companion = nullptr;
+  mpidbg_operation_record* companion = nullptr;
   {
     core::MaybeSpinGuard guard(g_lock);
     // `expected` is read only once the index confirms it is still this request's record.
     core::RequestIndex::Entry* e = g_requests.FindMutable(request);
     if (e == nullptr || e->record != AddressOf(expected)) return;
-    if ((expected->hdr.flags & MPIDBG_OP_PERSISTENT) != 0) {
+    if ((expected->hdr.flags & MPIDBG_OPERATION_PERSISTENT) != 0) {
       MarkInactive(expected);
       return;
     }
@@ -298,16 +298,16 @@ void RetireRequest(uint64_t request, mpidbg_op_record* expected) {
 void RetireOwnedRequest(ThreadState* ts, uint64_t request, const MPI_Status* status) {
   core::RequestIndex::Entry* e = g_requests.FindMutable(request);
   if (e == nullptr) return;
-  mpidbg_op_record* rec = RequestAt(e->record);
+  mpidbg_operation_record* rec = RequestAt(e->record);
   const uint32_t flags = rec->hdr.flags;
   if ((flags & MPIDBG_REC_FREED) != 0) return;
   SavedRequest r;
   Save(*rec, &r);
   r.count_as = CountingOf(r);
-  if ((flags & MPIDBG_OP_PERSISTENT) != 0) {
+  if ((flags & MPIDBG_OPERATION_PERSISTENT) != 0) {
     MarkInactive(rec);
   } else {
-    mpidbg_op_record* companion = e->companion != 0 ? RequestAt(e->companion) : nullptr;
+    mpidbg_operation_record* companion = e->companion != 0 ? RequestAt(e->companion) : nullptr;
     g_requests.RemoveEntry(e);
     DropRecord(ts, rec);
     if (companion != nullptr) DropRecord(ts, companion);
@@ -320,7 +320,7 @@ void PrepareRequestFree(uint64_t request, FreeTicket* ticket) {
   core::MaybeSpinGuard guard(g_lock);
   core::RequestIndex::Entry* e = g_requests.FindMutable(request);
   if (e == nullptr) return;
-  mpidbg_op_record* rec = RequestAt(e->record);
+  mpidbg_operation_record* rec = RequestAt(e->record);
   if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return;  // freed twice: MPI's error
   ticket->rec = rec;
   ticket->companion = e->companion != 0 ? RequestAt(e->companion) : nullptr;
@@ -340,7 +340,7 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed) {
   if (!freed) {
     if (!ticket.orphan) return;
     core::MaybeSpinGuard guard(g_lock);  // MPI kept the request: it is live again
-    for (mpidbg_op_record* r : {ticket.rec, ticket.companion}) {
+    for (mpidbg_operation_record* r : {ticket.rec, ticket.companion}) {
       if (r == nullptr) continue;
       core::BeginRecordWrite(&r->hdr);
       r->hdr.flags &= ~MPIDBG_REC_FREED;
@@ -350,7 +350,7 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed) {
     return;
   }
   if (ticket.orphan) {
-    g_request_table.BumpGenerationHot();
+    g_operation_table.BumpGenerationHot();
     // Either record may be evicted (and its slot reused) inside Add: nothing is read
     // through them afterwards.
     g_orphans.Add(&ticket.rec->hdr, &ReleaseOrphanRequest, nullptr);
@@ -368,7 +368,7 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed) {
   ThreadState* ts = t_state;
   DropRecord(ts, ticket.rec);
   if (ticket.companion != nullptr) DropRecord(ts, ticket.companion);
-  g_request_table.BumpGenerationHot();
+  g_operation_table.BumpGenerationHot();
 }
 
 void FreeRequest(uint64_t request) {
@@ -377,8 +377,8 @@ void FreeRequest(uint64_t request) {
   FinishRequestFree(request, ticket, true);
 }
 
-mpidbg_op_record* TakeBlockingSlot(ThreadState* ts, int which) {
-  auto* rec = reinterpret_cast<mpidbg_op_record*>(g_request_table.TakeSlot());
+mpidbg_operation_record* TakeBlockingSlot(ThreadState* ts, int which) {
+  auto* rec = reinterpret_cast<mpidbg_operation_record*>(g_operation_table.TakeSlot());
   if (rec == nullptr) return nullptr;
   // The slot is FREE (readers skip it) and stays this thread's: what no blocking call
   // changes is written once, here, and each call writes the rest (hooks_p2p.h).
@@ -397,43 +397,43 @@ mpidbg_op_record* TakeBlockingSlot(ThreadState* ts, int which) {
   return rec;
 }
 
-uint32_t RefillRequestSlots(ThreadState* ts) {
-  ts->slot_count = g_request_table.TakeSlots(ts->slot_cache, kSlotBatch);
+uint32_t RefillOperationSlots(ThreadState* ts) {
+  ts->slot_count = g_operation_table.TakeSlots(ts->slot_cache, kSlotBatch);
   return ts->slot_count;
 }
 
-void DrainRequestSlots(ThreadState* ts) {
+void DrainOperationSlots(ThreadState* ts) {
   ts->slot_count -= kSlotBatch;
-  g_request_table.ReturnSlots(ts->slot_cache + ts->slot_count, kSlotBatch);
+  g_operation_table.ReturnSlots(ts->slot_cache + ts->slot_count, kSlotBatch);
 }
 
-void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
-                  mpidbg_op_record* companion) {
-  CloseRequestRecord(rec);
-  if (companion != nullptr) CloseRequestRecord(companion);
+void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_operation_record* rec,
+                  mpidbg_operation_record* companion) {
+  CloseOperationRecord(rec);
+  if (companion != nullptr) CloseOperationRecord(companion);
   Index(ts, request, rec, companion);
 }
 
-mpidbg_op_record* OpenOwnedRequestRecord(ThreadState* ts, uint64_t request, uint32_t flags,
-                                     OwnedRequestSlot* slot) {
+mpidbg_operation_record* OpenOwnedOperationRecord(ThreadState* ts, uint64_t request, uint32_t flags,
+                                     OwnedOperationSlot* slot) {
   core::RequestIndex::Entry* e = g_requests.FindOrSlot(request);
   if (e != nullptr && e->key == 0) {
     slot->entry = e;  // not indexed: a new record goes here
   } else if (e != nullptr && e->companion == 0) {
-    mpidbg_op_record* old = RequestAt(e->record);
+    mpidbg_operation_record* old = RequestAt(e->record);
     if ((old->hdr.flags & MPIDBG_REC_FREED) == 0) {
       // Stays live (and counted in live_count) throughout; only its seq window opens.
-      g_request_table.OpenRecord(&old->hdr, flags);
+      g_operation_table.OpenRecord(&old->hdr, flags);
       slot->reused = true;
       return old;
     }
   }
   // Otherwise (a freed record or a pair under the handle, no memory) Index sorts it out.
-  return OpenRequestRecord(ts, flags);
+  return OpenOperationRecord(ts, flags);
 }
 
-void FinishOwnedRequestRecord(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
-                          const OwnedRequestSlot& slot) {
+void FinishOwnedOperationRecord(ThreadState* ts, uint64_t request, mpidbg_operation_record* rec,
+                          const OwnedOperationSlot& slot) {
   if (slot.reused) {
     core::EndRecordWrite(&rec->hdr);
     return;
@@ -442,24 +442,24 @@ void FinishOwnedRequestRecord(ThreadState* ts, uint64_t request, mpidbg_op_recor
     IndexRequest(ts, request, rec, nullptr);
     return;
   }
-  CloseRequestRecord(rec);
+  CloseOperationRecord(rec);
   g_requests.Claim(static_cast<core::RequestIndex::Entry*>(slot.entry), request, AddressOf(rec), 0);
 }
 
 void ReleaseThreadRequests(ThreadState* ts) {
-  for (mpidbg_op_record*& op : ts->blocking_requests) {
+  for (mpidbg_operation_record*& op : ts->blocking_requests) {
     if (op == nullptr) continue;
-    if (op->hdr.kind != MPIDBG_KIND_FREE) g_request_table.Vacate(&op->hdr);
-    g_request_table.ReturnSlot(&op->hdr);
+    if (op->hdr.kind != MPIDBG_KIND_FREE) g_operation_table.Vacate(&op->hdr);
+    g_operation_table.ReturnSlot(&op->hdr);
     op = nullptr;
   }
-  g_request_table.ReturnSlots(ts->slot_cache, ts->slot_count);
+  g_operation_table.ReturnSlots(ts->slot_cache, ts->slot_count);
   ts->slot_count = 0;
 }
 
 uint64_t RequestBytes() {
   // The index doubles when half full, so at least a quarter of its entries are in use.
-  return sizeof(mpidbg_op_record) + 4 * sizeof(core::RequestIndex::Entry);
+  return sizeof(mpidbg_operation_record) + 4 * sizeof(core::RequestIndex::Entry);
 }
 
 }  // namespace mpidbg::rt

@@ -1,9 +1,9 @@
-// request_registry.h — operation records: requests (nonblocking, persistent, nonblocking
+// operation_registry.h — operation records: requests (nonblocking, persistent, nonblocking
 // collectives, and the requests of other areas: RMA, file I/O, generalized) keyed by
 // request handle, and the envelopes of blocking calls in progress.
 //
 // HOT PATH (every point-to-point call). No heap allocation once warm, no system call.
-// Request records come from a per-thread cache of request slots (refilled and drained in
+// operation records come from a per-thread cache of request slots (refilled and drained in
 // batches under the request table's lock) and are indexed by handle in a RequestIndex (grows
 // only). The index takes a spinlock only under MPI_THREAD_MULTIPLE (core/concurrency.h).
 // Blocking calls use request slots reserved per thread and take no lock at all.
@@ -29,11 +29,11 @@ struct SavedRequest;
 struct ThreadState;
 
 // The caller's description of an operation; MPI-specific values are normalised here.
-struct RequestDescription {
+struct OperationDescription {
   int32_t call = MPIDBG_CALL_NONE;
-  int32_t direction = MPIDBG_OP_SEND;
+  int32_t direction = MPIDBG_OPERATION_SEND;
   int32_t mode = MPIDBG_MODE_NONE;
-  int32_t status = MPIDBG_OP_PENDING;
+  int32_t status = MPIDBG_OPERATION_PENDING;
   const void* buffer = nullptr;
   int64_t count = 0;
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
@@ -58,43 +58,43 @@ struct RequestDescription {
 
 // Fills every field of `rec` after the header from `d` (request 0). Takes the next
 // post serial and the calling thread's entry time as posting time.
-void FillRequestRecord(mpidbg_op_record* rec, const RequestDescription& d, uint64_t tid);
+void FillOperationRecord(mpidbg_operation_record* rec, const OperationDescription& d, uint64_t tid);
 
 // --- requests ---
 // Records a request; persistent ones start INACTIVE. A stale record for the same handle
 // (a request that completed without the runtime seeing it) is released; a freed one
 // (see above) is marked RELEASED.
-void TrackRequest(uint64_t request, const RequestDescription& d, uint32_t flags, uint64_t tid);
+void TrackRequest(uint64_t request, const OperationDescription& d, uint32_t flags, uint64_t tid);
 // A request with two records: `main` (reported by completion; for MPI_Isendrecv its
 // receive half) and `companion` (the send half). Both go when the request completes.
-void TrackRequestPair(uint64_t request, const RequestDescription& main,
-                      const RequestDescription& companion, uint64_t tid);
+void TrackRequestPair(uint64_t request, const OperationDescription& main,
+                      const OperationDescription& companion, uint64_t tid);
 // The record of a request, or nullptr (freed requests are not found).
-mpidbg_op_record* FindRequestRecord(uint64_t request);
+mpidbg_operation_record* FindOperationRecord(uint64_t request);
 // Looks up n requests under one lock acquisition.
-void FindRequestRecords(const uint64_t* requests, int n, mpidbg_op_record** out);
+void FindOperationRecords(const uint64_t* requests, int n, mpidbg_operation_record** out);
 // The same, also copying what completion needs of each record while the lock is held
 // (saved[i].direction is 0 where a request has no record).
-void FindRequestRecordsSaved(const uint64_t* requests, int n, mpidbg_op_record** out,
+void FindOperationRecordsSaved(const uint64_t* requests, int n, mpidbg_operation_record** out,
                          SavedRequest* saved);
 // The same with companions (nullptr where a request has none).
-void FindRequestRecordPairs(const uint64_t* requests, int n, mpidbg_op_record** out,
-                        mpidbg_op_record** companions);
+void FindOperationRecordPairs(const uint64_t* requests, int n, mpidbg_operation_record** out,
+                        mpidbg_operation_record** companions);
 // A persistent request was started; returns the started record (nullptr if unknown) for
 // traffic counting. No generation step (the calling scope's covers it).
-mpidbg_op_record* StartRequestRecord(uint64_t request, uint64_t tid);
+mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid);
 // A request completed: a persistent one goes INACTIVE, others are released (with their
 // companion). Only if the handle still maps to `expected` (a handle may be reused as
 // soon as MPI frees it). No generation step (the calling scope's covers it).
-void RetireRequest(uint64_t request, mpidbg_op_record* expected);
+void RetireRequest(uint64_t request, mpidbg_operation_record* expected);
 // MPI_Request_free: an inactive persistent request's record goes away; an active
 // request's record (and companion) becomes a FREED orphan. In two steps around
 // PMPI_Request_free, because MPI may hand the handle out again (to another thread) as
 // soon as it has freed the request: the records are marked before the call, and
 // orphaned or dropped after it, by pointer, never by looking the handle up again.
 struct FreeTicket {
-  mpidbg_op_record* rec = nullptr;
-  mpidbg_op_record* companion = nullptr;
+  mpidbg_operation_record* rec = nullptr;
+  mpidbg_operation_record* companion = nullptr;
   bool orphan = false;  // active: kept as orphans; else dropped
 };
 void PrepareRequestFree(uint64_t request, FreeTicket* ticket);
@@ -103,29 +103,29 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed);
 void FreeRequest(uint64_t request);
 
 // --- per-message forms for hooks that fill op records themselves ---
-// rt/hot/request_slots.h opens records (OpenRequestRecord, OpenBlockingRecord); the caller writes every
-// field of the body. IndexRequest closes a request record (and its optional companion,
+// rt/hot/operation_slots.h opens records (OpenOperationRecord, OpenBlockingRecord); the caller writes every
+// field of the body. IndexRequest closes a operation record (and its optional companion,
 // opened the same way) and indexes it under `request`. No generation step: the calling
-// scope's publication covers it (request_slots.h).
-void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
-                  mpidbg_op_record* companion);
+// scope's publication covers it (operation_slots.h).
+void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_operation_record* rec,
+                  mpidbg_operation_record* companion);
 
 // The same below MPI_THREAD_MULTIPLE, where no other thread can touch the index or a
 // record while this one is in MPI. When the index still holds a live record under
 // `request` (its request completed unseen: MPI handed the handle out again, as both MPIs
 // do for a small send that completed at once, with one shared handle), that record is
 // reopened and rewritten in place instead of being dropped for a new one (slot->reused).
-// The caller writes every field, then FinishOwnedRequestRecord closes it (and indexes a new
+// The caller writes every field, then FinishOwnedOperationRecord closes it (and indexes a new
 // one, in the entry the lookup found free: one probe either way). nullptr if memory ran
 // out.
-struct OwnedRequestSlot {
+struct OwnedOperationSlot {
   void* entry = nullptr;  // the index entry to claim for a new record, if known
   bool reused = false;
 };
-mpidbg_op_record* OpenOwnedRequestRecord(ThreadState* ts, uint64_t request, uint32_t flags,
-                                     OwnedRequestSlot* slot);
-void FinishOwnedRequestRecord(ThreadState* ts, uint64_t request, mpidbg_op_record* rec,
-                          const OwnedRequestSlot& slot);
+mpidbg_operation_record* OpenOwnedOperationRecord(ThreadState* ts, uint64_t request, uint32_t flags,
+                                     OwnedOperationSlot* slot);
+void FinishOwnedOperationRecord(ThreadState* ts, uint64_t request, mpidbg_operation_record* rec,
+                          const OwnedOperationSlot& slot);
 
 // Completion below MPI_THREAD_MULTIPLE, where no other thread can touch the index or a
 // record while this one is in MPI: looks `request` up once, counts it as a received

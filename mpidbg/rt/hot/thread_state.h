@@ -86,7 +86,7 @@ struct BlockingMemo {
   int32_t norm_tag = 0;
 };
 
-// The same for request records (hooks_p2p.h, PostRequestRecord): a copy of the last record
+// The same for operation records (hooks_p2p.h, PostOperationRecord): a copy of the last record
 // the thread filled for a nonblocking send (0) and receive (1), with the arguments it
 // came from but the buffer. A call with the same arguments copies it and sets buffer,
 // request, post serial and time.
@@ -96,7 +96,7 @@ struct RequestMemo {
   uint64_t datatype = 0;
   uint64_t comm = 0;
   uint64_t job_id = 0;
-  mpidbg_op_record record = {};
+  mpidbg_operation_record record = {};
 };
 
 struct ThreadState {
@@ -118,7 +118,7 @@ struct ThreadState {
   // probes (a Sendrecv uses both); taken on first use, FREE between calls. The body of
   // a FREE slot keeps what its last call wrote, which the next call with the same
   // arguments reuses (blocking_memo).
-  mpidbg_op_record* blocking_requests[2] = {nullptr, nullptr};
+  mpidbg_operation_record* blocking_requests[2] = {nullptr, nullptr};
   BlockingMemo blocking_memo[2];
   RequestMemo request_memo[2];
   // Free request slots (kind FREE) for requests.
@@ -142,7 +142,7 @@ struct ThreadState {
   } type_cache[kTypeCacheSize];
   DatatypeInfo type_scratch[2];  // the last two other datatypes described
   uint32_t type_scratch_next = 0;
-  // The communicator this thread used last (request_registry.cc, ViewOf), valid while the
+  // The communicator this thread used last (operation_registry.cc, ViewOf), valid while the
   // communicator table has not changed since (g_comm_table.changes()).
   uint64_t comm_key = 0;
   uint64_t comm_changes = ~uint64_t{0};
@@ -152,7 +152,7 @@ struct ThreadState {
   // Completion-call scratch: request handles, op records and what counting needs of
   // them before the call, and statuses used in place of MPI_STATUSES_IGNORE.
   uint64_t* saved_handles = nullptr;
-  mpidbg_op_record** saved_records = nullptr;
+  mpidbg_operation_record** saved_records = nullptr;
   SavedRequest* saved_requests = nullptr;
   MPI_Status* statuses = nullptr;
   int saved_capacity = 0;
@@ -276,7 +276,7 @@ class CallScope {
     detail_.comm_job_id = comm.job_id;
   }
   // The op record of a blocking point-to-point call.
-  void SetRequestRecord(uint64_t op) { detail_.op = op; }
+  void SetOperationRecord(uint64_t op) { detail_.op = op; }
   // The request array of a Wait/Test call.
   void SetRequests(uint64_t requests, int32_t count) {
     detail_.requests = requests;
@@ -316,7 +316,7 @@ class CallScope {
   enum : uint8_t { kRequests = 1, kRich = 2 };
 
   // The thread record back to "not in MPI" (fields zero, root -1); one generation step
-  // that also covers the op and request records the Post hook changed.
+  // that also covers the operation records the Post hook changed.
   MPIDBG_ALWAYS_INLINE void Unpublish() {
     mpidbg_thread_record* rec = ts_->rec;
     core::BeginRecordWrite(&rec->hdr);

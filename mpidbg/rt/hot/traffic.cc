@@ -12,7 +12,7 @@
 #include "rt/comms/comm_registry.h"
 #include "rt/handle_widening.h"
 #include "rt/process/init_steps.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/process/registry.h"
 #include "rt/hot/thread_state.h"
 

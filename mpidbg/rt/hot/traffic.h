@@ -39,7 +39,7 @@ struct SendEnvelope {
 };
 
 // The same, from an op record (persistent starts).
-inline SendEnvelope EnvelopeOf(const mpidbg_op_record& op) {
+inline SendEnvelope EnvelopeOf(const mpidbg_operation_record& op) {
   return SendEnvelope{op.comm_job_id, op.datatype, op.count, op.bytes, op.post_time_ns,
                       op.peer,        op.peer_world, op.tag, op.call, op.mode};
 }

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "rt/handle_widening.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/process/registry.h"
 
 namespace mpidbg::rt {
@@ -17,9 +17,9 @@ void PreGrequestStart(CallScope&, GrequestStartArgs&) {}
 
 void PostGrequestStart(CallScope& scope, GrequestStartArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
-  RequestDescription d;
+  OperationDescription d;
   d.call = scope.call();
-  d.direction = MPIDBG_OP_GENERALIZED;
+  d.direction = MPIDBG_OPERATION_GENERALIZED;
   d.peer = MPIDBG_RANK_UNKNOWN;
   d.tag = MPIDBG_TAG_ANY;
   d.bytes = 0;
@@ -33,11 +33,11 @@ void PostGrequestStart(CallScope& scope, GrequestStartArgs& args, int rc) {
 void PreGrequestComplete(CallScope&, GrequestCompleteArgs& args) {
   if (args.request == MPI_REQUEST_NULL) return;
   const uint64_t handle = HandleToU64(args.request);
-  mpidbg_op_record* rec = FindRequestRecord(handle);
-  if (rec == nullptr || rec->request != handle || rec->direction != MPIDBG_OP_GENERALIZED) return;
-  g_request_table.BeginUpdate(&rec->hdr);
-  rec->status = MPIDBG_OP_COMPLETE;
-  g_request_table.EndUpdate(&rec->hdr);
+  mpidbg_operation_record* rec = FindOperationRecord(handle);
+  if (rec == nullptr || rec->request != handle || rec->direction != MPIDBG_OPERATION_GENERALIZED) return;
+  g_operation_table.BeginUpdate(&rec->hdr);
+  rec->status = MPIDBG_OPERATION_COMPLETE;
+  g_operation_table.EndUpdate(&rec->hdr);
 }
 
 void PostGrequestComplete(CallScope&, GrequestCompleteArgs&, int) {}

@@ -50,8 +50,8 @@ constexpr core::ObjectRegistryShared kShared{&R.create_counter, &R.free_counter,
 // Slab sizes: a few pages each; communicators and threads are few, operations many.
 core::SlabTable g_comm_table(&R.comms, &R.generation, MPIDBG_KIND_COMM,
                              sizeof(mpidbg_comm_record), 64);
-core::SlabTable g_request_table(&R.ops, &R.generation, MPIDBG_KIND_OP,
-                                sizeof(mpidbg_op_record), 256);
+core::SlabTable g_operation_table(&R.operations, &R.generation, MPIDBG_KIND_OPERATION,
+                                sizeof(mpidbg_operation_record), 256);
 core::SlabTable g_thread_table(&R.threads, &R.generation, MPIDBG_KIND_THREAD,
                                sizeof(mpidbg_thread_record), 32);
 

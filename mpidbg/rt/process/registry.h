@@ -17,7 +17,7 @@ extern "C" mpidbg_root mpidbg_runtime_root;
 namespace mpidbg::rt {
 
 extern core::SlabTable g_comm_table;
-extern core::SlabTable g_request_table;
+extern core::SlabTable g_operation_table;
 extern core::SlabTable g_thread_table;
 
 // Orphans of every kind, within root.orphan_budget (MPIDBG_ORPHAN_BUDGET).

@@ -34,8 +34,8 @@ __attribute__((visibility("default"))) mpidbg_root mpidbg_runtime_root = {
     .post_counter = 0,
     .comms = {.first_slab = 0, .kind = MPIDBG_KIND_COMM,
               .record_size = sizeof(mpidbg_comm_record), .slab_count = 0, .live_count = 0},
-    .ops = {.first_slab = 0, .kind = MPIDBG_KIND_OP,
-            .record_size = sizeof(mpidbg_op_record), .slab_count = 0, .live_count = 0},
+    .operations = {.first_slab = 0, .kind = MPIDBG_KIND_OPERATION,
+            .record_size = sizeof(mpidbg_operation_record), .slab_count = 0, .live_count = 0},
     .threads = {.first_slab = 0, .kind = MPIDBG_KIND_THREAD,
                 .record_size = sizeof(mpidbg_thread_record), .slab_count = 0, .live_count = 0},
     .mpi_library = {0},
@@ -72,5 +72,5 @@ __attribute__((visibility("default"))) mpidbg_root mpidbg_runtime_root = {
     .mpi_subversion = MPI_SUBVERSION,
     .thread_level_requested = MPIDBG_THREAD_SINGLE,
     .debug_gate_hold = 0,
-    .request_bytes = sizeof(mpidbg_op_record),
+    .request_bytes = sizeof(mpidbg_operation_record),
 };

@@ -8,7 +8,7 @@
 #include <new>
 
 #include "core/clock.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/profile/profile.h"
 #include "rt/process/registry.h"
 #include "rt/hot/thread_state.h"
@@ -89,7 +89,7 @@ bool GrowScratch(ThreadState* ts, int n) {
   auto* handles = static_cast<uint64_t*>(realloc(ts->saved_handles, sizeof(uint64_t) * c));
   if (handles == nullptr) return false;
   ts->saved_handles = handles;
-  auto* ops = static_cast<mpidbg_op_record**>(realloc(ts->saved_records, sizeof(void*) * c));
+  auto* ops = static_cast<mpidbg_operation_record**>(realloc(ts->saved_records, sizeof(void*) * c));
   if (ops == nullptr) return false;
   ts->saved_records = ops;
   auto* requests =

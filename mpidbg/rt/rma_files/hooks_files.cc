@@ -7,7 +7,7 @@
 #include "rt/rma_files/file_registry.h"
 #include "rt/handle_widening.h"
 #include "rt/monitor/monitor.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -87,9 +87,9 @@ void PostFileIo(CallScope& scope, FileIoArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
   CommView comm;  // handle and job id only: file I/O has no peer
   FileComm(args.file, &comm.handle, &comm.job_id);
-  RequestDescription d;
+  OperationDescription d;
   d.call = scope.call();
-  d.direction = MPIDBG_OP_FILE;
+  d.direction = MPIDBG_OPERATION_FILE;
   d.buffer = args.buf;
   d.count = args.count;
   d.datatype = args.datatype;

@@ -7,7 +7,7 @@
 #include "rt/hot/datatype_info.h"
 #include "rt/handle_widening.h"
 #include "rt/monitor/monitor.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/process/registry.h"
 #include "rt/rma_files/window_state.h"
 
@@ -150,9 +150,9 @@ void PostRma(CallScope& scope, RmaArgs& args, int rc) {
     CountRma(args.win);
     return;
   }
-  RequestDescription d;
+  OperationDescription d;
   d.call = scope.call();
-  d.direction = MPIDBG_OP_RMA;
+  d.direction = MPIDBG_OPERATION_RMA;
   d.buffer = args.buf;
   d.count = args.count;
   d.datatype = args.datatype;

@@ -10,7 +10,7 @@
 #include "core/spinlock.h"
 #include "rt/comms/comm_registry.h"
 #include "rt/handle_widening.h"
-#include "rt/hot/request_registry.h"
+#include "rt/hot/operation_registry.h"
 #include "rt/process/registry.h"
 
 namespace mpidbg::rt {
@@ -419,7 +419,7 @@ void CountRma(MPI_Win win) {
   g_windows.EndUpdate(&Rec(s)->obj);
 }
 
-void TrackRmaRequest(MPI_Win win, uint64_t request, RequestDescription& d, uint64_t tid) {
+void TrackRmaRequest(MPI_Win win, uint64_t request, OperationDescription& d, uint64_t tid) {
   core::SpinGuard guard(g_lock);
   WindowState* s = StateLocked(win);
   CommView comm;

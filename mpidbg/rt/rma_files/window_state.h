@@ -18,7 +18,7 @@
 
 namespace mpidbg::rt {
 
-struct RequestDescription;
+struct OperationDescription;
 
 struct WindowOrigin {
   int32_t creator = MPIDBG_CALL_NONE;
@@ -59,7 +59,7 @@ void WindowExposureEnded(MPI_Win win);
 void CountRma(MPI_Win win);
 // A request-based one: counted, and its request recorded with the window's
 // communicator and the window as the op's object (fills d.comm and d.object).
-void TrackRmaRequest(MPI_Win win, uint64_t request, RequestDescription& d, uint64_t tid);
+void TrackRmaRequest(MPI_Win win, uint64_t request, OperationDescription& d, uint64_t tid);
 
 }  // namespace mpidbg::rt
 

@@ -233,16 +233,16 @@ class HandlesV1 : public testing::TestWithParam<KindAndHandles> {
     b_->add_comm(gone);
   }
 
-  mpidbg_op_record op(int32_t call, int32_t direction, uint64_t comm_handle, uint64_t job,
+  mpidbg_operation_record op(int32_t call, int32_t direction, uint64_t comm_handle, uint64_t job,
                       uint64_t serial, uint64_t request) {
-    mpidbg_op_record o = make_op(call, direction, comm_handle, job, serial, 3, 2, 5);
+    mpidbg_operation_record o = make_op(call, direction, comm_handle, job, serial, 3, 2, 5);
     o.request = request;
     o.file_offset = -1;
     return o;
   }
 
   void build_ops() {
-    mpidbg_op_record send = op(MPIDBG_CALL_MPI_Isend, MPIDBG_OP_SEND, h_.cart, kCartJob, 1, h_.req_send);
+    mpidbg_operation_record send = op(MPIDBG_CALL_MPI_Isend, MPIDBG_OPERATION_SEND, h_.cart, kCartJob, 1, h_.req_send);
     send.buffer = 0x5000;
     send.datatype = mpich_ ? 0x4c000405 : 0x7f3a0000f000;
     std::strcpy(send.datatype_name, "MPI_INT");
@@ -252,42 +252,42 @@ class HandlesV1 : public testing::TestWithParam<KindAndHandles> {
     send.post_time_ns = 1700000000000000456;
     send_ = send;
     b_->add_op(send);
-    mpidbg_op_record persist =
-        op(MPIDBG_CALL_MPI_Recv_init, MPIDBG_OP_RECV, h_.cart, kCartJob, 2, h_.req_persist);
-    persist.hdr.flags = MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE;
+    mpidbg_operation_record persist =
+        op(MPIDBG_CALL_MPI_Recv_init, MPIDBG_OPERATION_RECV, h_.cart, kCartJob, 2, h_.req_persist);
+    persist.hdr.flags = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
     persist.peer = MPIDBG_RANK_ANY_SOURCE;
     persist.peer_world = MPIDBG_RANK_ANY_SOURCE;
     persist.tag = MPIDBG_TAG_ANY;
     b_->add_op(persist);
-    mpidbg_op_record matched =
-        op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OP_RECV, h_.cart, kCartJob, 3, h_.req_matched);
-    matched.status = MPIDBG_OP_MATCHED;
+    mpidbg_operation_record matched =
+        op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OPERATION_RECV, h_.cart, kCartJob, 3, h_.req_matched);
+    matched.status = MPIDBG_OPERATION_MATCHED;
     matched.actual_source = 1;
     matched.actual_tag = 8;
     matched.actual_bytes = 16;
     b_->add_op(matched);
-    mpidbg_op_record blocking = op(MPIDBG_CALL_MPI_Send, MPIDBG_OP_SEND, h_.cart, kCartJob, 4, 0);
-    blocking.hdr.flags = MPIDBG_OP_BLOCKING;
+    mpidbg_operation_record blocking = op(MPIDBG_CALL_MPI_Send, MPIDBG_OPERATION_SEND, h_.cart, kCartJob, 4, 0);
+    blocking.hdr.flags = MPIDBG_OPERATION_BLOCKING;
     b_->add_op(blocking);
-    mpidbg_op_record rma = op(MPIDBG_CALL_MPI_Rput, MPIDBG_OP_RMA, h_.cart, kCartJob, 5, h_.req_rma);
+    mpidbg_operation_record rma = op(MPIDBG_CALL_MPI_Rput, MPIDBG_OPERATION_RMA, h_.cart, kCartJob, 5, h_.req_rma);
     rma.object = h_.win;
     rma.target_disp = 64;
     b_->add_op(rma);
-    mpidbg_op_record file =
-        op(MPIDBG_CALL_MPI_File_iread_at, MPIDBG_OP_FILE, h_.cart, kCartJob, 6, h_.req_file);
+    mpidbg_operation_record file =
+        op(MPIDBG_CALL_MPI_File_iread_at, MPIDBG_OPERATION_FILE, h_.cart, kCartJob, 6, h_.req_file);
     file.object = h_.file;
     file.file_offset = 4096;
     b_->add_op(file);
-    mpidbg_op_record freed = op(MPIDBG_CALL_MPI_Isend, MPIDBG_OP_SEND, h_.world, kWorldJob, 7, h_.req_freed);
+    mpidbg_operation_record freed = op(MPIDBG_CALL_MPI_Isend, MPIDBG_OPERATION_SEND, h_.world, kWorldJob, 7, h_.req_freed);
     freed.hdr.flags = MPIDBG_REC_FREED;
     freed.free_serial = 9;
-    freed.status = MPIDBG_OP_COMPLETE;
+    freed.status = MPIDBG_OPERATION_COMPLETE;
     b_->add_op(freed);
-    mpidbg_op_record greq = op(MPIDBG_CALL_MPI_Grequest_start, MPIDBG_OP_GENERALIZED, 0, 0, 8, h_.req_greq);
+    mpidbg_operation_record greq = op(MPIDBG_CALL_MPI_Grequest_start, MPIDBG_OPERATION_GENERALIZED, 0, 0, 8, h_.req_greq);
     greq.extra_state = 0xabc;
     greq.query_fn = 0x401234;
     b_->add_op(greq);
-    mpidbg_op_record coll = op(MPIDBG_CALL_MPI_Ibarrier, MPIDBG_OP_COLLECTIVE, h_.graph, kGraphJob, 9, h_.req_coll);
+    mpidbg_operation_record coll = op(MPIDBG_CALL_MPI_Ibarrier, MPIDBG_OPERATION_COLLECTIVE, h_.graph, kGraphJob, 9, h_.req_coll);
     coll.peer = -1;
     b_->add_op(coll);
   }
@@ -394,7 +394,7 @@ class HandlesV1 : public testing::TestWithParam<KindAndHandles> {
   std::unique_ptr<HandleSession> session_;
   mpidbg_comm_record cart_{};
   uint64_t cart_slot_ = 0;
-  mpidbg_op_record send_{};
+  mpidbg_operation_record send_{};
   uint64_t eh_comm_slot_ = 0;
 };
 
@@ -763,7 +763,7 @@ TEST_P(HandlesV1, RequestExtensionEveryField) {
   EXPECT_EQ(r->req_kind, MPIDBG_REQUEST_KIND_POINT_TO_POINT);
   EXPECT_EQ(r->req_creator, MPIDBG_CALL_MPI_Isend);
   EXPECT_STREQ(r->req_creator_name, "MPI_Isend");
-  EXPECT_EQ(r->req_direction, MPIDBG_OP_SEND);
+  EXPECT_EQ(r->req_direction, MPIDBG_OPERATION_SEND);
   EXPECT_EQ(r->req_mode, MPIDBG_MODE_STANDARD);
   EXPECT_EQ(r->req_peer, 3);
   EXPECT_EQ(r->req_peer_world, 2);
@@ -791,7 +791,7 @@ TEST_P(HandlesV1, RequestExtensionEveryField) {
 
   ASSERT_EQ(session_->request_ext(h_.req_persist, &r), MPIDBG_SUCCESS);
   EXPECT_EQ(r->req_ext_bitflags, MPIDBG_REQUEST_PERSISTENT | MPIDBG_REQUEST_INACTIVE);
-  EXPECT_EQ(r->req_direction, MPIDBG_OP_RECV);
+  EXPECT_EQ(r->req_direction, MPIDBG_OPERATION_RECV);
   EXPECT_EQ(r->req_mode, MPIDBG_MODE_NONE);
   EXPECT_EQ(r->req_peer, MPIDBG_RANK_ANY_SOURCE);
   EXPECT_EQ(r->req_tag, MPIDBG_TAG_ANY);
@@ -1239,7 +1239,7 @@ std::unique_ptr<ImageBuilder> small_image(FakeTarget* target) {
       make_comm(0x44000000, 0x1000, 0, 2, b->add_int32_array({0, 1}), 1, "");
   world.hdr.flags = MPIDBG_REC_PREDEFINED;
   b->add_comm(world);
-  mpidbg_op_record send = make_op(MPIDBG_CALL_MPI_Isend, MPIDBG_OP_SEND, 0x44000000, 0x1000, 1, 1, 1, 0);
+  mpidbg_operation_record send = make_op(MPIDBG_CALL_MPI_Isend, MPIDBG_OPERATION_SEND, 0x44000000, 0x1000, 1, 1, 1, 0);
   send.request = 0xac000001;
   b->add_op(send);
   b->commit();

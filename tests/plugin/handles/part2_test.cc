@@ -460,15 +460,15 @@ class HandlesExt : public testing::TestWithParam<KindAndHandles> {
 
     // Request-based RMA on the window: pending; a persistent one not started; one on
     // another window; file I/O on the file; an RMA operation naming the file's handle.
-    mpidbg_op_record op = make_op(MPIDBG_CALL_MPI_Rput, MPIDBG_OP_RMA, h(0x900), 0x77, 1, 1, 1, 0);
+    mpidbg_operation_record op = make_op(MPIDBG_CALL_MPI_Rput, MPIDBG_OPERATION_RMA, h(0x900), 0x77, 1, 1, 1, 0);
     op.request = h(0xa01);
     op.object = h(0x70);
     b_->add_op(op);
     op.request = h(0xa02);
     op.post_serial = 2;
-    op.hdr.flags = MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE;
+    op.hdr.flags = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
     b_->add_op(op);
-    op.hdr.flags = MPIDBG_OP_PERSISTENT;
+    op.hdr.flags = MPIDBG_OPERATION_PERSISTENT;
     op.request = h(0xa05);
     op.post_serial = 5;
     b_->add_op(op);
@@ -481,7 +481,7 @@ class HandlesExt : public testing::TestWithParam<KindAndHandles> {
     op.object = h(0x80);
     op.post_serial = 4;
     b_->add_op(op);
-    op = make_op(MPIDBG_CALL_MPI_File_iwrite, MPIDBG_OP_FILE, h(0x900), 0x77, 6, MPIDBG_RANK_UNKNOWN,
+    op = make_op(MPIDBG_CALL_MPI_File_iwrite, MPIDBG_OPERATION_FILE, h(0x900), 0x77, 6, MPIDBG_RANK_UNKNOWN,
                  MPIDBG_RANK_UNKNOWN, 0);
     op.request = h(0xa10);
     op.object = h(0x80);

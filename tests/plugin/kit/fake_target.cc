@@ -289,7 +289,7 @@ void ImageBuilder::encode_root(FakeTarget* t, uint64_t addr, const mpidbg_root& 
   PUT(mpidbg_root, init_time_ns);
   PUT(mpidbg_root, post_counter);
   PUT(mpidbg_root, comms);
-  PUT(mpidbg_root, ops);
+  PUT(mpidbg_root, operations);
   PUT(mpidbg_root, threads);
   PUT(mpidbg_root, mpi_library);
   PUT(mpidbg_root, hostname);
@@ -366,36 +366,36 @@ void ImageBuilder::encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_r
   PUT(mpidbg_comm_record, create_time_ns);
 }
 
-void ImageBuilder::encode_op(FakeTarget* t, uint64_t addr, const mpidbg_op_record& r) {
+void ImageBuilder::encode_op(FakeTarget* t, uint64_t addr, const mpidbg_operation_record& r) {
   encode_header(t, addr, r.hdr);
-  PUT(mpidbg_op_record, request);
-  PUT(mpidbg_op_record, comm_handle);
-  PUT(mpidbg_op_record, comm_job_id);
-  PUT(mpidbg_op_record, post_serial);
-  PUT(mpidbg_op_record, buffer);
-  PUT(mpidbg_op_record, datatype);
-  PUT(mpidbg_op_record, count);
-  PUT(mpidbg_op_record, bytes);
-  PUT(mpidbg_op_record, tid);
-  PUT(mpidbg_op_record, post_time_ns);
-  PUT(mpidbg_op_record, actual_bytes);
-  PUT(mpidbg_op_record, call);
-  PUT(mpidbg_op_record, direction);
-  PUT(mpidbg_op_record, mode);
-  PUT(mpidbg_op_record, status);
-  PUT(mpidbg_op_record, peer);
-  PUT(mpidbg_op_record, peer_world);
-  PUT(mpidbg_op_record, tag);
-  PUT(mpidbg_op_record, actual_source);
-  PUT(mpidbg_op_record, actual_tag);
-  PUT(mpidbg_op_record, reserved);
-  PUT(mpidbg_op_record, datatype_name);
-  PUT(mpidbg_op_record, object);
-  PUT(mpidbg_op_record, free_serial);
-  PUT(mpidbg_op_record, file_offset);
-  PUT(mpidbg_op_record, target_disp);
-  PUT(mpidbg_op_record, extra_state);
-  PUT(mpidbg_op_record, query_fn);
+  PUT(mpidbg_operation_record, request);
+  PUT(mpidbg_operation_record, comm_handle);
+  PUT(mpidbg_operation_record, comm_job_id);
+  PUT(mpidbg_operation_record, post_serial);
+  PUT(mpidbg_operation_record, buffer);
+  PUT(mpidbg_operation_record, datatype);
+  PUT(mpidbg_operation_record, count);
+  PUT(mpidbg_operation_record, bytes);
+  PUT(mpidbg_operation_record, tid);
+  PUT(mpidbg_operation_record, post_time_ns);
+  PUT(mpidbg_operation_record, actual_bytes);
+  PUT(mpidbg_operation_record, call);
+  PUT(mpidbg_operation_record, direction);
+  PUT(mpidbg_operation_record, mode);
+  PUT(mpidbg_operation_record, status);
+  PUT(mpidbg_operation_record, peer);
+  PUT(mpidbg_operation_record, peer_world);
+  PUT(mpidbg_operation_record, tag);
+  PUT(mpidbg_operation_record, actual_source);
+  PUT(mpidbg_operation_record, actual_tag);
+  PUT(mpidbg_operation_record, reserved);
+  PUT(mpidbg_operation_record, datatype_name);
+  PUT(mpidbg_operation_record, object);
+  PUT(mpidbg_operation_record, free_serial);
+  PUT(mpidbg_operation_record, file_offset);
+  PUT(mpidbg_operation_record, target_disp);
+  PUT(mpidbg_operation_record, extra_state);
+  PUT(mpidbg_operation_record, query_fn);
 }
 
 void ImageBuilder::encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r) {
@@ -536,7 +536,7 @@ void ImageBuilder::encode_session(FakeTarget* t, uint64_t addr, const mpidbg_ses
 mpidbg_table* root_table(mpidbg_root* root, uint32_t kind) {
   switch (kind) {
     case MPIDBG_KIND_COMM: return &root->comms;
-    case MPIDBG_KIND_OP: return &root->ops;
+    case MPIDBG_KIND_OPERATION: return &root->operations;
     case MPIDBG_KIND_THREAD: return &root->threads;
     case MPIDBG_KIND_GROUP: return &root->groups;
     case MPIDBG_KIND_DATATYPE: return &root->datatypes;
@@ -554,7 +554,7 @@ mpidbg_table* root_table(mpidbg_root* root, uint32_t kind) {
 size_t record_struct_size(uint32_t kind) {
   switch (kind) {
     case MPIDBG_KIND_COMM: return sizeof(mpidbg_comm_record);
-    case MPIDBG_KIND_OP: return sizeof(mpidbg_op_record);
+    case MPIDBG_KIND_OPERATION: return sizeof(mpidbg_operation_record);
     case MPIDBG_KIND_THREAD: return sizeof(mpidbg_thread_record);
     case MPIDBG_KIND_GROUP: return sizeof(mpidbg_group_record);
     case MPIDBG_KIND_DATATYPE: return sizeof(mpidbg_datatype_record);
@@ -572,7 +572,7 @@ size_t record_struct_size(uint32_t kind) {
 mpidbg_record_header* ImageBuilder::Slot::header() {
   switch (kind) {
     case MPIDBG_KIND_COMM: return &comm.hdr;
-    case MPIDBG_KIND_OP: return &op.hdr;
+    case MPIDBG_KIND_OPERATION: return &op.hdr;
     case MPIDBG_KIND_THREAD: return &thread.hdr;
     case MPIDBG_KIND_GROUP: return &group.obj.hdr;
     case MPIDBG_KIND_DATATYPE: return &datatype.obj.hdr;
@@ -663,7 +663,7 @@ ImageBuilder::Slot& ImageBuilder::new_record(uint32_t kind, uint64_t* addr) {
     slot_of_kind(addr, kind).member = rec;                        \
   }
 MPIDBG_BUILDER_KIND(comm, mpidbg_comm_record, MPIDBG_KIND_COMM)
-MPIDBG_BUILDER_KIND(op, mpidbg_op_record, MPIDBG_KIND_OP)
+MPIDBG_BUILDER_KIND(op, mpidbg_operation_record, MPIDBG_KIND_OPERATION)
 MPIDBG_BUILDER_KIND(thread, mpidbg_thread_record, MPIDBG_KIND_THREAD)
 MPIDBG_BUILDER_KIND(group, mpidbg_group_record, MPIDBG_KIND_GROUP)
 MPIDBG_BUILDER_KIND(datatype, mpidbg_datatype_record, MPIDBG_KIND_DATATYPE)
@@ -960,7 +960,7 @@ void ImageBuilder::encode_slot(uint64_t at, const Slot& slot) {
   FakeTarget* t = target_;
   switch (slot.kind) {
     case MPIDBG_KIND_COMM: encode_comm(t, at, slot.comm); break;
-    case MPIDBG_KIND_OP: encode_op(t, at, slot.op); break;
+    case MPIDBG_KIND_OPERATION: encode_op(t, at, slot.op); break;
     case MPIDBG_KIND_THREAD: encode_thread(t, at, slot.thread); break;
     case MPIDBG_KIND_GROUP: encode_group(t, at, slot.group); break;
     case MPIDBG_KIND_DATATYPE: encode_datatype(t, at, slot.datatype); break;
@@ -982,7 +982,7 @@ void ImageBuilder::commit() {
     mpidbg_table& rt = *root_table(&root, kind);
     // Tables of the kinds added after comm/op/thread stay as the test left them (zero:
     // an older runtime) until they hold a record.
-    const bool original = kind == MPIDBG_KIND_COMM || kind == MPIDBG_KIND_OP ||
+    const bool original = kind == MPIDBG_KIND_COMM || kind == MPIDBG_KIND_OPERATION ||
                           kind == MPIDBG_KIND_THREAD;
     if (!original && t->slab_addrs.empty()) continue;
     rt.kind = t->kind;
@@ -1042,10 +1042,10 @@ mpidbg_comm_record make_comm(uint64_t handle, uint64_t job_id, int32_t rank, int
   return c;
 }
 
-mpidbg_op_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
+mpidbg_operation_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
                          uint64_t comm_job_id, uint64_t post_serial, int32_t peer,
                          int32_t peer_world, int32_t tag) {
-  mpidbg_op_record o{};
+  mpidbg_operation_record o{};
   o.call = call;
   o.direction = direction;
   o.comm_handle = comm_handle;
@@ -1054,8 +1054,8 @@ mpidbg_op_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
   o.peer = peer;
   o.peer_world = peer_world;
   o.tag = tag;
-  o.status = MPIDBG_OP_PENDING;
-  o.mode = direction == MPIDBG_OP_SEND ? MPIDBG_MODE_STANDARD : MPIDBG_MODE_NONE;
+  o.status = MPIDBG_OPERATION_PENDING;
+  o.mode = direction == MPIDBG_OPERATION_SEND ? MPIDBG_MODE_STANDARD : MPIDBG_MODE_NONE;
   o.actual_source = -1;
   o.actual_tag = -1;
   return o;

@@ -146,7 +146,7 @@ class ImageBuilder {
   // Returns the slot address the record will live at. A record's hdr.kind is set from
   // the table; hdr.size and hdr.seq are filled at commit() when left zero.
   uint64_t add_comm(const mpidbg_comm_record& rec);
-  uint64_t add_op(const mpidbg_op_record& rec);
+  uint64_t add_op(const mpidbg_operation_record& rec);
   uint64_t add_thread(const mpidbg_thread_record& rec);
   uint64_t add_group(const mpidbg_group_record& rec);
   uint64_t add_datatype(const mpidbg_datatype_record& rec);
@@ -161,7 +161,7 @@ class ImageBuilder {
   void release(uint64_t slot_addr);
   // Replaces the record at a slot.
   void update_comm(uint64_t slot_addr, const mpidbg_comm_record& rec);
-  void update_op(uint64_t slot_addr, const mpidbg_op_record& rec);
+  void update_op(uint64_t slot_addr, const mpidbg_operation_record& rec);
   void update_thread(uint64_t slot_addr, const mpidbg_thread_record& rec);
   void update_group(uint64_t slot_addr, const mpidbg_group_record& rec);
   void update_datatype(uint64_t slot_addr, const mpidbg_datatype_record& rec);
@@ -239,7 +239,7 @@ class ImageBuilder {
 
   static void encode_root(FakeTarget* t, uint64_t addr, const mpidbg_root& r);
   static void encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_record& r);
-  static void encode_op(FakeTarget* t, uint64_t addr, const mpidbg_op_record& r);
+  static void encode_op(FakeTarget* t, uint64_t addr, const mpidbg_operation_record& r);
   static void encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r);
   static void encode_array(FakeTarget* t, uint64_t addr, const mpidbg_array& r);
   static void encode_object_head(FakeTarget* t, uint64_t addr, const mpidbg_object_head& r);
@@ -262,7 +262,7 @@ class ImageBuilder {
 
   // Every record kind of records.h, in table order.
   static constexpr uint32_t kKinds[] = {
-      MPIDBG_KIND_COMM,     MPIDBG_KIND_OP,         MPIDBG_KIND_THREAD, MPIDBG_KIND_GROUP,
+      MPIDBG_KIND_COMM,     MPIDBG_KIND_OPERATION,         MPIDBG_KIND_THREAD, MPIDBG_KIND_GROUP,
       MPIDBG_KIND_DATATYPE, MPIDBG_KIND_REDUCE_OP,  MPIDBG_KIND_ERRHANDLER,
       MPIDBG_KIND_INFO,     MPIDBG_KIND_WINDOW,     MPIDBG_KIND_FILE,   MPIDBG_KIND_MESSAGE,
       MPIDBG_KIND_SESSION};
@@ -276,7 +276,7 @@ class ImageBuilder {
     uint32_t kind;
     union {
       mpidbg_comm_record comm;
-      mpidbg_op_record op;
+      mpidbg_operation_record op;
       mpidbg_thread_record thread;
       mpidbg_group_record group;
       mpidbg_datatype_record datatype;
@@ -324,7 +324,7 @@ size_t record_struct_size(uint32_t kind);
 // Records with the fields a test usually sets; the rest zero.
 mpidbg_comm_record make_comm(uint64_t handle, uint64_t job_id, int32_t rank, int32_t size,
                              uint64_t world_ranks, uint64_t create_serial, const char* name);
-mpidbg_op_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
+mpidbg_operation_record make_op(int32_t call, int32_t direction, uint64_t comm_handle,
                          uint64_t comm_job_id, uint64_t post_serial, int32_t peer,
                          int32_t peer_world, int32_t tag);
 // An object head with a handle, creation order and name; fortran_index -1.

@@ -85,12 +85,12 @@ Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size) {
   b.add_comm(idle);
 
   // Operations on MPI_COMM_WORLD, added out of posting order.
-  mpidbg_op_record probe = make_op(MPIDBG_CALL_MPI_Probe, MPIDBG_OP_PROBE, kWorldHandle, kWorldJob, 15, 3, 3, 1);
-  probe.hdr.flags = MPIDBG_OP_BLOCKING;
+  mpidbg_operation_record probe = make_op(MPIDBG_CALL_MPI_Probe, MPIDBG_OPERATION_PROBE, kWorldHandle, kWorldJob, 15, 3, 3, 1);
+  probe.hdr.flags = MPIDBG_OPERATION_BLOCKING;
   probe.tid = 1260;
   b.add_op(probe);
 
-  mpidbg_op_record isend = make_op(MPIDBG_CALL_MPI_Isend, MPIDBG_OP_SEND, kWorldHandle, kWorldJob, 10, 2, 2, 7);
+  mpidbg_operation_record isend = make_op(MPIDBG_CALL_MPI_Isend, MPIDBG_OPERATION_SEND, kWorldHandle, kWorldJob, 10, 2, 2, 7);
   isend.request = request_value(kIsendRequest, handle_size);
   isend.count = 10;
   isend.bytes = 40;
@@ -100,7 +100,7 @@ Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size) {
   isend.tid = kWaitallTid;
   b.add_op(isend);
 
-  mpidbg_op_record irecv_any = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OP_RECV, kWorldHandle, kWorldJob, 11,
+  mpidbg_operation_record irecv_any = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OPERATION_RECV, kWorldHandle, kWorldJob, 11,
                                        MPIDBG_RANK_ANY_SOURCE, MPIDBG_RANK_ANY_SOURCE, MPIDBG_TAG_ANY);
   irecv_any.request = request_value(kIrecvAnyRequest, handle_size);
   irecv_any.count = 3;
@@ -109,7 +109,7 @@ Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size) {
   irecv_any.tid = kWaitallTid;
   b.add_op(irecv_any);
 
-  mpidbg_op_record ibsend = make_op(MPIDBG_CALL_MPI_Ibsend, MPIDBG_OP_SEND, kWorldHandle, kWorldJob, 12, 3, 3, 8);
+  mpidbg_operation_record ibsend = make_op(MPIDBG_CALL_MPI_Ibsend, MPIDBG_OPERATION_SEND, kWorldHandle, kWorldJob, 12, 3, 3, 8);
   ibsend.request = request_value(kIbsendRequest, handle_size);
   ibsend.mode = MPIDBG_MODE_BUFFERED;
   ibsend.count = static_cast<int64_t>(kBigBytes);
@@ -117,50 +117,50 @@ Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size) {
   std::strcpy(ibsend.datatype_name, "MPI_BYTE");
   b.add_op(ibsend);
 
-  mpidbg_op_record recv = make_op(MPIDBG_CALL_MPI_Recv, MPIDBG_OP_RECV, kWorldHandle, kWorldJob, 13, 0, 0, 5);
-  recv.hdr.flags = MPIDBG_OP_BLOCKING;
+  mpidbg_operation_record recv = make_op(MPIDBG_CALL_MPI_Recv, MPIDBG_OPERATION_RECV, kWorldHandle, kWorldJob, 13, 0, 0, 5);
+  recv.hdr.flags = MPIDBG_OPERATION_BLOCKING;
   recv.count = 1;
   recv.bytes = 4;
   recv.tid = kBlockedRecvTid;
   std::strcpy(recv.datatype_name, "MPI_INT");
   s.blocked_recv_op_slot = b.add_op(recv);
 
-  mpidbg_op_record matched = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OP_RECV, kWorldHandle, kWorldJob, 14,
+  mpidbg_operation_record matched = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OPERATION_RECV, kWorldHandle, kWorldJob, 14,
                                      MPIDBG_RANK_ANY_SOURCE, MPIDBG_RANK_ANY_SOURCE, 9);
   matched.request = request_value(kMatchedRequest, handle_size);
-  matched.status = MPIDBG_OP_MATCHED;
+  matched.status = MPIDBG_OPERATION_MATCHED;
   matched.actual_source = 2;
   matched.actual_tag = 9;
   matched.actual_bytes = 16;
   matched.bytes = 64;
   b.add_op(matched);
 
-  mpidbg_op_record inactive = make_op(MPIDBG_CALL_MPI_Send_init, MPIDBG_OP_SEND, kWorldHandle, kWorldJob, 16, 2, 2, 3);
-  inactive.hdr.flags = MPIDBG_OP_PERSISTENT | MPIDBG_OP_INACTIVE;
+  mpidbg_operation_record inactive = make_op(MPIDBG_CALL_MPI_Send_init, MPIDBG_OPERATION_SEND, kWorldHandle, kWorldJob, 16, 2, 2, 3);
+  inactive.hdr.flags = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
   inactive.request = request_value(0xac000010, handle_size);
   b.add_op(inactive);
 
-  mpidbg_op_record ibarrier = make_op(MPIDBG_CALL_MPI_Ibarrier, MPIDBG_OP_COLLECTIVE, kWorldHandle, kWorldJob, 17,
+  mpidbg_operation_record ibarrier = make_op(MPIDBG_CALL_MPI_Ibarrier, MPIDBG_OPERATION_COLLECTIVE, kWorldHandle, kWorldJob, 17,
                                       -1, -1, 0);
   ibarrier.request = request_value(0xac000011, handle_size);
   b.add_op(ibarrier);
 
   // On the dup: the runtime did not know the peer's world rank.
-  mpidbg_op_record issend = make_op(MPIDBG_CALL_MPI_Issend, MPIDBG_OP_SEND, kDupHandle, kDupJob, 9, 3,
+  mpidbg_operation_record issend = make_op(MPIDBG_CALL_MPI_Issend, MPIDBG_OPERATION_SEND, kDupHandle, kDupJob, 9, 3,
                                     MPIDBG_RANK_UNKNOWN, 4);
   issend.mode = MPIDBG_MODE_SYNCHRONOUS;
   issend.request = request_value(0xac000020, handle_size);
   s.dup_op_slot = b.add_op(issend);
 
   // On the freed communicator.
-  mpidbg_op_record late = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OP_RECV, kFreedBusyHandle, kFreedBusyJob, 18, 2, 2, 11);
+  mpidbg_operation_record late = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OPERATION_RECV, kFreedBusyHandle, kFreedBusyJob, 18, 2, 2, 11);
   late.request = request_value(0xac000030, handle_size);
   b.add_op(late);
 
   // On the intercommunicator: the peer is a rank of the remote group.
-  mpidbg_op_record remote = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OP_RECV, kInterHandle, kInterJob, 19, 1,
+  mpidbg_operation_record remote = make_op(MPIDBG_CALL_MPI_Irecv, MPIDBG_OPERATION_RECV, kInterHandle, kInterJob, 19, 1,
                                     MPIDBG_RANK_UNKNOWN, 2);
-  remote.status = MPIDBG_OP_COMPLETE;
+  remote.status = MPIDBG_OPERATION_COMPLETE;
   remote.actual_source = 1;
   remote.actual_tag = 2;
   remote.actual_bytes = 8;

@@ -182,9 +182,9 @@ TEST_P(MqsQueues, StatusChangeIsSeenWhenTheGenerationMoves) {
   ImageBuilder& b = *scenario_.builder;
   // The runtime steps the generation on every MPI call, so an unchanged generation means
   // an unchanged process: the update keeps its decode. Once it moves, the change shows.
-  mpidbg_op_record recv = make_op(MPIDBG_CALL_MPI_Recv, MPIDBG_OP_RECV, kWorldHandle, kWorldJob, 13, 0, 0, 5);
-  recv.hdr.flags = MPIDBG_OP_BLOCKING;
-  recv.status = MPIDBG_OP_MATCHED;
+  mpidbg_operation_record recv = make_op(MPIDBG_CALL_MPI_Recv, MPIDBG_OPERATION_RECV, kWorldHandle, kWorldJob, 13, 0, 0, 5);
+  recv.hdr.flags = MPIDBG_OPERATION_BLOCKING;
+  recv.status = MPIDBG_OPERATION_MATCHED;
   recv.actual_source = 0;
   recv.actual_tag = 5;
   recv.actual_bytes = 4;

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   RT_CHECK(t != nullptr);
   if (t == nullptr) return rtcheck::Finish("thread_multiple_check");
   const uint64_t head_before = t->log_head;
-  const uint32_t ops_before = Root()->ops.live_count;
+  const uint32_t ops_before = Root()->operations.live_count;
 
   pthread_t th[kThreads];
   for (intptr_t i = 0; i < kThreads; ++i) {
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   RT_CHECK_EQ(shared.receives, kThreads * kRounds);
   RT_CHECK_EQ(t->dropped, 0);
   RT_CHECK_EQ(t->log_head - head_before, 3 * kThreads * kRounds);
-  RT_CHECK_EQ(Root()->ops.live_count, ops_before);
+  RT_CHECK_EQ(Root()->operations.live_count, ops_before);
   // The shared tag's ordinals in the log are distinct: each send took its own number.
   std::vector<mpidbg_send_log_entry> log = LoggedSendsTo(world, g_peer, kSharedTag);
   RT_CHECK(!log.empty());

@@ -87,10 +87,10 @@ inline uint64_t JobIdOf(MPI_Comm comm) {
 
 // Op records of a request handle: live ones, or with `orphans` also those of freed
 // requests that had the same handle value.
-inline std::vector<const mpidbg_op_record*> OpsOf(uint64_t request, bool orphans = false) {
-  std::vector<const mpidbg_op_record*> out;
-  for (const auto* o : rtcheck::Records<mpidbg_op_record>(Root()->ops)) {
-    if (o->request != request || (o->hdr.flags & MPIDBG_OP_BLOCKING) != 0) continue;
+inline std::vector<const mpidbg_operation_record*> OpsOf(uint64_t request, bool orphans = false) {
+  std::vector<const mpidbg_operation_record*> out;
+  for (const auto* o : rtcheck::Records<mpidbg_operation_record>(Root()->operations)) {
+    if (o->request != request || (o->hdr.flags & MPIDBG_OPERATION_BLOCKING) != 0) continue;
     if (!orphans && (o->hdr.flags & MPIDBG_REC_FREED) != 0) continue;
     out.push_back(o);
   }

@@ -31,7 +31,7 @@ void CheckHeader() {
   RT_CHECK_EQ(t->capacity, 4096);
   RT_CHECK_EQ(t->log_capacity, 1024);
   RT_CHECK(t->entries != 0 && t->log != 0);
-  RT_CHECK(Root()->request_bytes >= sizeof(mpidbg_op_record));
+  RT_CHECK(Root()->request_bytes >= sizeof(mpidbg_operation_record));
 }
 
 // Blocking sends (one synchronous) and receives with real statuses.
@@ -198,10 +198,10 @@ void MatchedProbes() {
     m = MessageRecord(h2, false);
     RT_CHECK(m != nullptr && m->state == MPIDBG_MESSAGE_RECEIVED &&
              (m->obj.hdr.flags & MPIDBG_REC_FREED));
-    std::vector<const mpidbg_op_record*> ops = OpsOf(U64(r));
+    std::vector<const mpidbg_operation_record*> ops = OpsOf(U64(r));
     RT_CHECK_EQ(ops.size(), 1);
     if (ops.size() == 1) {
-      RT_CHECK_EQ(ops[0]->status, MPIDBG_OP_MATCHED);
+      RT_CHECK_EQ(ops[0]->status, MPIDBG_OPERATION_MATCHED);
       RT_CHECK_EQ(ops[0]->peer, 0);
       RT_CHECK_EQ(ops[0]->tag, 107);
       RT_CHECK_EQ(ops[0]->comm_job_id, g_world);
@@ -360,15 +360,15 @@ void FreedRequests() {
     const uint64_t free_counter = Root()->free_counter;
     MPI_Request_free(&r);
     RT_CHECK(r == MPI_REQUEST_NULL);
-    std::vector<const mpidbg_op_record*> ops = OpsOf(h, true);
+    std::vector<const mpidbg_operation_record*> ops = OpsOf(h, true);
     RT_CHECK_EQ(ops.size(), 1);
-    const mpidbg_op_record* freed = ops.empty() ? nullptr : ops[0];
+    const mpidbg_operation_record* freed = ops.empty() ? nullptr : ops[0];
     if (freed != nullptr) {
       RT_CHECK(freed->hdr.flags & MPIDBG_REC_FREED);
       RT_CHECK_EQ(freed->hdr.flags & MPIDBG_REC_RELEASED, 0);
       RT_CHECK(freed->free_serial > free_counter);
       RT_CHECK_EQ(freed->tag, 115);
-      RT_CHECK_EQ(freed->direction, MPIDBG_OP_SEND);
+      RT_CHECK_EQ(freed->direction, MPIDBG_OPERATION_SEND);
     }
     RT_CHECK_EQ(Root()->orphan_count, orphans_before + 1);
     MPI_Send(&v, 1, MPI_INT, 1, 116, MPI_COMM_WORLD);  // rank 1 has received tag 115
@@ -381,7 +381,7 @@ void FreedRequests() {
       MPI_Irecv(&b, 1, MPI_INT, 0, 117, MPI_COMM_WORLD, &q[0]);
       MPI_Isend(&a, 1, MPI_INT, 0, 117, MPI_COMM_WORLD, &q[1]);
       MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
-      released = freed->hdr.kind == MPIDBG_KIND_OP && freed->request == h &&
+      released = freed->hdr.kind == MPIDBG_KIND_OPERATION && freed->request == h &&
                  (freed->hdr.flags & MPIDBG_REC_RELEASED) != 0;
     }
     RT_CHECK(released);
@@ -401,7 +401,7 @@ void FreedRequests() {
       if (o->tag != 118) continue;
       ++started_orphans;
       RT_CHECK(o->hdr.flags & MPIDBG_REC_FREED);
-      RT_CHECK(o->hdr.flags & MPIDBG_OP_PERSISTENT);
+      RT_CHECK(o->hdr.flags & MPIDBG_OPERATION_PERSISTENT);
     }
     RT_CHECK_EQ(started_orphans, 1);
     MPI_Send(&v, 1, MPI_INT, 1, 119, MPI_COMM_WORLD);
@@ -442,15 +442,15 @@ void Isendrecv() {
   int out = rtcheck::g_rank, in = -1;
   MPI_Request r;
   MPI_Isendrecv(&out, 1, MPI_INT, g_peer, 121, &in, 1, MPI_INT, g_peer, 121, MPI_COMM_WORLD, &r);
-  std::vector<const mpidbg_op_record*> ops = OpsOf(U64(r));
+  std::vector<const mpidbg_operation_record*> ops = OpsOf(U64(r));
   RT_CHECK_EQ(ops.size(), 2);
   int sends = 0, recvs = 0;
   for (const auto* o : ops) {
     RT_CHECK_EQ(o->call, MPIDBG_CALL_MPI_Isendrecv);
     RT_CHECK_EQ(o->peer, g_peer);
     RT_CHECK_EQ(o->tag, 121);
-    sends += o->direction == MPIDBG_OP_SEND;
-    recvs += o->direction == MPIDBG_OP_RECV;
+    sends += o->direction == MPIDBG_OPERATION_SEND;
+    recvs += o->direction == MPIDBG_OPERATION_RECV;
   }
   RT_CHECK(sends == 1 && recvs == 1);
   RT_CHECK_EQ(CountsOf(g_world, g_peer, 121).sends, 1);

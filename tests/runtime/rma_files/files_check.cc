@@ -3,7 +3,7 @@
 //
 //  - MPI_File_open: communicator, filename, amode, info, errhandler, default view,
 //    Fortran index; set_view, set_info, set_errhandler update the record;
-//  - MPI_File_iread_at/iwrite: request records (direction FILE, the file as object,
+//  - MPI_File_iread_at/iwrite: operation records (direction FILE, the file as object,
 //    explicit offset, bytes) present before MPI_Wait and gone after;
 //  - a collective read shown BLOCKED while it waits for the other rank;
 //  - a derived type a view uses, freed: FREED but neither RELEASED nor evicted by the
@@ -118,17 +118,17 @@ void CheckFiles(int rank) {
   MPI_File_sync(fh);
   MPI_Barrier(MPI_COMM_WORLD);
 
-  // Nonblocking read at an explicit offset: a request record until MPI_Wait.
+  // Nonblocking read at an explicit offset: a operation record until MPI_Wait.
   int in[3] = {0, 0, 0};
   MPI_Request req;
   const MPI_Offset offset = (1 - rank) * 8 * sizeof(int) + sizeof(int);
   MPI_File_iread_at(fh, offset, in, 3, MPI_INT, &req);
   const uint64_t handle = U64(req);
-  const mpidbg_op_record* op = RequestOp(handle);
+  const mpidbg_operation_record* op = RequestOp(handle);
   RT_CHECK(op != nullptr);
   if (op != nullptr) {
     RT_CHECK_EQ(op->call, MPIDBG_CALL_MPI_File_iread_at);
-    RT_CHECK_EQ(op->direction, MPIDBG_OP_FILE);
+    RT_CHECK_EQ(op->direction, MPIDBG_OPERATION_FILE);
     RT_CHECK_EQ(op->object, U64(fh));
     RT_CHECK_EQ(op->file_offset, offset);
     RT_CHECK_EQ(op->count, 3);
@@ -163,7 +163,7 @@ void CheckFiles(int rank) {
     RT_CHECK(op != nullptr);
     if (op != nullptr) {
       RT_CHECK_EQ(op->call, MPIDBG_CALL_MPI_File_iwrite);
-      RT_CHECK_EQ(op->direction, MPIDBG_OP_FILE);
+      RT_CHECK_EQ(op->direction, MPIDBG_OPERATION_FILE);
       RT_CHECK_EQ(op->file_offset, -1);
       RT_CHECK_EQ(op->bytes, sizeof(int));
     }

@@ -38,12 +38,12 @@ void Lifecycle(bool by_test) {
   MPI_Request req;
   MPI_Grequest_start(&Query, &Free, &Cancel, &state, &req);
   const uint64_t handle = U64(req);
-  const mpidbg_op_record* op = RequestOp(handle);
+  const mpidbg_operation_record* op = RequestOp(handle);
   RT_CHECK(op != nullptr);
   if (op == nullptr) return;
   RT_CHECK_EQ(op->call, MPIDBG_CALL_MPI_Grequest_start);
-  RT_CHECK_EQ(op->direction, MPIDBG_OP_GENERALIZED);
-  RT_CHECK_EQ(op->status, MPIDBG_OP_PENDING);
+  RT_CHECK_EQ(op->direction, MPIDBG_OPERATION_GENERALIZED);
+  RT_CHECK_EQ(op->status, MPIDBG_OPERATION_PENDING);
   RT_CHECK_EQ(op->extra_state, Addr(&state));
   RT_CHECK_EQ(op->query_fn, Addr(reinterpret_cast<const void*>(&Query)));
   RT_CHECK_EQ(op->object, 0);
@@ -59,7 +59,7 @@ void Lifecycle(bool by_test) {
   }
   MPI_Grequest_complete(req);
   RT_CHECK(RequestOp(handle) == op);  // complete, not yet collected
-  RT_CHECK_EQ(op->status, MPIDBG_OP_COMPLETE);
+  RT_CHECK_EQ(op->status, MPIDBG_OPERATION_COMPLETE);
   if (by_test) {
     int flag = 0;
     MPI_Test(&req, &flag, MPI_STATUS_IGNORE);

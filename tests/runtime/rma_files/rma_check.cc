@@ -191,17 +191,17 @@ void CheckLocks(int rank, int size) {
   RT_CHECK(Int32s(r->target_locks) == std::vector<int32_t>(size, MPIDBG_LOCK_SHARED));
   RT_CHECK_EQ(r->access_epoch, MPIDBG_EPOCH_LOCK_ALL);
 
-  // Request-based RMA: a request record each, gone once MPI_Wait collects it.
+  // Request-based RMA: a operation record each, gone once MPI_Wait collects it.
   const uint64_t before = r->rma_count;
   int src[3] = {5, 6, 7}, dst[3] = {0, 0, 0};
   MPI_Request put, get;
   MPI_Rput(src, 3, MPI_INT, other, 1, 3, MPI_INT, win, &put);
   const uint64_t put_handle = U64(put);
-  const mpidbg_op_record* op = RequestOp(put_handle);
+  const mpidbg_operation_record* op = RequestOp(put_handle);
   RT_CHECK(op != nullptr);
   if (op != nullptr) {
     RT_CHECK_EQ(op->call, MPIDBG_CALL_MPI_Rput);
-    RT_CHECK_EQ(op->direction, MPIDBG_OP_RMA);
+    RT_CHECK_EQ(op->direction, MPIDBG_OPERATION_RMA);
     RT_CHECK_EQ(op->object, U64(win));
     RT_CHECK_EQ(op->peer, other);
     RT_CHECK_EQ(op->peer_world, other);
@@ -222,7 +222,7 @@ void CheckLocks(int rank, int size) {
   RT_CHECK(op != nullptr);
   if (op != nullptr) {
     RT_CHECK_EQ(op->call, MPIDBG_CALL_MPI_Rget);
-    RT_CHECK_EQ(op->direction, MPIDBG_OP_RMA);
+    RT_CHECK_EQ(op->direction, MPIDBG_OPERATION_RMA);
     RT_CHECK_EQ(op->target_disp, 0);
     RT_CHECK_EQ(op->bytes, 2 * sizeof(int));
   }

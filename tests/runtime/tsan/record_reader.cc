@@ -104,12 +104,12 @@ void CheckRecord(const char* table, uint32_t kind, const unsigned char* bytes) {
       if (!Terminated(c->name, sizeof c->name)) Problem(table, "name not terminated");
       break;
     }
-    case MPIDBG_KIND_OP: {
-      const auto* o = reinterpret_cast<const mpidbg_op_record*>(bytes);
-      if (o->direction < MPIDBG_OP_SEND || o->direction > MPIDBG_OP_GENERALIZED) {
+    case MPIDBG_KIND_OPERATION: {
+      const auto* o = reinterpret_cast<const mpidbg_operation_record*>(bytes);
+      if (o->direction < MPIDBG_OPERATION_SEND || o->direction > MPIDBG_OPERATION_GENERALIZED) {
         Problem(table, "direction out of range");
       }
-      if (o->status < MPIDBG_OP_PENDING || o->status > MPIDBG_OP_COMPLETE) {
+      if (o->status < MPIDBG_OPERATION_PENDING || o->status > MPIDBG_OPERATION_COMPLETE) {
         Problem(table, "status out of range");
       }
       if (o->mode < MPIDBG_MODE_NONE || o->mode > MPIDBG_MODE_READY) Problem(table, "mode out of range");
@@ -209,7 +209,7 @@ void Pass() {
   g_last_generation = generation;
   const mpidbg_root& r = *g_root;
   WalkTable("comm", r.comms);
-  WalkTable("op", r.ops);
+  WalkTable("op", r.operations);
   WalkTable("thread", r.threads);
   WalkTable("group", r.groups);
   WalkTable("datatype", r.datatypes);

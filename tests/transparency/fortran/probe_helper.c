@@ -108,7 +108,7 @@ void tp_rt_state(void) {
   /* Informational: operations the runtime still shows as pending (a request whose
    * posting call was seen but whose completion was not stays here). */
   if (r != NULL) {
-    printf("probe: live operation records %u, communicator records %u\n", r->ops.live_count,
+    printf("probe: live operation records %u, communicator records %u\n", r->operations.live_count,
            r->comms.live_count);
   }
   fflush(stdout);
