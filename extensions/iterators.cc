@@ -1,4 +1,4 @@
-// ext_iterators.cc — detail of what the mqs iterators stand on: the current
+// iterators.cc — detail of what the mqs iterators stand on: the current
 // communicator and the operation mqs_next_operation returned last. These answer from the
 // snapshot the iterators walk, so they always describe the same objects.
 #include <cstring>

@@ -1,4 +1,4 @@
-// ext_metadata.cc — the launcher/PMI view, orphan counters and the MPI_T catalogue
+// metadata.cc — the launcher/PMI view, orphan counters and the MPI_T catalogue
 // (mpidbg_ext.h, version 2).
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,4 @@
-// ext_monitor.cc — communication monitoring (mpidbg_ext.h, version 3).
+// monitor.cc — communication monitoring (mpidbg_ext.h, version 3).
 //
 // mpidbg_monitor_read decodes the monitoring block afresh (plugin/monitor_snapshot.h);
 // the getters answer from that decode. CURRENT counters are accumulated - baseline,

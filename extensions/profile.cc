@@ -1,4 +1,4 @@
-// ext_profile.cc — MPI-state sampling (mpidbg_ext.h, version 3).
+// profile.cc — MPI-state sampling (mpidbg_ext.h, version 3).
 //
 // mpidbg_profile_read decodes the sampling block afresh (plugin/profile_snapshot.h); the
 // getters answer from that decode: functions with samples in call-id order, sites with

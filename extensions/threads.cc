@@ -1,4 +1,4 @@
-// ext_threads.cc — process summary and per-thread state of the mpidbg extensions.
+// threads.cc — process summary and per-thread state of the mpidbg extensions.
 #include <cstddef>
 #include <cstring>
 

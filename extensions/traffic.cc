@@ -1,4 +1,4 @@
-// ext_traffic.cc — the runtime's traffic counters and send log (mpidbg_ext.h, version 2).
+// traffic.cc — the runtime's traffic counters and send log (mpidbg_ext.h, version 2).
 #include <cstring>
 
 #include "extensions/operation_info.h"

@@ -1,4 +1,4 @@
-// op_query.cc — mpidbg_op_query and mpidbg_op_f2c (reduction operations, MPI_Op).
+// reduce_op_query.cc — mpidbg_op_query and mpidbg_op_f2c (reduction operations, MPI_Op).
 #include "handles/object_query.h"
 #include "handles/query_support.h"
 #include "mpidbg/mpidbg_handles.h"

@@ -1,4 +1,4 @@
-// handles_ext_test.cc — the handle interface's extension queries (datatype with its
+// part2_test.cc — the handle interface's extension queries (datatype with its
 // type map, group, op, info, window, file, message) as a debugger calls them, over a
 // fake process on every target kind with 4- and 8-byte handles: every field of every
 // structure, orphans, null handles, unknown handles, damaged records and arrays, the
