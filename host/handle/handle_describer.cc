@@ -2,7 +2,7 @@
 #include "host/handle/handle_describer.h"
 
 #include "host/handle/handle_json.h"
-#include "host/snapshot/snapshot_json.h"
+#include "host/util/hex_string.h"
 
 namespace mpidbg::host {
 namespace {

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "host/snapshot/extensions_to_model.h"
-#include "host/snapshot/snapshot_json.h"
+#include "host/util/fixed_string.h"
+#include "host/util/hex_string.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {

@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "host/handle/handle_json.h"
-#include "host/snapshot/snapshot_json.h"
+#include "host/util/hex_string.h"
 #include "host/handle/handle_describer.h"
 #include "host/plugin_host/handle_query.h"
 #include "host/plugin_host/plugin_choice.h"

@@ -1,18 +1,9 @@
 // extensions_to_model.cc — conversions from DLL structures to the host model.
 #include "host/snapshot/extensions_to_model.h"
 
-#include <cinttypes>
-#include <cstdio>
-
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {
-
-std::string CommIdString(uint64_t id) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, id);
-  return buf;
-}
 
 model::Rank RankFromNormalised(int32_t value) {
   if (value >= 0) return model::Rank::Of(value);
@@ -113,12 +104,6 @@ std::optional<std::string> ModeName(int32_t mode) {
   }
 }
 
-std::string HandleString(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-  return buf;
-}
-
 }  // namespace
 
 model::Operation OperationFromExt(const mpidbg_operation_info& info) {
@@ -131,7 +116,7 @@ model::Operation OperationFromExt(const mpidbg_operation_info& info) {
   op.tag = TagFromNormalised(info.tag);
   op.count = info.count;
   op.datatype = FixedString(info.datatype_name);
-  if (op.datatype.empty() && info.datatype != 0) op.datatype = HandleString(info.datatype);
+  if (op.datatype.empty() && info.datatype != 0) op.datatype = HexString(info.datatype);
   op.bytes = info.bytes;
   op.buffer = info.buffer;
   op.mode = op.is_send ? ModeName(info.mode) : std::nullopt;

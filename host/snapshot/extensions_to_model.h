@@ -6,13 +6,13 @@
 #include <string>
 
 #include "host/model/snapshot.h"
+#include "host/util/fixed_string.h"
+#include "host/util/hex_string.h"
 #include "mpidbg/mpidbg_ext.h"
 #include "mpidbg/mqs_interface.h"
 
 namespace mpidbg::host {
 
-// "0x%016llx" of a job-wide communicator id.
-std::string CommIdString(uint64_t id);
 // Normalised rank (MPIDBG_RANK_*) to the model.
 model::Rank RankFromNormalised(int32_t value);
 model::Tag TagFromNormalised(int32_t value);
@@ -32,13 +32,5 @@ model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info);
 model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info);
 // A control variable (performance == 0) or performance variable.
 model::MpitVariable MpitVariableFromExt(const mpidbg_mpit_variable& info);
-
-// A NUL-terminated copy of a fixed char array that may lack the NUL.
-template <size_t N>
-std::string FixedString(const char (&text)[N]) {
-  size_t n = 0;
-  while (n < N && text[n] != '\0') ++n;
-  return std::string(text, n);
-}
 
 }  // namespace mpidbg::host

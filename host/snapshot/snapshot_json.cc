@@ -1,19 +1,14 @@
 // snapshot_json.cc — writing and parsing "mpidbg.snapshot/1".
 #include "host/snapshot/snapshot_json.h"
 
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+
+#include "host/util/hex_string.h"
 
 namespace mpidbg::host {
 
 using nlohmann::json;
-
-std::string HexString(uint64_t value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, value);
-  return buf;
-}
 
 json RankToJson(const model::Rank& rank) {
   switch (rank.kind) {

@@ -25,6 +25,5 @@ Result<model::ProcessSnapshot> SnapshotFromJson(const nlohmann::json& doc);
 nlohmann::json RankToJson(const model::Rank& rank);
 nlohmann::json TagToJson(const model::Tag& tag);
 nlohmann::json OperationToJson(const model::Operation& op);
-std::string HexString(uint64_t value);
 
 }  // namespace mpidbg::host

@@ -6,6 +6,7 @@
 
 #include "host/snapshot/snapshot_json.h"
 #include "host/snapshot/snapshot_text.h"
+#include "host/util/rank_list_text.h"
 
 namespace mpidbg::host {
 namespace {
