@@ -614,4 +614,24 @@ json MessageToJson(const mpidbg_message_info_t& m, const HandleNamer& name_of) {
   return j;
 }
 
+// The query as resolved: the value as the program holds it (a Fortran handle as the
+// INTEGER it is), and where it came from.
+json HandleDocument(const HandleReading& r) {
+  json query = {{"kind", r.kind},
+                {"value", r.fortran ? json(static_cast<int32_t>(static_cast<uint32_t>(r.value)))
+                                    : json(HexString(r.value))},
+                {"expr", r.expr.empty() ? json(nullptr) : json(r.expr)},
+                {"fortran", r.fortran}};
+  if (r.address) {
+    query["address"] = HexString(*r.address);
+    query["type"] = r.type_name.empty() ? json(nullptr) : json(r.type_name);
+  }
+  if (r.c_value) query["c_value"] = HexString(*r.c_value);
+  json process = {{"pid", r.pid},
+                  {"rank", r.world_rank >= 0 ? json(r.world_rank) : json(nullptr)},
+                  {"source", r.source},
+                  {"plugin", r.plugin}};
+  return json{{"schema", kHandleSchema}, {"process", process}, {"query", query}, {"handle", r.handle}};
+}
+
 }  // namespace mpidbg::host

@@ -1,5 +1,6 @@
-// handle_json.h — handle query results (mpidbg_handles.h structures) as the JSON
-// objects of the "mpidbg.handle/1" document (docs/OUTPUT.md, `handle`).
+// handle_json.h — the "mpidbg.handle/1" document (docs/OUTPUT.md, `handle`) of a
+// handle reading, and the handle query results (mpidbg_handles.h structures) as its
+// `handle` objects.
 #pragma once
 
 #include <cstdint>
@@ -7,11 +8,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "host/handle/handle_reading.h"
 #include "mpidbg/mpidbg_handles.h"
 
 namespace mpidbg::host {
 
 constexpr const char* kHandleSchema = "mpidbg.handle/1";
+
+// The whole document: schema, process, query and handle.
+nlohmann::json HandleDocument(const HandleReading& reading);
 
 // The name of a handle of another kind (enum mpidbg_handle_kind) that a result refers
 // to, e.g. a datatype's input types; null when it has none or is unknown.
