@@ -8,7 +8,7 @@ namespace mpidbg::monitor {
 std::string Bounded(const char* text, size_t size) { return std::string(text, strnlen(text, size)); }
 
 bool ReadProcessSummary(ExtensionTarget& t, mpidbg_process_summary* out) {
-  const host::ExtFunctions& e = t.dll.ext();
+  const host::ExtensionFunctions& e = t.dll.extensions();
   if (e.process_get_summary == nullptr) return false;
   *out = Sized<mpidbg_process_summary>();
   return e.process_get_summary(t.session.process(), out) == mqs_ok;

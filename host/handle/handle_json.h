@@ -22,13 +22,14 @@ nlohmann::json HandleDocument(const HandleReading& reading);
 // to, e.g. a datatype's input types; null when it has none or is unknown.
 using HandleNamer = std::function<nlohmann::json(int kind, uint64_t handle)>;
 
-nlohmann::json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* ext,
+// `extended` is the extended query's result, null when the DLL lacks that query.
+nlohmann::json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* extended,
                           const HandleNamer& name_of);
-nlohmann::json RequestToJson(const mpidbg_request_info_t& r, const mpidbg_request_ext_info_t* ext,
-                             const HandleNamer& name_of);
+nlohmann::json RequestToJson(const mpidbg_request_info_t& r,
+                             const mpidbg_request_ext_info_t* extended, const HandleNamer& name_of);
 // `status_address` is the MPI_Status variable's address.
 nlohmann::json StatusToJson(uint64_t status_address, const mpidbg_status_info_t& s,
-                            const mpidbg_status_ext_info_t* ext);
+                            const mpidbg_status_ext_info_t* extended);
 nlohmann::json DatatypeToJson(const mpidbg_datatype_info_t& d, const HandleNamer& name_of);
 nlohmann::json GroupToJson(const mpidbg_group_info_t& g, const HandleNamer& name_of);
 nlohmann::json OpToJson(const mpidbg_op_info_t& o);

@@ -51,7 +51,7 @@ std::string SiteName(const std::string& module, uint64_t offset) {
 }
 
 host::Result<RankSampling> ReadRankProfile(monitor::ExtensionTarget& t) {
-  const host::ExtFunctions& e = t.dll.ext();
+  const host::ExtensionFunctions& e = t.dll.extensions();
   if (!t.dll.has_profile_extension()) {
     return host::Status::NoSupport("the plugin " + t.dll.path() +
                                    " does not report MPI-state samples (no mpidbg_profile_read)");

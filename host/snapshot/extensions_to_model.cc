@@ -106,7 +106,7 @@ std::optional<std::string> ModeName(int32_t mode) {
 
 }  // namespace
 
-model::Operation OperationFromExt(const mpidbg_operation_info& info) {
+model::Operation OperationFromExtension(const mpidbg_operation_info& info) {
   model::Operation op;
   op.call = FixedString(info.call_name);
   op.status = StatusName(info.status);
@@ -162,7 +162,7 @@ model::Operation OperationFromMqs(const mqs_pending_operation& mop, int op_class
   return op;
 }
 
-model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time_ns) {
+model::Thread ThreadFromExtension(const mpidbg_thread_info& info, int64_t capture_time_ns) {
   model::Thread t;
   t.tid = static_cast<int64_t>(info.tid);
   t.state = ThreadStateName(info.state);
@@ -176,7 +176,7 @@ model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time
       t.seconds_in_call = static_cast<double>(capture_time_ns - info.entry_time_ns) / 1e9;
     }
   }
-  if (info.has_operation != 0) t.operation = OperationFromExt(info.operation);
+  if (info.has_operation != 0) t.operation = OperationFromExtension(info.operation);
   if (info.comm_id != 0) t.comm_id = CommIdString(info.comm_id);
   t.comm_name = FixedString(info.comm_name);
   if (info.root >= 0) t.root = info.root;
@@ -193,7 +193,7 @@ void ApplySummary(const mpidbg_process_summary& s, model::ProcessInfo* p) {
   p->state = ProcessStateName(s.process_state);
 }
 
-model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info) {
+model::TrafficCount TrafficFromExtension(const mpidbg_traffic_info& info) {
   model::TrafficCount c;
   c.comm_id = CommIdString(info.comm_id);
   c.peer = info.peer;
@@ -206,7 +206,7 @@ model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info) {
   return c;
 }
 
-model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info) {
+model::LoggedSend LoggedSendFromExtension(const mpidbg_logged_send_info& info) {
   model::LoggedSend s;
   s.call = FixedString(info.call_name);
   s.comm_id = CommIdString(info.comm_id);
@@ -257,7 +257,7 @@ std::string PvarClassName(int32_t c) {
 
 }  // namespace
 
-model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info) {
+model::LaunchInfo LaunchFromExtension(const mpidbg_launch_summary& info) {
   model::LaunchInfo l;
   l.launcher = FixedString(info.launcher_name);
   if (l.launcher.empty()) l.launcher = LauncherName(info.launcher);
@@ -293,7 +293,7 @@ model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info) {
   return l;
 }
 
-model::MpitVariable MpitVariableFromExt(const mpidbg_mpit_variable& info) {
+model::MpitVariable MpitVariableFromExtension(const mpidbg_mpit_variable& info) {
   model::MpitVariable v;
   v.name = FixedString(info.name);
   v.description = FixedString(info.description);
