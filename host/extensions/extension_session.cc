@@ -3,7 +3,7 @@
 
 #include "host/plugin_host/plugin_choice.h"
 
-namespace mpidbg::monitor {
+namespace mpidbg::extensions {
 
 std::string Bounded(const char* text, size_t size) { return std::string(text, strnlen(text, size)); }
 
@@ -51,4 +51,4 @@ host::Status WithExtensionTarget(const host::TargetSpec& spec,
   return result;
 }
 
-}  // namespace mpidbg::monitor
+}  // namespace mpidbg::extensions

@@ -12,7 +12,7 @@
 #include "host/target/opened_target.h"
 #include "host/util/status.h"
 
-namespace mpidbg::monitor {
+namespace mpidbg::extensions {
 
 // What a reader gets: the session, the DLL and the opened target (for its symbols).
 struct ExtensionTarget {
@@ -76,4 +76,4 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
   return kept == 0 ? NoRankRead(failures) : host::Status::Ok();
 }
 
-}  // namespace mpidbg::monitor
+}  // namespace mpidbg::extensions

@@ -11,6 +11,13 @@
 namespace mpidbg::monitor {
 namespace {
 
+using extensions::Bounded;
+using extensions::ExtensionTarget;
+using extensions::ReadEachTarget;
+using extensions::ReadProcessSummary;
+using extensions::Sized;
+using host::kMaxWorldSize;
+
 constexpr int kMaxFiles = 4096;
 
 std::string MpitStateName(int32_t state) {
