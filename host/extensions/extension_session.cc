@@ -3,12 +3,12 @@
 
 #include "host/plugin_host/plugin_choice.h"
 
-namespace mpidbg::monitor {
+namespace mpidbg::extensions {
 
 std::string Bounded(const char* text, size_t size) { return std::string(text, strnlen(text, size)); }
 
 bool ReadProcessSummary(ExtensionTarget& t, mpidbg_process_summary* out) {
-  const host::ExtFunctions& e = t.dll.ext();
+  const host::ExtensionFunctions& e = t.dll.extensions();
   if (e.process_get_summary == nullptr) return false;
   *out = Sized<mpidbg_process_summary>();
   return e.process_get_summary(t.session.process(), out) == mqs_ok;
@@ -51,4 +51,4 @@ host::Status WithExtensionTarget(const host::TargetSpec& spec,
   return result;
 }
 
-}  // namespace mpidbg::monitor
+}  // namespace mpidbg::extensions

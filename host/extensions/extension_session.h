@@ -12,7 +12,7 @@
 #include "host/target/opened_target.h"
 #include "host/util/status.h"
 
-namespace mpidbg::monitor {
+namespace mpidbg::extensions {
 
 // What a reader gets: the session, the DLL and the opened target (for its symbols).
 struct ExtensionTarget {
@@ -48,7 +48,7 @@ bool ReadProcessSummary(ExtensionTarget& t, mpidbg_process_summary* out);
 // message, or "cannot be read" when there was no target at all.
 host::Status NoRankRead(const std::vector<host::Status>& failures);
 
-// Runs `read(ext_target)`, which gives a host::Result<T>, on every target in turn and
+// Runs `read(extension_target)`, which gives a host::Result<T>, on every target in turn and
 // hands each value read to `keep(index, value)`; `*source` becomes "core" when a target
 // is a core. A target that cannot be read is named on stderr and left out; only when
 // none could be read is the answer an error (NoRankRead).
@@ -76,4 +76,4 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
   return kept == 0 ? NoRankRead(failures) : host::Status::Ok();
 }
 
-}  // namespace mpidbg::monitor
+}  // namespace mpidbg::extensions

@@ -5,6 +5,7 @@
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
+#include "host/handle/handle_json.h"
 #include "host/handle/handle_text.h"
 #include "host/handle/read_handle.h"
 
@@ -109,12 +110,13 @@ int HandleCommand(const std::vector<std::string>& args) {
     std::cout << kUsage;
     return 0;
   }
-  auto doc = host::ReadHandle(request.value());
-  if (!doc.ok()) return ReportFailure(doc.status(), json);
+  auto reading = host::ReadHandle(request.value());
+  if (!reading.ok()) return ReportFailure(reading.status(), json);
+  nlohmann::json doc = host::HandleDocument(reading.value());
   if (json) {
-    std::cout << doc.value().dump(1) << std::endl;
+    std::cout << doc.dump(1) << std::endl;
   } else {
-    std::cout << host::HandleText(doc.value());
+    std::cout << host::HandleText(doc);
   }
   return 0;
 }

@@ -2,7 +2,7 @@
 #include "host/handle/handle_describer.h"
 
 #include "host/handle/handle_json.h"
-#include "host/snapshot/snapshot_json.h"
+#include "host/util/hex_string.h"
 
 namespace mpidbg::host {
 namespace {
@@ -57,10 +57,12 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
 
   // Kinds with an extended query fall back to version 1 when the DLL lacks it.
   if (kind == "comm") {
-    if (fn.comm_query_ext != nullptr) {
-      HandleResult<mpidbg_comm_ext_info_t> ext;
-      rc = q_.Run(fn.comm_query_ext, value, &ext);
-      if (rc == MPIDBG_SUCCESS && ext) return CommToJson(ext->base, ext.get(), namer);
+    if (fn.comm_query_extended != nullptr) {
+      HandleResult<mpidbg_comm_ext_info_t> extended;
+      rc = q_.Run(fn.comm_query_extended, value, &extended);
+      if (rc == MPIDBG_SUCCESS && extended) {
+        return CommToJson(extended->base, extended.get(), namer);
+      }
       if (rc != MPIDBG_ERR_NOT_SUPPORTED) {
         return fail(rc == MPIDBG_SUCCESS ? MPIDBG_ERR_UNAVAILABLE : rc);
       }
@@ -70,10 +72,12 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
         [&](const mpidbg_comm_info_t& c) { return CommToJson(c, nullptr, namer); }, fail);
   }
   if (kind == "request") {
-    if (fn.request_query_ext != nullptr) {
-      HandleResult<mpidbg_request_ext_info_t> ext;
-      rc = q_.Run(fn.request_query_ext, value, &ext);
-      if (rc == MPIDBG_SUCCESS && ext) return RequestToJson(ext->base, ext.get(), namer);
+    if (fn.request_query_extended != nullptr) {
+      HandleResult<mpidbg_request_ext_info_t> extended;
+      rc = q_.Run(fn.request_query_extended, value, &extended);
+      if (rc == MPIDBG_SUCCESS && extended) {
+        return RequestToJson(extended->base, extended.get(), namer);
+      }
       if (rc != MPIDBG_ERR_NOT_SUPPORTED) {
         return fail(rc == MPIDBG_SUCCESS ? MPIDBG_ERR_UNAVAILABLE : rc);
       }
@@ -83,10 +87,12 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
         [&](const mpidbg_request_info_t& r) { return RequestToJson(r, nullptr, namer); }, fail);
   }
   if (kind == "status") {
-    if (fn.status_query_ext != nullptr) {
-      HandleResult<mpidbg_status_ext_info_t> ext;
-      rc = q_.Run(fn.status_query_ext, value, &ext);
-      if (rc == MPIDBG_SUCCESS && ext) return StatusToJson(value, ext->base, ext.get());
+    if (fn.status_query_extended != nullptr) {
+      HandleResult<mpidbg_status_ext_info_t> extended;
+      rc = q_.Run(fn.status_query_extended, value, &extended);
+      if (rc == MPIDBG_SUCCESS && extended) {
+        return StatusToJson(value, extended->base, extended.get());
+      }
       if (rc != MPIDBG_ERR_NOT_SUPPORTED) {
         return fail(rc == MPIDBG_SUCCESS ? MPIDBG_ERR_UNAVAILABLE : rc);
       }

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "host/snapshot/extensions_to_model.h"
-#include "host/snapshot/snapshot_json.h"
+#include "host/util/fixed_string.h"
+#include "host/util/hex_string.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {
@@ -334,7 +334,7 @@ json DatatypeArguments(const mpidbg_datatype_info_t& d, const HandleNamer& name_
   return c.ok() ? a : json(nullptr);
 }
 
-json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* ext,
+json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* extended,
                 const HandleNamer& name_of) {
   unsigned int bits = static_cast<unsigned int>(c.comm_bitflags);
   json j = Common("comm", c.comm_c_handle, c.comm_fortran_handle, FixedString(c.comm_name),
@@ -381,36 +381,38 @@ json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* ext,
   j["pending_requests"] = HexArray(c.comm_pending_requests, c.comm_num_pending_requests);
   j["windows"] = HexArray(c.comm_derived_windows, c.comm_num_derived_windows);
   j["files"] = HexArray(c.comm_derived_files, c.comm_num_derived_files);
-  if (ext == nullptr) return j;
-  j["id"] = CommIdOrNull(ext->job_id);
-  j["parent_id"] = CommIdOrNull(ext->parent_job_id);
-  j["creator"] = CallName(ext->creator_name);
-  bool split = FixedString(ext->creator_name).rfind("MPI_Comm_split", 0) == 0;
-  j["split_color"] = split ? json(ext->split_color) : json(nullptr);
-  j["split_key"] = split ? json(ext->split_key) : json(nullptr);
-  j["errhandler"] = HexOrNull(ext->errhandler);
-  j["errhandler_name"] =
-      ext->errhandler ? name_of(MPIDBG_HANDLE_ERRHANDLER, ext->errhandler) : json(nullptr);
-  j["info"] = HexOrNull(ext->info);
+  if (extended == nullptr) return j;
+  j["id"] = CommIdOrNull(extended->job_id);
+  j["parent_id"] = CommIdOrNull(extended->parent_job_id);
+  j["creator"] = CallName(extended->creator_name);
+  bool split = FixedString(extended->creator_name).rfind("MPI_Comm_split", 0) == 0;
+  j["split_color"] = split ? json(extended->split_color) : json(nullptr);
+  j["split_key"] = split ? json(extended->split_key) : json(nullptr);
+  j["errhandler"] = HexOrNull(extended->errhandler);
+  j["errhandler_name"] = extended->errhandler
+                              ? name_of(MPIDBG_HANDLE_ERRHANDLER, extended->errhandler)
+                              : json(nullptr);
+  j["info"] = HexOrNull(extended->info);
   if (bits & MPIDBG_COMM_INFO_DIST_GRAPH) {
-    j["dist_graph"] = {{"sources", Array(ext->dist_sources, ext->dist_num_sources)},
-                       {"destinations", Array(ext->dist_destinations, ext->dist_num_destinations)},
-                       {"weighted", ext->dist_weighted != 0}};
+    j["dist_graph"] = {{"sources", Array(extended->dist_sources, extended->dist_num_sources)},
+                       {"destinations",
+                        Array(extended->dist_destinations, extended->dist_num_destinations)},
+                       {"weighted", extended->dist_weighted != 0}};
   }
-  j["create_time_ns"] = ext->create_time_ns;
-  j["create_serial"] = ext->create_serial;
-  j["free_serial"] = ext->free_serial == 0 ? json(nullptr) : json(ext->free_serial);
+  j["create_time_ns"] = extended->create_time_ns;
+  j["create_serial"] = extended->create_serial;
+  j["free_serial"] = extended->free_serial == 0 ? json(nullptr) : json(extended->free_serial);
   return j;
 }
 
-json RequestToJson(const mpidbg_request_info_t& r, const mpidbg_request_ext_info_t* ext,
+json RequestToJson(const mpidbg_request_info_t& r, const mpidbg_request_ext_info_t* extended,
                    const HandleNamer& name_of) {
-  unsigned int bits = ext != nullptr
-                          ? ext->req_ext_bitflags
+  unsigned int bits = extended != nullptr
+                          ? extended->req_ext_bitflags
                           : static_cast<unsigned int>(r.req_bitflags) & MPIDBG_HANDLE_PREDEFINED;
   json j = Common("request", r.req_c_handle, r.req_fortran_handle, "", bits);
-  if (ext == nullptr) return j;
-  const mpidbg_request_ext_info_t& e = *ext;
+  if (extended == nullptr) return j;
+  const mpidbg_request_ext_info_t& e = *extended;
   j["request_kind"] = RequestKindName(e.req_kind);
   j["creator"] = CallName(e.req_creator_name);
   const char* dir = DirectionName(e.req_direction);
@@ -450,16 +452,17 @@ json RequestToJson(const mpidbg_request_info_t& r, const mpidbg_request_ext_info
 }
 
 json StatusToJson(uint64_t status_address, const mpidbg_status_info_t& s,
-                  const mpidbg_status_ext_info_t* ext) {
+                  const mpidbg_status_ext_info_t* extended) {
   json j = {{"kind", "status"},
             {"address", Hex(status_address)},
             {"predefined", (s.status_bitflags & MPIDBG_STATUS_INFO_PREDEFINED) != 0}};
-  if (ext == nullptr) return j;
-  j["source"] = ext->status_source;
-  j["tag"] = ext->status_tag;
-  j["error"] = ext->status_error;
-  j["cancelled"] = ext->status_cancelled < 0 ? json(nullptr) : json(ext->status_cancelled != 0);
-  j["bytes"] = ext->status_bytes < 0 ? json(nullptr) : json(ext->status_bytes);
+  if (extended == nullptr) return j;
+  j["source"] = extended->status_source;
+  j["tag"] = extended->status_tag;
+  j["error"] = extended->status_error;
+  j["cancelled"] =
+      extended->status_cancelled < 0 ? json(nullptr) : json(extended->status_cancelled != 0);
+  j["bytes"] = extended->status_bytes < 0 ? json(nullptr) : json(extended->status_bytes);
   return j;
 }
 
@@ -612,6 +615,29 @@ json MessageToJson(const mpidbg_message_info_t& m, const HandleNamer& name_of) {
   j["bytes"] = m.msg_bytes;
   j["creator"] = CallName(m.msg_creator_name);
   return j;
+}
+
+// The query as resolved: the value as the program holds it (a Fortran handle as the
+// INTEGER it is), and where it came from.
+json HandleDocument(const HandleReading& r) {
+  json query = {{"kind", r.kind},
+                {"value", r.fortran ? json(static_cast<int32_t>(static_cast<uint32_t>(r.value)))
+                                    : json(HexString(r.value))},
+                {"expr", r.expr.empty() ? json(nullptr) : json(r.expr)},
+                {"fortran", r.fortran}};
+  if (r.address) {
+    query["address"] = HexString(*r.address);
+    query["type"] = r.type_name.empty() ? json(nullptr) : json(r.type_name);
+  }
+  if (r.c_value) query["c_value"] = HexString(*r.c_value);
+  json process = {{"pid", r.pid},
+                  {"rank", r.world_rank >= 0 ? json(r.world_rank) : json(nullptr)},
+                  {"source", r.source},
+                  {"plugin", r.plugin}};
+  return json{{"schema", kHandleSchema},
+              {"process", process},
+              {"query", query},
+              {"handle", r.handle}};
 }
 
 }  // namespace mpidbg::host

@@ -1,5 +1,6 @@
-// handle_json.h — handle query results (mpidbg_handles.h structures) as the JSON
-// objects of the "mpidbg.handle/1" document (docs/OUTPUT.md, `handle`).
+// handle_json.h — the "mpidbg.handle/1" document (docs/OUTPUT.md, `handle`) of a
+// handle reading, and the handle query results (mpidbg_handles.h structures) as its
+// `handle` objects.
 #pragma once
 
 #include <cstdint>
@@ -7,23 +8,28 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "host/handle/handle_reading.h"
 #include "mpidbg/mpidbg_handles.h"
 
 namespace mpidbg::host {
 
 constexpr const char* kHandleSchema = "mpidbg.handle/1";
 
+// The whole document: schema, process, query and handle.
+nlohmann::json HandleDocument(const HandleReading& reading);
+
 // The name of a handle of another kind (enum mpidbg_handle_kind) that a result refers
 // to, e.g. a datatype's input types; null when it has none or is unknown.
 using HandleNamer = std::function<nlohmann::json(int kind, uint64_t handle)>;
 
-nlohmann::json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* ext,
+// `extended` is the extended query's result, null when the DLL lacks that query.
+nlohmann::json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* extended,
                           const HandleNamer& name_of);
-nlohmann::json RequestToJson(const mpidbg_request_info_t& r, const mpidbg_request_ext_info_t* ext,
-                             const HandleNamer& name_of);
+nlohmann::json RequestToJson(const mpidbg_request_info_t& r,
+                             const mpidbg_request_ext_info_t* extended, const HandleNamer& name_of);
 // `status_address` is the MPI_Status variable's address.
 nlohmann::json StatusToJson(uint64_t status_address, const mpidbg_status_info_t& s,
-                            const mpidbg_status_ext_info_t* ext);
+                            const mpidbg_status_ext_info_t* extended);
 nlohmann::json DatatypeToJson(const mpidbg_datatype_info_t& d, const HandleNamer& name_of);
 nlohmann::json GroupToJson(const mpidbg_group_info_t& g, const HandleNamer& name_of);
 nlohmann::json OpToJson(const mpidbg_op_info_t& o);

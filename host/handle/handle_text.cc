@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "host/snapshot/snapshot_text.h"
+#include "host/util/rank_list_text.h"
 
 namespace mpidbg::host {
 namespace {

@@ -13,8 +13,6 @@
 #include <cstring>
 #include <optional>
 
-#include "host/handle/handle_json.h"
-#include "host/snapshot/snapshot_json.h"
 #include "host/handle/handle_describer.h"
 #include "host/plugin_host/handle_query.h"
 #include "host/plugin_host/plugin_choice.h"
@@ -200,7 +198,7 @@ bool IsHandleKind(const std::string& kind) {
   return false;
 }
 
-Result<json> ReadHandle(const HandleRequest& req) {
+Result<HandleReading> ReadHandle(const HandleRequest& req) {
   if (!req.kind.empty() && !IsHandleKind(req.kind)) {
     return Status::Usage("unknown handle kind '" + req.kind + "'");
   }
@@ -217,10 +215,9 @@ Result<json> ReadHandle(const HandleRequest& req) {
   if (!choice.ok()) return choice.status();
   RootFacts root = ReadRootFacts(target.symbols(), target.memory());
 
-  json query = {{"kind", req.kind.empty() ? json(nullptr) : json(req.kind)},
-                {"value", nullptr},
-                {"expr", req.expr.empty() ? json(nullptr) : json(req.expr)},
-                {"fortran", req.fortran}};
+  HandleReading out;
+  out.expr = req.expr;
+  out.fortran = req.fortran;
   std::string kind = req.kind;
   uint64_t value = 0;
   if (!req.expr.empty()) {
@@ -228,8 +225,8 @@ Result<json> ReadHandle(const HandleRequest& req) {
     if (!ev.ok()) return ev.status();
     if (kind.empty()) kind = ev->kind;
     value = ev->value;
-    query["address"] = HexString(ev->address);
-    query["type"] = ev->type_name.empty() ? json(nullptr) : json(ev->type_name);
+    out.address = ev->address;
+    out.type_name = ev->type_name;
   } else {
     int width = req.fortran ? kFortranIntegerSize : ValueWidth(kind, root);
     if (!ParseValue(req.value, width, &value)) {
@@ -237,9 +234,8 @@ Result<json> ReadHandle(const HandleRequest& req) {
                            std::string(width == 4 ? ", 32 bits" : "") + ")");
     }
   }
-  query["kind"] = kind;
-  query["value"] = req.fortran ? json(static_cast<int32_t>(static_cast<uint32_t>(value)))
-                               : json(HexString(value));
+  out.kind = kind;
+  out.value = value;
 
   auto dll = HandleDll::Load(choice->path);
   if (!dll.ok()) return dll.status();
@@ -257,21 +253,19 @@ Result<json> ReadHandle(const HandleRequest& req) {
       auto converted = q.FortranToC(kind, value);
       if (!converted.ok()) return converted.status();
       c_value = converted.value();
-      query["c_value"] = HexString(c_value);
+      out.c_value = c_value;
     }
     handle = HandleDescriber(&q).Describe(kind, c_value, req.max_map_entries);
   }
   Status closed = target.Close();
   if (!handle.ok()) return handle.status();
   if (!closed.ok()) return closed;
-  json process = {{"pid", target.pid()},
-                  {"rank", root.world_rank >= 0 ? json(root.world_rank) : json(nullptr)},
-                  {"source", target.source()},
-                  {"plugin", choice->path}};
-  return json{{"schema", kHandleSchema},
-              {"process", process},
-              {"query", query},
-              {"handle", handle.value()}};
+  out.pid = target.pid();
+  out.world_rank = root.world_rank;
+  out.source = target.source();
+  out.plugin = choice->path;
+  out.handle = std::move(handle.value());
+  return out;
 }
 
 }  // namespace mpidbg::host

@@ -2,9 +2,9 @@
 // interface of the DLL that serves the target: the whole path of `mpidbg handle`.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 
+#include "host/handle/handle_reading.h"
 #include "host/target/opened_target.h"
 #include "host/util/status.h"
 
@@ -24,9 +24,10 @@ struct HandleRequest {
 const char* const* HandleKindNames();
 bool IsHandleKind(const std::string& kind);
 
-// The "mpidbg.handle/1" document (docs/OUTPUT.md). Errors: usage (bad value, unknown
-// variable, kind mismatch, a handle the process does not know), no support (no
-// runtime, a DLL without the handle interface), unreadable target.
-Result<nlohmann::json> ReadHandle(const HandleRequest& request);
+// The handle and what the query resolved to (handle_json.h makes the document of it).
+// Errors: usage (bad value, unknown variable, kind mismatch, a handle the process does
+// not know), no support (no runtime, a DLL without the handle interface), unreadable
+// target.
+Result<HandleReading> ReadHandle(const HandleRequest& request);
 
 }  // namespace mpidbg::host

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "host/snapshot/snapshot_json.h"
+#include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
 
 namespace mpidbg::host {

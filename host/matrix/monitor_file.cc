@@ -11,6 +11,15 @@
 namespace mpidbg::monitor {
 namespace {
 
+using host::CheckSchema;
+using host::CheckWorldSize;
+using host::ForEachElement;
+using host::JoinPath;
+using host::JsonFields;
+using host::kMaxWorldSize;
+using host::LoadJsonFile;
+using host::RankOf;
+using host::ReadRanks;
 using nlohmann::json;
 
 constexpr const char* kSchema = "mpidbg.monitor/1";

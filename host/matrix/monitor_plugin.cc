@@ -11,6 +11,13 @@
 namespace mpidbg::monitor {
 namespace {
 
+using extensions::Bounded;
+using extensions::ExtensionTarget;
+using extensions::ReadEachTarget;
+using extensions::ReadProcessSummary;
+using extensions::Sized;
+using host::kMaxWorldSize;
+
 constexpr int kMaxFiles = 4096;
 
 std::string MpitStateName(int32_t state) {
@@ -47,7 +54,7 @@ bool AnyCount(const PeerCounters& p) {
 }
 
 void ReadMpit(ExtensionTarget& t, const mpidbg_monitor_summary& s, int world_size, RankMonitor* r) {
-  const host::ExtFunctions& e = t.dll.ext();
+  const host::ExtensionFunctions& e = t.dll.extensions();
   r->mpit_state = MpitStateName(s.mpit_state);
   r->mpit_reason = Bounded(s.mpit_reason, sizeof s.mpit_reason);
   if (s.mpit_state != MPIDBG_MONITOR_MPIT_READ) return;
@@ -80,7 +87,7 @@ void ReadMpit(ExtensionTarget& t, const mpidbg_monitor_summary& s, int world_siz
 }  // namespace
 
 host::Result<RankMonitor> ReadRankMonitor(ExtensionTarget& t, int which, int* world_size) {
-  const host::ExtFunctions& e = t.dll.ext();
+  const host::ExtensionFunctions& e = t.dll.extensions();
   if (!t.dll.has_monitor_extension()) {
     return host::Status::NoSupport("the plugin " + t.dll.path() +
                                    " does not report monitoring (no mpidbg_monitor_read)");

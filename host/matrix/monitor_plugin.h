@@ -13,7 +13,8 @@ namespace mpidbg::monitor {
 // One rank's counters; `which` is MPIDBG_MONITOR_ACCUMULATED or _CURRENT. The world
 // size the block was made for comes back in `world_size`. No support (exit status 1)
 // when the DLL has no monitoring functions or monitoring never started in the process.
-host::Result<RankMonitor> ReadRankMonitor(ExtensionTarget& t, int which, int* world_size);
+host::Result<RankMonitor> ReadRankMonitor(extensions::ExtensionTarget& t, int which,
+                                          int* world_size);
 
 // Every target read; a target that cannot be read is named on stderr and left out (its
 // rank shows "no data"). Fails only when no target could be read (the first failure's

@@ -31,11 +31,11 @@ struct HandleFunctions {
   decltype(&mpidbg_status_query) status_query = nullptr;
   decltype(&mpidbg_status_f2c) status_f2c = nullptr;
   // Extension (Part 2).
-  decltype(&mpidbg_handle_ext_version) ext_version = nullptr;
+  decltype(&mpidbg_handle_ext_version) extension_version = nullptr;
   decltype(&mpidbg_name_map_query) name_map_query = nullptr;
-  decltype(&mpidbg_comm_query_ext) comm_query_ext = nullptr;
-  decltype(&mpidbg_request_query_ext) request_query_ext = nullptr;
-  decltype(&mpidbg_status_query_ext) status_query_ext = nullptr;
+  decltype(&mpidbg_comm_query_ext) comm_query_extended = nullptr;
+  decltype(&mpidbg_request_query_ext) request_query_extended = nullptr;
+  decltype(&mpidbg_status_query_ext) status_query_extended = nullptr;
   decltype(&mpidbg_datatype_query) datatype_query = nullptr;
   decltype(&mpidbg_datatype_f2c) datatype_f2c = nullptr;
   decltype(&mpidbg_group_query) group_query = nullptr;

@@ -94,8 +94,8 @@ Result<std::unique_ptr<MqDll>> MqDll::Load(const std::string& path) {
                              "-byte target addresses, mpidbg uses " +
                              std::to_string(sizeof(mqs_taddr_t)));
   }
-  ExtFunctions& e = dll->ext_;
-  Resolve(h, "mpidbg_ext_version", &e.ext_version, nullptr);
+  ExtensionFunctions& e = dll->extensions_;
+  Resolve(h, "mpidbg_ext_version", &e.extensions_version, nullptr);
   Resolve(h, "mpidbg_process_get_summary", &e.process_get_summary, nullptr);
   Resolve(h, "mpidbg_thread_count", &e.thread_count, nullptr);
   Resolve(h, "mpidbg_thread_get", &e.thread_get, nullptr);

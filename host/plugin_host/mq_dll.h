@@ -40,8 +40,8 @@ struct MqFunctions {
 };
 
 // Every member may be null: a foreign DLL has none of them.
-struct ExtFunctions {
-  decltype(&mpidbg_ext_version) ext_version = nullptr;
+struct ExtensionFunctions {
+  decltype(&mpidbg_ext_version) extensions_version = nullptr;
   decltype(&mpidbg_process_get_summary) process_get_summary = nullptr;
   decltype(&mpidbg_thread_count) thread_count = nullptr;
   decltype(&mpidbg_thread_get) thread_get = nullptr;
@@ -80,17 +80,17 @@ class MqDll {
   ~MqDll() = default;
 
   const MqFunctions& mqs() const { return mqs_; }
-  const ExtFunctions& ext() const { return ext_; }
+  const ExtensionFunctions& extensions() const { return extensions_; }
   bool has_thread_extension() const {
-    return ext_.thread_count != nullptr && ext_.thread_get != nullptr;
+    return extensions_.thread_count != nullptr && extensions_.thread_get != nullptr;
   }
   bool has_monitor_extension() const {
-    return ext_.monitor_read != nullptr && ext_.monitor_peer_get != nullptr &&
-           ext_.monitor_coll_get != nullptr && ext_.monitor_file_get != nullptr;
+    return extensions_.monitor_read != nullptr && extensions_.monitor_peer_get != nullptr &&
+           extensions_.monitor_coll_get != nullptr && extensions_.monitor_file_get != nullptr;
   }
   bool has_profile_extension() const {
-    return ext_.profile_read != nullptr && ext_.profile_function_get != nullptr &&
-           ext_.profile_site_get != nullptr;
+    return extensions_.profile_read != nullptr && extensions_.profile_function_get != nullptr &&
+           extensions_.profile_site_get != nullptr;
   }
   const std::string& path() const { return path_; }
   std::string version() const;
@@ -102,7 +102,7 @@ class MqDll {
   std::string path_;
   void* handle_ = nullptr;
   MqFunctions mqs_;
-  ExtFunctions ext_;
+  ExtensionFunctions extensions_;
 };
 
 // Text for the host's own callback codes (also the basic errorstring callback).

@@ -8,9 +8,9 @@
 namespace mpidbg::profile {
 namespace {
 
-using monitor::IndexPath;
-using monitor::JoinPath;
-using monitor::JsonFields;
+using host::IndexPath;
+using host::JoinPath;
+using host::JsonFields;
 using nlohmann::json;
 
 constexpr const char* kSchema = "mpidbg.profile/1";
@@ -26,7 +26,7 @@ void ReadCounts(JsonFields& f, const json& obj, const std::string& where, StateC
 
 void ReadFunctions(JsonFields& f, const json& obj, const std::string& where,
                    std::vector<FunctionSamples>* out) {
-  monitor::ForEachElement(f, obj, where, "functions", [&](const json& e, const std::string& at) {
+  host::ForEachElement(f, obj, where, "functions", [&](const json& e, const std::string& at) {
     FunctionSamples fn;
     f.String(e, at, "call", &fn.call, true);
     f.U64(e, at, "working", &fn.working);
@@ -38,7 +38,7 @@ void ReadFunctions(JsonFields& f, const json& obj, const std::string& where,
 
 void ReadSites(JsonFields& f, const json& obj, const std::string& where,
                std::vector<SiteSamples>* out) {
-  monitor::ForEachElement(f, obj, where, "sites", [&](const json& e, const std::string& at) {
+  host::ForEachElement(f, obj, where, "sites", [&](const json& e, const std::string& at) {
     SiteSamples s;
     std::string symbol;
     f.String(e, at, "site", &s.site);
@@ -73,7 +73,7 @@ void ReadRank(JsonFields& f, const json& e, const std::string& at, RankProfile* 
 host::Result<JobProfile> ProfileFromJson(const json& doc, const std::string& name) {
   JsonFields f;
   JobProfile job;
-  host::Status schema = monitor::CheckSchema(f, doc, name, kSchema);
+  host::Status schema = host::CheckSchema(f, doc, name, kSchema);
   if (!schema.ok()) return schema;
   const json* j = f.Object(doc, "", "job", true);
   bool job_totals = false;
@@ -89,12 +89,12 @@ host::Result<JobProfile> ProfileFromJson(const json& doc, const std::string& nam
     ReadFunctions(f, *j, "job", &job.functions);
     ReadSites(f, *j, "job", &job.sites);
   }
-  monitor::CheckWorldSize(f, job.world_size, monitor::kMaxWorldSize);
+  host::CheckWorldSize(f, job.world_size, host::kMaxWorldSize);
   if (f.ok() && job.period_ns <= 0) f.Fail("job.period_ns is not positive");
   if (f.ok() && job.clock != "wall" && job.clock != "cpu") {
     f.Fail("job.clock is \"" + job.clock + "\", not \"wall\" or \"cpu\"");
   }
-  monitor::ReadRanks(f, doc, job.world_size, &job.ranks,
+  host::ReadRanks(f, doc, job.world_size, &job.ranks,
                      [&](const json& e, const std::string& at, RankProfile* r) {
                        ReadRank(f, e, at, r);
                      });
@@ -105,7 +105,7 @@ host::Result<JobProfile> ProfileFromJson(const json& doc, const std::string& nam
 }
 
 host::Result<JobProfile> LoadProfileFile(const std::string& path) {
-  return monitor::LoadJsonFile(path, &ProfileFromJson);
+  return host::LoadJsonFile(path, &ProfileFromJson);
 }
 
 }  // namespace mpidbg::profile

@@ -14,8 +14,8 @@ namespace {
 constexpr int kMaxFunctions = 4096;
 constexpr int kMaxSites = 1 << 16;
 
-using monitor::Bounded;
-using monitor::Sized;
+using extensions::Bounded;
+using extensions::Sized;
 
 std::string Hex(uint64_t v) {
   char buf[24];
@@ -50,8 +50,8 @@ std::string SiteName(const std::string& module, uint64_t offset) {
   return base + "+" + Hex(offset);
 }
 
-host::Result<RankSampling> ReadRankProfile(monitor::ExtensionTarget& t) {
-  const host::ExtFunctions& e = t.dll.ext();
+host::Result<RankSampling> ReadRankProfile(extensions::ExtensionTarget& t) {
+  const host::ExtensionFunctions& e = t.dll.extensions();
   if (!t.dll.has_profile_extension()) {
     return host::Status::NoSupport("the plugin " + t.dll.path() +
                                    " does not report MPI-state samples (no mpidbg_profile_read)");
@@ -60,7 +60,7 @@ host::Result<RankSampling> ReadRankProfile(monitor::ExtensionTarget& t) {
   RankSampling out;
   RankProfile& r = out.rank;
   mpidbg_process_summary summary;
-  if (monitor::ReadProcessSummary(t, &summary)) {
+  if (extensions::ReadProcessSummary(t, &summary)) {
     r.rank = summary.world_rank;
     r.pid = summary.pid;
     r.host = Bounded(summary.hostname, sizeof summary.hostname);
@@ -109,8 +109,8 @@ host::Result<JobProfile> ReadJobProfile(const std::vector<host::TargetSpec>& tar
   job.source = "live";
   std::vector<RankProfile> read;
   int world_size = 0;
-  host::Status st = monitor::ReadEachTarget<RankSampling>(
-      targets, &job.source, [](monitor::ExtensionTarget& t) { return ReadRankProfile(t); },
+  host::Status st = extensions::ReadEachTarget<RankSampling>(
+      targets, &job.source, [](extensions::ExtensionTarget& t) { return ReadRankProfile(t); },
       [&](size_t i, RankSampling& rank) {
         if (rank.rank.rank < 0) rank.rank.rank = static_cast<int>(i);
         if (job.period_ns == 0) {
@@ -124,7 +124,7 @@ host::Result<JobProfile> ReadJobProfile(const std::vector<host::TargetSpec>& tar
   if (!st.ok()) return st;
   // A rank beyond the summaries' world size (or without a summary) widens the job.
   for (const RankProfile& r : read) world_size = std::max(world_size, r.rank + 1);
-  world_size = std::min(world_size, monitor::kMaxWorldSize);
+  world_size = std::min(world_size, host::kMaxWorldSize);
   job.world_size = world_size;
   job.ranks.resize(static_cast<size_t>(world_size));
   for (int i = 0; i < world_size; ++i) job.ranks[static_cast<size_t>(i)].rank = i;

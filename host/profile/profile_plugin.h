@@ -19,7 +19,7 @@ struct RankSampling {
   int signal = 0;
   int world_size = 0;  // from the process summary, 0 when not known
 };
-host::Result<RankSampling> ReadRankProfile(monitor::ExtensionTarget& t);
+host::Result<RankSampling> ReadRankProfile(extensions::ExtensionTarget& t);
 
 // Every target; failures are named on stderr and left out, and only a job where no
 // target could be read fails.

@@ -1,18 +1,9 @@
 // extensions_to_model.cc — conversions from DLL structures to the host model.
 #include "host/snapshot/extensions_to_model.h"
 
-#include <cinttypes>
-#include <cstdio>
-
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {
-
-std::string CommIdString(uint64_t id) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, id);
-  return buf;
-}
 
 model::Rank RankFromNormalised(int32_t value) {
   if (value >= 0) return model::Rank::Of(value);
@@ -113,15 +104,9 @@ std::optional<std::string> ModeName(int32_t mode) {
   }
 }
 
-std::string HandleString(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-  return buf;
-}
-
 }  // namespace
 
-model::Operation OperationFromExt(const mpidbg_operation_info& info) {
+model::Operation OperationFromExtension(const mpidbg_operation_info& info) {
   model::Operation op;
   op.call = FixedString(info.call_name);
   op.status = StatusName(info.status);
@@ -131,7 +116,7 @@ model::Operation OperationFromExt(const mpidbg_operation_info& info) {
   op.tag = TagFromNormalised(info.tag);
   op.count = info.count;
   op.datatype = FixedString(info.datatype_name);
-  if (op.datatype.empty() && info.datatype != 0) op.datatype = HandleString(info.datatype);
+  if (op.datatype.empty() && info.datatype != 0) op.datatype = HexString(info.datatype);
   op.bytes = info.bytes;
   op.buffer = info.buffer;
   op.mode = op.is_send ? ModeName(info.mode) : std::nullopt;
@@ -177,7 +162,7 @@ model::Operation OperationFromMqs(const mqs_pending_operation& mop, int op_class
   return op;
 }
 
-model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time_ns) {
+model::Thread ThreadFromExtension(const mpidbg_thread_info& info, int64_t capture_time_ns) {
   model::Thread t;
   t.tid = static_cast<int64_t>(info.tid);
   t.state = ThreadStateName(info.state);
@@ -191,7 +176,7 @@ model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time
       t.seconds_in_call = static_cast<double>(capture_time_ns - info.entry_time_ns) / 1e9;
     }
   }
-  if (info.has_operation != 0) t.operation = OperationFromExt(info.operation);
+  if (info.has_operation != 0) t.operation = OperationFromExtension(info.operation);
   if (info.comm_id != 0) t.comm_id = CommIdString(info.comm_id);
   t.comm_name = FixedString(info.comm_name);
   if (info.root >= 0) t.root = info.root;
@@ -208,7 +193,7 @@ void ApplySummary(const mpidbg_process_summary& s, model::ProcessInfo* p) {
   p->state = ProcessStateName(s.process_state);
 }
 
-model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info) {
+model::TrafficCount TrafficFromExtension(const mpidbg_traffic_info& info) {
   model::TrafficCount c;
   c.comm_id = CommIdString(info.comm_id);
   c.peer = info.peer;
@@ -221,7 +206,7 @@ model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info) {
   return c;
 }
 
-model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info) {
+model::LoggedSend LoggedSendFromExtension(const mpidbg_logged_send_info& info) {
   model::LoggedSend s;
   s.call = FixedString(info.call_name);
   s.comm_id = CommIdString(info.comm_id);
@@ -272,7 +257,7 @@ std::string PvarClassName(int32_t c) {
 
 }  // namespace
 
-model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info) {
+model::LaunchInfo LaunchFromExtension(const mpidbg_launch_summary& info) {
   model::LaunchInfo l;
   l.launcher = FixedString(info.launcher_name);
   if (l.launcher.empty()) l.launcher = LauncherName(info.launcher);
@@ -308,7 +293,7 @@ model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info) {
   return l;
 }
 
-model::MpitVariable MpitVariableFromExt(const mpidbg_mpit_variable& info) {
+model::MpitVariable MpitVariableFromExtension(const mpidbg_mpit_variable& info) {
   model::MpitVariable v;
   v.name = FixedString(info.name);
   v.description = FixedString(info.description);

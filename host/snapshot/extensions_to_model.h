@@ -6,13 +6,13 @@
 #include <string>
 
 #include "host/model/snapshot.h"
+#include "host/util/fixed_string.h"
+#include "host/util/hex_string.h"
 #include "mpidbg/mpidbg_ext.h"
 #include "mpidbg/mqs_interface.h"
 
 namespace mpidbg::host {
 
-// "0x%016llx" of a job-wide communicator id.
-std::string CommIdString(uint64_t id);
 // Normalised rank (MPIDBG_RANK_*) to the model.
 model::Rank RankFromNormalised(int32_t value);
 model::Tag TagFromNormalised(int32_t value);
@@ -21,24 +21,16 @@ std::string ProcessStateName(int32_t state);
 std::string ThreadStateName(int32_t state);
 std::string CallClassName(int32_t call_class);
 
-model::Operation OperationFromExt(const mpidbg_operation_info& info);
+model::Operation OperationFromExtension(const mpidbg_operation_info& info);
 // From a foreign DLL: only the Forum's fields. `op_class` is mqs_pending_sends, ...
 model::Operation OperationFromMqs(const mqs_pending_operation& op, int op_class);
 // `capture_time_ns` is when the state was captured (see OpenedTarget).
-model::Thread ThreadFromExt(const mpidbg_thread_info& info, int64_t capture_time_ns);
+model::Thread ThreadFromExtension(const mpidbg_thread_info& info, int64_t capture_time_ns);
 void ApplySummary(const mpidbg_process_summary& summary, model::ProcessInfo* process);
-model::TrafficCount TrafficFromExt(const mpidbg_traffic_info& info);
-model::LoggedSend LoggedSendFromExt(const mpidbg_logged_send_info& info);
-model::LaunchInfo LaunchFromExt(const mpidbg_launch_summary& info);
+model::TrafficCount TrafficFromExtension(const mpidbg_traffic_info& info);
+model::LoggedSend LoggedSendFromExtension(const mpidbg_logged_send_info& info);
+model::LaunchInfo LaunchFromExtension(const mpidbg_launch_summary& info);
 // A control variable (performance == 0) or performance variable.
-model::MpitVariable MpitVariableFromExt(const mpidbg_mpit_variable& info);
-
-// A NUL-terminated copy of a fixed char array that may lack the NUL.
-template <size_t N>
-std::string FixedString(const char (&text)[N]) {
-  size_t n = 0;
-  while (n < N && text[n] != '\0') ++n;
-  return std::string(text, n);
-}
+model::MpitVariable MpitVariableFromExtension(const mpidbg_mpit_variable& info);
 
 }  // namespace mpidbg::host

@@ -1,11 +1,10 @@
 // read_target.cc — from a target description to a snapshot: open, choose the DLL,
 // read, let go. Foreign DLLs run in a child process (see ReadTarget in
-// snapshot_reader.h): the child opens the target itself, so a crash or endless loop
-// in the DLL kills only the child, and the kernel's detach on the child's exit leaves
-// a live target as it was found.
-#include <fcntl.h>
+// snapshot_reader.h, the child in isolated_child.h): the child opens the target itself,
+// so a crash or endless loop in the DLL kills only the child, and the kernel's detach on
+// the child's exit leaves a live target as it was found. This side parses the child's
+// document; it never writes one.
 #include <poll.h>
-#include <sys/resource.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,8 +15,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "host/snapshot/snapshot_json.h"
 #include "host/plugin_host/plugin_choice.h"
+#include "host/snapshot/isolated_child.h"
+#include "host/snapshot/read_with_dll.h"
+#include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
 
 namespace mpidbg::host {
@@ -29,66 +30,6 @@ int DllTimeoutSeconds() {
   const char* env = std::getenv("MPIDBG_DLL_TIMEOUT");
   int v = env != nullptr ? std::atoi(env) : 0;
   return v > 0 ? v : kDefaultDllTimeoutSeconds;
-}
-
-Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginChoice& choice,
-                                           bool want_mpit) {
-  auto dll = MqDll::Load(choice.path);
-  if (!dll.ok()) return dll.status();
-  TargetContext ctx;
-  ctx.memory = &target.memory();
-  ctx.symbols = &target.symbols();
-  std::string image = target.image_name().empty() ? "process " + std::to_string(target.pid())
-                                                  : target.image_name();
-  Result<model::ProcessSnapshot> snap = Status::NoSupport("not read");
-  {
-    auto session = MqSession::Start(dll.value().get(), &ctx, image);
-    if (!session.ok()) return session.status();
-    CaptureFacts facts;
-    facts.pid = target.pid();
-    facts.source = target.source();
-    facts.capture_time_ns = target.capture_time_ns();
-    facts.tids = target.tids();
-    facts.plugin = choice.path;
-    facts.want_mpit = want_mpit;
-    snap = ReadSnapshot(*session.value(), ctx, facts);
-  }
-  Status closed = target.Close();
-  if (snap.ok() && !closed.ok()) return closed;
-  return snap;
-}
-
-// Child side: one JSON document on the pipe, {"snapshot": ...} or {"error": ...}.
-[[noreturn]] void RunChild(int fd, const TargetSpec& spec, const PluginChoice& choice) {
-  // A crash of the DLL is reported by the parent; it should not also leave a core.
-  rlimit no_core{0, 0};
-  setrlimit(RLIMIT_CORE, &no_core);
-  // Foreign DLLs print warnings of their own; stdout carries our one JSON document and
-  // must not receive them, stderr only when debugging.
-  int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-  if (devnull >= 0) {
-    dup2(devnull, STDOUT_FILENO);
-    if (std::getenv("MPIDBG_DEBUG") == nullptr) dup2(devnull, STDERR_FILENO);
-    close(devnull);
-  }
-  nlohmann::json out;
-  auto opened = OpenedTarget::Open(spec);
-  Result<model::ProcessSnapshot> snap =
-      opened.ok() ? ReadWithDll(*opened.value(), choice, spec.want_mpit)
-                  : Result<model::ProcessSnapshot>(opened.status());
-  if (snap.ok()) {
-    out["snapshot"] = SnapshotToJson(snap.value());
-  } else {
-    out["error"] = {{"kind", snap.status().exit_code()}, {"message", snap.status().message()}};
-  }
-  std::string text = out.dump();
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n <= 0 && errno != EINTR) break;
-    if (n > 0) done += static_cast<size_t>(n);
-  }
-  _exit(0);
 }
 
 Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const PluginChoice& choice,
@@ -104,7 +45,7 @@ Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const Plugin
   }
   if (child == 0) {
     close(fds[0]);
-    RunChild(fds[1], spec, choice);
+    RunIsolatedChild(fds[1], spec, choice);
   }
   close(fds[1]);
   std::string text;

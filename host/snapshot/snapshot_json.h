@@ -1,5 +1,6 @@
-// snapshot_json.h — model::ProcessSnapshot <-> the "mpidbg.snapshot/1" document of
-// OUTPUT.md. Keys there are a contract; this writer adds keys, never renames:
+// snapshot_json.h — model::ProcessSnapshot as the "mpidbg.snapshot/1" document of
+// OUTPUT.md (snapshot_parse.h reads it back). Keys there are a contract; this writer
+// adds keys, never renames:
 //   process: state, plugin; thread: blocked, call_class, waited, waited_unknown, comm,
 //   comm_name, root; communicator: predefined, creator; OP: direction, comm,
 //   comm_name, post_serial.
@@ -11,20 +12,14 @@
 #include <string>
 
 #include "host/model/snapshot.h"
-#include "host/util/status.h"
+#include "host/snapshot/snapshot_schema.h"
 
 namespace mpidbg::host {
 
-constexpr const char* kSnapshotSchema = "mpidbg.snapshot/1";
-
 nlohmann::json SnapshotToJson(const model::ProcessSnapshot& snap);
-// Parses a document written by SnapshotToJson (or a compatible writer). Missing
-// optional keys take the model's defaults; a wrong schema or type is an error.
-Result<model::ProcessSnapshot> SnapshotFromJson(const nlohmann::json& doc);
 
 nlohmann::json RankToJson(const model::Rank& rank);
 nlohmann::json TagToJson(const model::Tag& tag);
 nlohmann::json OperationToJson(const model::Operation& op);
-std::string HexString(uint64_t value);
 
 }  // namespace mpidbg::host

@@ -27,16 +27,16 @@ T SizedStruct() {
 }
 
 void ReadSummary(MqSession& s, TargetContext& ctx, model::ProcessSnapshot* snap) {
-  const ExtFunctions& ext = s.dll().ext();
-  if (ext.process_get_summary == nullptr) return;
+  const ExtensionFunctions& extensions = s.dll().extensions();
+  if (extensions.process_get_summary == nullptr) return;
   auto summary = SizedStruct<mpidbg_process_summary>();
-  if (ext.process_get_summary(s.process(), &summary) != mqs_ok) return;
+  if (extensions.process_get_summary(s.process(), &summary) != mqs_ok) return;
   ApplySummary(summary, &snap->process);
   ctx.global_rank = summary.world_rank;
 }
 
 void ReadThreads(MqSession& s, const CaptureFacts& facts, model::ProcessSnapshot* snap) {
-  const ExtFunctions& ext = s.dll().ext();
+  const ExtensionFunctions& extensions = s.dll().extensions();
   if (!s.dll().has_thread_extension()) {
     for (int64_t tid : facts.tids) {
       model::Thread t;
@@ -47,21 +47,21 @@ void ReadThreads(MqSession& s, const CaptureFacts& facts, model::ProcessSnapshot
     return;
   }
   int count = 0;
-  if (ext.thread_count(s.process(), &count) != mqs_ok) return;
+  if (extensions.thread_count(s.process(), &count) != mqs_ok) return;
   count = std::clamp(count, 0, kMaxThreads);
   for (int i = 0; i < count; ++i) {
     auto info = SizedStruct<mpidbg_thread_info>();
     info.operation.size = sizeof(mpidbg_operation_info);
-    if (ext.thread_get(s.process(), i, &info) != mqs_ok) continue;
-    model::Thread t = ThreadFromExt(info, facts.capture_time_ns);
+    if (extensions.thread_get(s.process(), i, &info) != mqs_ok) continue;
+    model::Thread t = ThreadFromExtension(info, facts.capture_time_ns);
     int waited = std::clamp(info.waited_count, 0, kMaxWaited);
     for (int k = 0; k < waited; ++k) {
       auto op = SizedStruct<mpidbg_operation_info>();
-      int rc = ext.thread_waited_operation != nullptr
-                   ? ext.thread_waited_operation(s.process(), i, k, &op)
+      int rc = extensions.thread_waited_operation != nullptr
+                   ? extensions.thread_waited_operation(s.process(), i, k, &op)
                    : mqs_no_information;
       if (rc == mqs_ok) {
-        t.waited.push_back(OperationFromExt(op));
+        t.waited.push_back(OperationFromExtension(op));
       } else {
         ++t.waited_unknown;
       }
@@ -74,7 +74,7 @@ void ReadThreads(MqSession& s, const CaptureFacts& facts, model::ProcessSnapshot
 std::optional<std::vector<model::Operation>> ReadQueue(MqSession& s, int op_class,
                                                        const model::Communicator& comm) {
   const MqFunctions& f = s.dll().mqs();
-  const ExtFunctions& ext = s.dll().ext();
+  const ExtensionFunctions& extensions = s.dll().extensions();
   if (f.setup_operation_iterator(s.process(), op_class) != mqs_ok) return std::nullopt;
   std::vector<model::Operation> ops;
   for (int n = 0; n < kMaxOpsPerQueue; ++n) {
@@ -82,9 +82,9 @@ std::optional<std::vector<model::Operation>> ReadQueue(MqSession& s, int op_clas
     if (f.next_operation(s.process(), &mop) != mqs_ok) break;
     model::Operation op;
     auto detail = SizedStruct<mpidbg_operation_info>();
-    if (ext.operation_get_detail != nullptr &&
-        ext.operation_get_detail(s.process(), &detail) == mqs_ok) {
-      op = OperationFromExt(detail);
+    if (extensions.operation_get_detail != nullptr &&
+        extensions.operation_get_detail(s.process(), &detail) == mqs_ok) {
+      op = OperationFromExtension(detail);
     } else {
       op = OperationFromMqs(mop, op_class);
     }
@@ -97,7 +97,7 @@ std::optional<std::vector<model::Operation>> ReadQueue(MqSession& s, int op_clas
 
 model::Communicator ReadCommunicator(MqSession& s, const mqs_communicator& mc) {
   const MqFunctions& f = s.dll().mqs();
-  const ExtFunctions& ext = s.dll().ext();
+  const ExtensionFunctions& extensions = s.dll().extensions();
   model::Communicator c;
   c.id = CommIdString(mc.unique_id);
   c.handle = mc.unique_id;
@@ -109,7 +109,8 @@ model::Communicator ReadCommunicator(MqSession& s, const mqs_communicator& mc) {
     if (f.get_comm_group(s.process(), group.data()) == mqs_ok) c.world_ranks = std::move(group);
   }
   auto detail = SizedStruct<mpidbg_comm_detail>();
-  if (ext.comm_get_detail != nullptr && ext.comm_get_detail(s.process(), &detail) == mqs_ok) {
+  if (extensions.comm_get_detail != nullptr &&
+      extensions.comm_get_detail(s.process(), &detail) == mqs_ok) {
     c.id = CommIdString(detail.job_id);
     c.handle = detail.handle;
     c.kind = detail.inter != 0 ? "inter" : "intra";
@@ -118,9 +119,9 @@ model::Communicator ReadCommunicator(MqSession& s, const mqs_communicator& mc) {
     c.creator = FixedString(detail.creator_name);
     if (detail.topology == 1) c.topology = "cart";
     int remote = std::clamp<int>(detail.remote_size, 0, kMaxGroupSize);
-    if (detail.inter != 0 && remote > 0 && ext.comm_get_remote_group != nullptr) {
+    if (detail.inter != 0 && remote > 0 && extensions.comm_get_remote_group != nullptr) {
       std::vector<int> group(static_cast<size_t>(remote), -1);
-      if (ext.comm_get_remote_group(s.process(), group.data()) == mqs_ok) {
+      if (extensions.comm_get_remote_group(s.process(), group.data()) == mqs_ok) {
         c.remote_world_ranks = std::move(group);
       }
     }
@@ -150,12 +151,13 @@ Status ReadCommunicators(MqSession& s, model::ProcessSnapshot* snap) {
 }
 
 void ReadTraffic(MqSession& s, model::ProcessSnapshot* snap) {
-  const ExtFunctions& ext = s.dll().ext();
-  if (ext.traffic_read == nullptr || ext.traffic_get == nullptr || ext.logged_send_get == nullptr) {
+  const ExtensionFunctions& extensions = s.dll().extensions();
+  if (extensions.traffic_read == nullptr || extensions.traffic_get == nullptr ||
+      extensions.logged_send_get == nullptr) {
     return;
   }
   auto summary = SizedStruct<mpidbg_traffic_summary>();
-  if (ext.traffic_read(s.process(), &summary) != mqs_ok) return;
+  if (extensions.traffic_read(s.process(), &summary) != mqs_ok) return;
   model::Traffic t;
   t.log_capacity = summary.log_capacity;
   t.sends_logged = summary.sends_logged;
@@ -163,34 +165,35 @@ void ReadTraffic(MqSession& s, model::ProcessSnapshot* snap) {
   const int entries = std::clamp(summary.entries, 0, kMaxTrafficEntries);
   for (int i = 0; i < entries; ++i) {
     auto e = SizedStruct<mpidbg_traffic_info>();
-    if (ext.traffic_get(s.process(), i, &e) != mqs_ok) continue;
-    t.counts.push_back(TrafficFromExt(e));
+    if (extensions.traffic_get(s.process(), i, &e) != mqs_ok) continue;
+    t.counts.push_back(TrafficFromExtension(e));
   }
   const int logged = std::clamp(summary.logged_sends, 0, kMaxTrafficEntries);
   for (int i = 0; i < logged; ++i) {
     auto e = SizedStruct<mpidbg_logged_send_info>();
-    if (ext.logged_send_get(s.process(), i, &e) != mqs_ok) continue;
-    t.sends.push_back(LoggedSendFromExt(e));
+    if (extensions.logged_send_get(s.process(), i, &e) != mqs_ok) continue;
+    t.sends.push_back(LoggedSendFromExtension(e));
   }
   snap->traffic = std::move(t);
 }
 
 void ReadLaunch(MqSession& s, model::ProcessSnapshot* snap) {
-  const ExtFunctions& ext = s.dll().ext();
-  if (ext.process_get_launch == nullptr) return;
+  const ExtensionFunctions& extensions = s.dll().extensions();
+  if (extensions.process_get_launch == nullptr) return;
   auto info = SizedStruct<mpidbg_launch_summary>();
-  if (ext.process_get_launch(s.process(), &info) != mqs_ok) return;
-  snap->launch = LaunchFromExt(info);
+  if (extensions.process_get_launch(s.process(), &info) != mqs_ok) return;
+  snap->launch = LaunchFromExtension(info);
 }
 
 void ReadMpit(MqSession& s, model::ProcessSnapshot* snap) {
-  const ExtFunctions& ext = s.dll().ext();
-  if (ext.mpit_read == nullptr || ext.mpit_cvar_get == nullptr || ext.mpit_pvar_get == nullptr ||
-      ext.mpit_category_get == nullptr || ext.mpit_category_member == nullptr) {
+  const ExtensionFunctions& extensions = s.dll().extensions();
+  if (extensions.mpit_read == nullptr || extensions.mpit_cvar_get == nullptr ||
+      extensions.mpit_pvar_get == nullptr || extensions.mpit_category_get == nullptr ||
+      extensions.mpit_category_member == nullptr) {
     return;
   }
   auto summary = SizedStruct<mpidbg_mpit_summary>();
-  if (ext.mpit_read(s.process(), &summary) != mqs_ok) return;
+  if (extensions.mpit_read(s.process(), &summary) != mqs_ok) return;
   model::MpitCatalogue m;
   m.available = summary.available != 0;
   m.refreshes = summary.refreshes;
@@ -200,11 +203,15 @@ void ReadMpit(MqSession& s, model::ProcessSnapshot* snap) {
   const int categories = std::clamp(summary.categories, 0, kMaxMpitEntries);
   for (int i = 0; i < cvars; ++i) {
     auto v = SizedStruct<mpidbg_mpit_variable>();
-    if (ext.mpit_cvar_get(s.process(), i, &v) == mqs_ok) m.cvars.push_back(MpitVariableFromExt(v));
+    if (extensions.mpit_cvar_get(s.process(), i, &v) == mqs_ok) {
+      m.cvars.push_back(MpitVariableFromExtension(v));
+    }
   }
   for (int i = 0; i < pvars; ++i) {
     auto v = SizedStruct<mpidbg_mpit_variable>();
-    if (ext.mpit_pvar_get(s.process(), i, &v) == mqs_ok) m.pvars.push_back(MpitVariableFromExt(v));
+    if (extensions.mpit_pvar_get(s.process(), i, &v) == mqs_ok) {
+      m.pvars.push_back(MpitVariableFromExtension(v));
+    }
   }
   // Members are named, not numbered: indices mean nothing outside this process.
   auto name_of = [&](const std::vector<model::MpitVariable>& vars, int index) {
@@ -214,13 +221,13 @@ void ReadMpit(MqSession& s, model::ProcessSnapshot* snap) {
   for (int i = 0; i < categories; ++i) {
     auto c = SizedStruct<mpidbg_mpit_category_info>();
     model::MpitCategory cat;
-    if (ext.mpit_category_get(s.process(), i, &c) == mqs_ok) {
+    if (extensions.mpit_category_get(s.process(), i, &c) == mqs_ok) {
       cat.name = FixedString(c.name);
       cat.description = FixedString(c.description);
       const int members = std::clamp(c.num_cvars + c.num_pvars + c.num_categories, 0, kMaxMpitEntries);
       for (int k = 0; k < members; ++k) {
         int kind = -1, member = -1;
-        if (ext.mpit_category_member(s.process(), i, k, &kind, &member) != mqs_ok) continue;
+        if (extensions.mpit_category_member(s.process(), i, k, &kind, &member) != mqs_ok) continue;
         if (kind == 0) cat.cvars.push_back(name_of(m.cvars, member));
         if (kind == 1) cat.pvars.push_back(name_of(m.pvars, member));
         if (kind == 2) cat.categories.push_back(std::to_string(member));  // named below

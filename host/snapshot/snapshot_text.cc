@@ -1,9 +1,11 @@
 // snapshot_text.cc — the text the commands print without --json.
 #include "host/snapshot/snapshot_text.h"
 
-#include <cinttypes>
 #include <cstdio>
 #include <sstream>
+
+#include "host/util/hex_string.h"
+#include "host/util/rank_list_text.h"
 
 namespace mpidbg::host {
 namespace {
@@ -19,12 +21,6 @@ std::string RankText(const model::Rank& r) {
     default:
       return "?";
   }
-}
-
-std::string Hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-  return buf;
 }
 
 std::string Seconds(double s) {
@@ -46,19 +42,6 @@ void OperationList(std::ostringstream& out, const char* title,
 
 }  // namespace
 
-std::string RankListText(const std::vector<int>& ranks) {
-  std::string out;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 std::string OperationText(const model::Operation& op) {
   std::ostringstream out;
   out << (op.call.empty() ? "?" : op.call) << "(" << (op.is_send ? "dest=" : "source=")
@@ -76,7 +59,7 @@ std::string OperationText(const model::Operation& op) {
   if (!op.datatype.empty()) out << " " << op.datatype << " x" << op.count;
   out << ", " << op.status;
   if (op.mode && *op.mode != "standard") out << ", " << *op.mode;
-  if (op.request) out << ", request " << Hex(*op.request);
+  if (op.request) out << ", request " << HexString(*op.request);
   if (op.blocking) out << ", blocking";
   return out.str();
 }
@@ -144,7 +127,7 @@ std::string QueuesText(const model::ProcessSnapshot& snap) {
   out << "communicators: " << snap.communicators.size() << "\n";
   for (const model::Communicator& c : snap.communicators) {
     out << "  " << (c.name.empty() ? "(unnamed)" : c.name) << "  id " << c.id << ", handle "
-        << Hex(c.handle) << ", " << c.kind << ", rank " << c.rank << " of " << c.size;
+        << HexString(c.handle) << ", " << c.kind << ", rank " << c.rank << " of " << c.size;
     if (!c.world_ranks.empty()) out << ", world ranks " << RankListText(c.world_ranks);
     if (c.remote_world_ranks) out << ", remote world ranks " << RankListText(*c.remote_world_ranks);
     if (c.topology) out << ", " << *c.topology << " topology";

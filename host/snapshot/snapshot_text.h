@@ -14,7 +14,5 @@ std::string QueuesText(const model::ProcessSnapshot& snap);
 std::string SnapshotText(const model::ProcessSnapshot& snap);
 // One line: "MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD) 40 bytes MPI_INT x10, pending".
 std::string OperationText(const model::Operation& op);
-// "0-3,5" from a list of ranks (in the order given, runs compressed).
-std::string RankListText(const std::vector<int>& ranks);
 
 }  // namespace mpidbg::host

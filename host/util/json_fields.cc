@@ -6,15 +6,15 @@
 #include <fstream>
 #include <limits>
 
-namespace mpidbg::monitor {
+namespace mpidbg::host {
 
 using nlohmann::json;
 
-host::Result<json> ReadJsonFile(const std::string& path) {
+Result<json> ReadJsonFile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return host::Status::Unreadable("cannot open " + path + ": " + std::strerror(errno));
+  if (!in) return Status::Unreadable("cannot open " + path + ": " + std::strerror(errno));
   json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded()) return host::Status::Unreadable(path + " is not valid JSON");
+  if (doc.is_discarded()) return Status::Unreadable(path + " is not valid JSON");
   return doc;
 }
 
@@ -26,14 +26,14 @@ std::string IndexPath(const std::string& where, size_t index) {
   return where + "[" + std::to_string(index) + "]";
 }
 
-host::Status CheckSchema(JsonFields& f, const json& doc, const std::string& name,
+Status CheckSchema(JsonFields& f, const json& doc, const std::string& name,
                          const char* schema) {
   std::string got;
   f.String(doc, "", "schema", &got, true);
   if (f.ok() && got != schema) {
-    return host::Status::Unreadable(name + " is a \"" + got + "\" document, not " + schema);
+    return Status::Unreadable(name + " is a \"" + got + "\" document, not " + schema);
   }
-  return host::Status::Ok();
+  return Status::Ok();
 }
 
 void CheckWorldSize(JsonFields& f, int world_size, int max) {
@@ -192,4 +192,4 @@ const json* JsonFields::Array(const json& obj, const std::string& where, const c
   return v;
 }
 
-}  // namespace mpidbg::monitor
+}  // namespace mpidbg::host

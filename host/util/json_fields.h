@@ -12,7 +12,7 @@
 
 #include "host/util/status.h"
 
-namespace mpidbg::monitor {
+namespace mpidbg::host {
 
 class JsonFields {
  public:
@@ -52,7 +52,7 @@ class JsonFields {
 
 // The JSON document in `path`: unreadable (exit status 3) when the file cannot be
 // opened or is not JSON.
-host::Result<nlohmann::json> ReadJsonFile(const std::string& path);
+Result<nlohmann::json> ReadJsonFile(const std::string& path);
 
 // "ranks[2].p2p" from "ranks[2]" and "p2p"; the top level is "".
 std::string JoinPath(const std::string& where, const std::string& key);
@@ -73,8 +73,8 @@ void ForEachElement(JsonFields& f, const nlohmann::json& obj, const std::string&
 
 // The file `path` read and given to `from_json(doc, path)`.
 template <typename T>
-host::Result<T> LoadJsonFile(const std::string& path,
-                             host::Result<T> (*from_json)(const nlohmann::json&,
+Result<T> LoadJsonFile(const std::string& path,
+                             Result<T> (*from_json)(const nlohmann::json&,
                                                           const std::string&)) {
   auto doc = ReadJsonFile(path);
   if (!doc.ok()) return doc.status();
@@ -83,7 +83,7 @@ host::Result<T> LoadJsonFile(const std::string& path,
 
 // Reads the required "schema" into `f`; a document of another schema is refused outright
 // (unreadable, naming `name`), a missing one is left as `f`'s error.
-host::Status CheckSchema(JsonFields& f, const nlohmann::json& doc, const std::string& name,
+Status CheckSchema(JsonFields& f, const nlohmann::json& doc, const std::string& name,
                          const char* schema);
 
 // Largest world size accepted from a file or a target: a count read from outside never
@@ -132,4 +132,4 @@ void ReadRanks(JsonFields& f, const nlohmann::json& doc, int world_size, std::ve
   }
 }
 
-}  // namespace mpidbg::monitor
+}  // namespace mpidbg::host

@@ -46,7 +46,7 @@ TEST(HandleDll, OnlyDllsWithTheInterface) {
   auto plugin = HandleDll::Load(MPIDBG_PLUGIN_PATH);
   ASSERT_TRUE(plugin.ok()) << plugin.status().message();
   EXPECT_NE(plugin.value()->fn().datatype_query, nullptr);
-  EXPECT_NE(plugin.value()->fn().comm_query_ext, nullptr);
+  EXPECT_NE(plugin.value()->fn().comm_query_extended, nullptr);
 }
 
 mpidbg_datatype_info_t Vector() {

@@ -165,7 +165,7 @@ TEST(PluginHostCore, FakeDllReadsACore) {
   EXPECT_EQ(snap.value().communicators[0].id, CommIdString(test::kChildValue));
 }
 
-TEST(ExtToModel, NormalisedValues) {
+TEST(ExtensionsToModel, NormalisedValues) {
   EXPECT_EQ(RankFromNormalised(-1), model::Rank::AnySource());
   EXPECT_EQ(RankFromNormalised(-2), model::Rank::ProcNull());
   EXPECT_EQ(RankFromNormalised(-3), model::Rank::Unknown());
@@ -176,19 +176,19 @@ TEST(ExtToModel, NormalisedValues) {
   EXPECT_EQ(ThreadLevelName(3), "MPI_THREAD_MULTIPLE");
 }
 
-TEST(ExtToModel, ThreadOutsideMpiHasNoCall) {
+TEST(ExtensionsToModel, ThreadOutsideMpiHasNoCall) {
   mpidbg_thread_info info{};
   info.tid = 5;
   info.state = MPIDBG_THREAD_NOT_IN_MPI;
   info.root = -1;
-  model::Thread t = ThreadFromExt(info, 100);
+  model::Thread t = ThreadFromExtension(info, 100);
   EXPECT_EQ(t.state, "not_in_mpi");
   EXPECT_FALSE(t.call.has_value());
   EXPECT_FALSE(t.seconds_in_call.has_value());
   EXPECT_FALSE(t.root.has_value());
 }
 
-TEST(ExtToModel, ForeignOperationUsesTheForumEncoding) {
+TEST(ExtensionsToModel, ForeignOperationUsesTheForumEncoding) {
   mqs_pending_operation op{};
   op.status = mqs_st_pending;
   op.desired_local_rank = -1;

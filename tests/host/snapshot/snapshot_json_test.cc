@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "host/snapshot/snapshot_json.h"
+#include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_text.h"
+#include "host/util/rank_list_text.h"
 
 namespace mpidbg::host {
 namespace {

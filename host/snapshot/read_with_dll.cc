@@ -1,0 +1,35 @@
+// read_with_dll.cc — load, start a session, read, close.
+#include "host/snapshot/read_with_dll.h"
+
+#include "host/snapshot/snapshot_reader.h"
+
+namespace mpidbg::host {
+
+Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginChoice& choice,
+                                           bool want_mpit) {
+  auto dll = MqDll::Load(choice.path);
+  if (!dll.ok()) return dll.status();
+  TargetContext ctx;
+  ctx.memory = &target.memory();
+  ctx.symbols = &target.symbols();
+  std::string image = target.image_name().empty() ? "process " + std::to_string(target.pid())
+                                                  : target.image_name();
+  Result<model::ProcessSnapshot> snap = Status::NoSupport("not read");
+  {
+    auto session = MqSession::Start(dll.value().get(), &ctx, image);
+    if (!session.ok()) return session.status();
+    CaptureFacts facts;
+    facts.pid = target.pid();
+    facts.source = target.source();
+    facts.capture_time_ns = target.capture_time_ns();
+    facts.tids = target.tids();
+    facts.plugin = choice.path;
+    facts.want_mpit = want_mpit;
+    snap = ReadSnapshot(*session.value(), ctx, facts);
+  }
+  Status closed = target.Close();
+  if (snap.ok() && !closed.ok()) return closed;
+  return snap;
+}
+
+}  // namespace mpidbg::host
