@@ -49,6 +49,7 @@ namespace {
 using mpidbg::test::FakeDebugger;
 using mpidbg::test::free_comm_members;
 using mpidbg::test::free_name_map;
+using mpidbg::test::set_status_layout;
 using mpidbg::test::touch_array;
 using mpidbg::test::touch_string;
 using mpidbg::test::FakeTarget;
@@ -588,23 +589,7 @@ HandleSet add_handle_objects(Scenario& sc) {
   r.file_null_handle = base + 0xa0;
   r.message_null_handle = base + 0xb0;
   r.message_no_proc_handle = base + 0xc0;
-  if (mpich) {
-    r.status_size = 20;
-    r.status_count_offset = 0;
-    r.status_cancelled_offset = 4;
-    r.status_source_offset = 8;
-    r.status_tag_offset = 12;
-    r.status_error_offset = 16;
-    r.status_count_encoding = MPIDBG_STATUS_COUNT_LO_HI_CANCELLED;
-  } else {
-    r.status_source_offset = 0;
-    r.status_tag_offset = 4;
-    r.status_error_offset = 8;
-    r.status_cancelled_offset = 12;
-    r.status_count_offset = 16;
-    r.status_size = 24;
-    r.status_count_encoding = MPIDBG_STATUS_COUNT_SIZE_T;
-  }
+  set_status_layout(r, mpich, 8);  // Open MPI: 24 bytes, as status_bytes below
   const uint8_t status_bytes[24] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24};
   set.statuses = {b.add_bytes(status_bytes, sizeof status_bytes), 0};
 

@@ -10,6 +10,7 @@
 
 #include "host/util/fixed_string.h"
 #include "host/util/hex_string.h"
+#include "host/util/record_names.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {
@@ -102,18 +103,8 @@ const char* DirectionName(int d) {
 }
 
 json ModeJson(int mode) {
-  switch (mode) {
-    case MPIDBG_MODE_STANDARD:
-      return "standard";
-    case MPIDBG_MODE_SYNCHRONOUS:
-      return "synchronous";
-    case MPIDBG_MODE_BUFFERED:
-      return "buffered";
-    case MPIDBG_MODE_READY:
-      return "ready";
-    default:
-      return nullptr;
-  }
+  const char* name = SendModeName(mode);
+  return name != nullptr ? json(name) : json(nullptr);
 }
 
 const char* RequestKindName(int k) {

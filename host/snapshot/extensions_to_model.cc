@@ -1,6 +1,7 @@
 // extensions_to_model.cc — conversions from DLL structures to the host model.
 #include "host/snapshot/extensions_to_model.h"
 
+#include "host/util/record_names.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {
@@ -90,18 +91,9 @@ std::string StatusName(int32_t status) {
 }
 
 std::optional<std::string> ModeName(int32_t mode) {
-  switch (mode) {
-    case MPIDBG_MODE_STANDARD:
-      return "standard";
-    case MPIDBG_MODE_SYNCHRONOUS:
-      return "synchronous";
-    case MPIDBG_MODE_BUFFERED:
-      return "buffered";
-    case MPIDBG_MODE_READY:
-      return "ready";
-    default:
-      return std::nullopt;
-  }
+  const char* name = SendModeName(mode);
+  if (name == nullptr) return std::nullopt;
+  return std::string(name);
 }
 
 }  // namespace

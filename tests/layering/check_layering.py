@@ -16,9 +16,17 @@ tree is resolved (beside the includer, from the tree's root, from include/, else
 one file of the tree whose path ends with the name) and its owner checked. A source no
 component owns is an error too, so a new folder has to be placed in the table.
 
+The table under "## Readers and renderers" gives file roles by name pattern (fnmatch
+over the path, `*` crossing folders) and the roles a file of each may not include:
+
+    | role | files | may not include |
+    |---|---|---|
+    | reader | `host/*read_*` | renderer |
+
     check_layering.py ROOT            check the tree, print each breach, exit 1 if any
     check_layering.py --self-test     check that breaches in a made-up tree are found
 """
+import fnmatch
 import os
 import re
 import sys
@@ -62,6 +70,40 @@ def read_rules(doc_path):
     return rules
 
 
+def read_roles(doc_path):
+    """The table under '## Readers and renderers': [(role, patterns, forbidden roles)]."""
+    with open(doc_path, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"^## Readers and renderers\s*$", text, re.M)
+    if not m:
+        return []
+    roles = []
+    for line in text[m.end():].splitlines():
+        if line.startswith("## "):
+            break
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("role", "") or set(cells[0]) <= set("-: "):
+            continue
+        patterns = [p.strip("`") for p in re.findall(r"`[^`]+`", cells[1])]
+        forbidden = [r.strip() for r in cells[2].split(",") if r.strip()]
+        roles.append((cells[0], patterns, forbidden))
+    names = {r[0] for r in roles}
+    for role, _, forbidden in roles:
+        for f in forbidden:
+            if f not in names:
+                raise SystemExit(f"{doc_path}: role '{role}' names '{f}', which is no role")
+    return roles
+
+
+def role_of(path, roles):
+    for role, patterns, _ in roles:
+        if any(fnmatch.fnmatchcase(path, p) for p in patterns):
+            return role
+    return None
+
+
 def owner(path, rules):
     best, best_len = None, -1
     for name, (folders, _) in rules.items():
@@ -99,7 +141,10 @@ def resolver(root, all_files):
 
 
 def check(root):
-    rules = read_rules(os.path.join(root, "docs", "ARCHITECTURE.md"))
+    doc = os.path.join(root, "docs", "ARCHITECTURE.md")
+    rules = read_rules(doc)
+    roles = read_roles(doc)
+    forbidden_of = {role: set(forbidden) for role, _, forbidden in roles}
     files = list(sources(root))
     all_files = set(files)
     resolve = resolver(root, all_files)
@@ -111,6 +156,7 @@ def check(root):
             problems.append(f"{f}: in no component of the include rules (docs/ARCHITECTURE.md)")
             continue
         allowed = set(rules[who][1]) | {who}
+        my_role = role_of(f, roles)
         with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
             text = fh.read()
         for m in INCLUDE_RE.finditer(text):
@@ -119,10 +165,13 @@ def check(root):
                 continue  # not a file of the tree (generated, or a system header in quotes)
             edges += 1
             their = owner(target, rules)
+            line = text.count("\n", 0, m.start()) + 1
             if their is not None and their not in allowed:
-                line = text.count("\n", 0, m.start()) + 1
                 problems.append(f"{f}:{line}: {who} includes {target} ({their}); "
                                 f"{who} may include: {', '.join(sorted(allowed))}")
+            their_role = role_of(target, roles)
+            if my_role is not None and their_role in forbidden_of.get(my_role, ()):
+                problems.append(f"{f}:{line}: a {my_role} includes {target}, a {their_role}")
     return problems, len(files), edges, len(rules)
 
 
@@ -136,6 +185,11 @@ def self_test():
 | core | `core/` | contract |
 | face a | `a/` | contract, core |
 | face b | `b/` | contract, core |
+## Readers and renderers
+| role | files | may not include |
+|---|---|---|
+| reader | `a/*read_*` | renderer |
+| renderer | `a/*_text.*` | reader |
 ## Next
 """
     tree = {
@@ -148,6 +202,8 @@ def self_test():
         "core/bad.cc": '#include "a/one.h"\n',  # breach: core includes a face
         "a/one.h": "",
         "stray/loose.cc": "",  # breach: no component
+        "a/read_one.cc": '#include "a/one_text.h"\n',  # breach: a reader includes a renderer
+        "a/one_text.h": "",
     }
     with tempfile.TemporaryDirectory() as tmp:
         for rel, text in tree.items():
@@ -157,7 +213,7 @@ def self_test():
                 f.write(text)
         problems, _, _, _ = check(tmp)
     expected = ["a/one.cc:2: face a includes b/two.h", "core/bad.cc:1: core includes a/one.h",
-                "stray/loose.cc: in no component"]
+                "stray/loose.cc: in no component", "a/read_one.cc:1: a reader includes a/one_text.h"]
     missing = [e for e in expected if not any(p.startswith(e) for p in problems)]
     if missing or len(problems) != len(expected):
         print("self-test failed; found:\n  " + "\n  ".join(problems) + "\nmissing:\n  " + "\n  ".join(missing))

@@ -14,6 +14,7 @@
 #include "fake_target.h"
 #include "handles_session.h"
 #include "plugin_api.h"
+#include "scenario.h"
 #include "test_kinds.h"
 
 namespace mpidbg::test {
@@ -143,23 +144,7 @@ class HandlesV1 : public testing::TestWithParam<KindAndHandles> {
     r.message_null_handle = h_.info + 0x80;
     r.message_no_proc_handle = h_.info + 0x90;
     const int ptr = GetParam().kind.pointer_size;
-    if (mpich_) {
-      r.status_size = 20;
-      r.status_count_offset = 0;
-      r.status_cancelled_offset = 4;
-      r.status_source_offset = 8;
-      r.status_tag_offset = 12;
-      r.status_error_offset = 16;
-      r.status_count_encoding = MPIDBG_STATUS_COUNT_LO_HI_CANCELLED;
-    } else {
-      r.status_source_offset = 0;
-      r.status_tag_offset = 4;
-      r.status_error_offset = 8;
-      r.status_cancelled_offset = 12;
-      r.status_count_offset = 16;
-      r.status_size = 16 + ptr;
-      r.status_count_encoding = MPIDBG_STATUS_COUNT_SIZE_T;
-    }
+    set_status_layout(r, mpich_, ptr);
   }
 
   void build_comms() {

@@ -207,4 +207,24 @@ Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size) {
   return s;
 }
 
+void set_status_layout(mpidbg_root& r, bool mpich, int pointer_size) {
+  if (mpich) {
+    r.status_size = 20;
+    r.status_count_offset = 0;
+    r.status_cancelled_offset = 4;
+    r.status_source_offset = 8;
+    r.status_tag_offset = 12;
+    r.status_error_offset = 16;
+    r.status_count_encoding = MPIDBG_STATUS_COUNT_LO_HI_CANCELLED;
+  } else {
+    r.status_source_offset = 0;
+    r.status_tag_offset = 4;
+    r.status_error_offset = 8;
+    r.status_cancelled_offset = 12;
+    r.status_count_offset = 16;
+    r.status_size = static_cast<uint32_t>(16 + pointer_size);
+    r.status_count_encoding = MPIDBG_STATUS_COUNT_SIZE_T;
+  }
+}
+
 }  // namespace mpidbg::test

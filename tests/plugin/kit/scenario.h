@@ -60,6 +60,11 @@ uint64_t request_value(uint64_t base, uint32_t handle_size);
 // Where a target of this kind keeps its runtime (above 4 GiB for 8-byte targets).
 uint64_t base_address(const TargetKind& kind);
 
+// The MPI_Status layout each MPI publishes in the root (status_* fields): MPICH's 20
+// bytes with the count split low/high and the cancelled bit, or Open MPI's source, tag,
+// error, cancelled and a size_t count of the target's pointer width.
+void set_status_layout(mpidbg_root& r, bool mpich, int pointer_size);
+
 }  // namespace mpidbg::test
 
 #endif  // MPIDBG_TESTS_PLUGIN_SCENARIO_H
