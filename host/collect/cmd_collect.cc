@@ -89,6 +89,12 @@ struct Failure {
   host::Status why;
 };
 
+// A process whose job could not be told, so no rank: e.g. one another debugger holds.
+struct Skip {
+  int64_t pid;
+  host::Status why;
+};
+
 }  // namespace
 
 int CollectCommand(const std::vector<std::string>& args) {
@@ -110,15 +116,21 @@ int CollectCommand(const std::vector<std::string>& args) {
   // what this holds is bounded by the ranks of this node.
   std::vector<model::ProcessSnapshot> ranks;
   std::vector<Failure> failures;
+  std::vector<Skip> skipped;
   for (const host::TargetSpec& spec : options->targets) {
     auto snap = host::ReadTarget(spec);
     const std::string source = spec.core.empty() ? "live" : "core";
     if (!options->job.empty()) {
-      // A candidate of --job belongs to the job only when its launch record says so; one
-      // that cannot be read may be a rank, so it is reported, not dropped.
-      if (snap.ok() && !(snap->launch && host::JobIdMatches(snap->launch->job_id, options->job))) {
+      // A candidate of --job belongs to the job only when its launch record says so. One
+      // that cannot be read has no job we know of (it may be another job's rank, held
+      // by another debugger): the trailer lists it apart, never as a rank.
+      if (!snap.ok()) {
+        std::fprintf(stderr, "mpidbg: %s (job unknown, skipped): %s\n",
+                     host::TargetDescription(spec).c_str(), snap.status().message().c_str());
+        skipped.push_back({spec.pid, snap.status()});
         continue;
       }
+      if (!(snap->launch && host::JobIdMatches(snap->launch->job_id, options->job))) continue;
     }
     if (snap.ok()) {
       ranks.push_back(std::move(snap.value()));
@@ -128,7 +140,7 @@ int CollectCommand(const std::vector<std::string>& args) {
                  snap.status().message().c_str());
     failures.push_back({spec.pid, source, snap.status()});
   }
-  if (!options->job.empty() && ranks.empty() && failures.empty()) {
+  if (!options->job.empty() && ranks.empty()) {
     std::fprintf(stderr, "mpidbg: no process of job %s on this node\n", options->job.c_str());
   }
 
@@ -137,6 +149,7 @@ int CollectCommand(const std::vector<std::string>& args) {
                  MPIDBG_VERSION});
   for (const model::ProcessSnapshot& snap : ranks) writer.Rank(snap);
   for (const Failure& f : failures) writer.Failure(f.pid, f.source, f.why);
+  for (const Skip& s : skipped) writer.Skipped(s.pid, s.why);
   writer.Trailer(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (!out) {
     return ReportFailure(host::Status::Usage("cannot write " + (options->output.empty()

@@ -177,6 +177,10 @@ Status RecordReader::Trailer(const json& line) {
     snap.process.error_kind = k >= 0 && k <= 3 ? k : 0;
     unreadable.push_back(std::move(snap));
   }
+  // Processes of unknown job (collect --job could not read them) are no ranks.
+  if (const json* skipped = Field(line, "skipped"); skipped != nullptr && !skipped->is_array()) {
+    return Bad("the trailer's skipped is not a list");
+  }
   if (const json* e = Field(line, "elapsed_s"); e != nullptr && e->is_number()) s_.elapsed_s = *e;
   s_.ranks_failed = static_cast<int>(unreadable.size());
   for (model::ProcessSnapshot& snap : unreadable) on_rank_(std::move(snap));

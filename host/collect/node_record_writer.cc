@@ -67,11 +67,16 @@ void NodeRecordWriter::Failure(int64_t pid, const std::string& source, const Sta
                            {"error_kind", why.exit_code()}});
 }
 
+void NodeRecordWriter::Skipped(int64_t pid, const Status& why) {
+  skipped_.push_back(json{{"pid", pid}, {"error", why.message()}, {"error_kind", why.exit_code()}});
+}
+
 void NodeRecordWriter::Trailer(double elapsed_seconds) {
   json line = {{"record", "trailer"},
                {"ranks_read", ranks_read_},
                {"ranks_failed", failures_.size()},
                {"failed", failures_},
+               {"skipped", skipped_},
                {"elapsed_s", elapsed_seconds}};
   out_ << line.dump() << '\n' << std::flush;
 }

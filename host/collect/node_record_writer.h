@@ -40,6 +40,9 @@ class NodeRecordWriter {
   void Rank(const model::ProcessSnapshot& snap);
   // A rank that could not be read: listed in the trailer with why.
   void Failure(int64_t pid, const std::string& source, const Status& why);
+  // A process `collect --job` could not read, so could not tell whether it belongs to
+  // the job: listed in the trailer's "skipped", not counted as a rank of the node.
+  void Skipped(int64_t pid, const Status& why);
   // Ends the record; a record without it is incomplete.
   void Trailer(double elapsed_seconds);
 
@@ -57,6 +60,7 @@ class NodeRecordWriter {
   std::unordered_map<std::string, Membership> written_;
   int ranks_read_ = 0;
   nlohmann::json failures_ = nlohmann::json::array();  // the trailer's "failed"
+  nlohmann::json skipped_ = nlohmann::json::array();   // the trailer's "skipped"
 };
 
 }  // namespace mpidbg::host
