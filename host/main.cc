@@ -23,6 +23,7 @@ constexpr const char* kHelp =
     "  threads TARGET    what each thread is doing in MPI\n"
     "  handle TARGET ... one MPI handle (communicator, datatype, request, ...) decoded\n"
     "  job ...           the whole job: per-rank state, wait-for graph, deadlock\n"
+    "  collect ...       this node's ranks of a job as one record for job --nodes\n"
     "  matrix ...        who sent how much to whom (communication matrices, heat map)\n"
     "  profile ...       where the job spends its time: outside MPI, working, blocked\n"
     "  gdb-script        path of the gdb extension's loader script (gdb -x)\n"
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   if (cmd == "queues") return QueuesCommand(args);
   if (cmd == "threads") return ThreadsCommand(args);
   if (cmd == "job") return JobCommand(args);
+  if (cmd == "collect") return CollectCommand(args);
   if (cmd == "gdb-script") return GdbScriptCommand(args);
   if (cmd == "handle") return HandleCommand(args);
   if (cmd == "matrix") return MatrixCommand(args);

@@ -11,6 +11,7 @@ int SnapshotCommand(const std::vector<std::string>& args);
 int QueuesCommand(const std::vector<std::string>& args);
 int ThreadsCommand(const std::vector<std::string>& args);
 int JobCommand(const std::vector<std::string>& args);
+int CollectCommand(const std::vector<std::string>& args);
 int GdbScriptCommand(const std::vector<std::string>& args);
 int HandleCommand(const std::vector<std::string>& args);
 int MatrixCommand(const std::vector<std::string>& args);

@@ -21,17 +21,20 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: mpidbg job (--pids P,P,... | --launcher PID | --cores CORE [CORE ...] [--exe FILE] |\n"
-    "                   --snapshots DIR)\n"
+    "                   --snapshots DIR | --nodes RECORD [RECORD ...])\n"
     "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE] [--confirm SECONDS]\n"
     "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
     "wait-for graph, deadlocks and hints. When live ranks look deadlocked they are read\n"
     "again after --confirm seconds (default 1, 0 to skip); a rank that made MPI calls\n"
     "in between is progressing, not stuck. --launcher takes the ranks from the MPIR\n"
-    "process table of a running mpiexec (Open MPI's does; MPICH's Hydra does not).\n";
+    "process table of a running mpiexec (Open MPI's does; MPICH's Hydra does not).\n"
+    "--nodes joins node records written by `mpidbg collect` (one per node, - for\n"
+    "standard input); a record cut short or unreadable marks the verdict incomplete.\n";
 
 struct JobOptions {
   std::vector<host::TargetSpec> targets;
   std::string snapshots_dir;
+  std::vector<std::string> node_records;
   bool json = false;
   bool help = false;
   std::string dot_file;
@@ -53,6 +56,10 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
       if (!error.ok()) return error;
     } else if (a == "--snapshots") {
       if (!value(&o.snapshots_dir)) return host::Status::Usage("--snapshots needs a directory");
+    } else if (a == "--nodes") {
+      // "-" (standard input) is a value here, not an option.
+      while (c.HasValue() && c.Value(&v)) o.node_records.push_back(v);
+      if (o.node_records.empty()) return host::Status::Usage("--nodes needs at least one record");
     } else if (a == "--dot") {
       if (!value(&o.dot_file)) return host::Status::Usage("--dot needs a file");
     } else if (a == "--svg") {
@@ -68,9 +75,11 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
     }
   }
   if (o.help) return o;
-  int sources = TargetListSources(targets) + (o.snapshots_dir.empty() ? 0 : 1);
+  int sources = TargetListSources(targets) + (o.snapshots_dir.empty() ? 0 : 1) +
+                (o.node_records.empty() ? 0 : 1);
   if (sources != 1) {
-    return host::Status::Usage("give exactly one of --pids, --launcher, --cores or --snapshots");
+    return host::Status::Usage(
+        "give exactly one of --pids, --launcher, --cores, --snapshots or --nodes");
   }
   auto specs = TargetsFrom(targets);
   if (!specs.ok()) return specs.status();
@@ -134,7 +143,10 @@ int JobCommand(const std::vector<std::string>& args) {
   }
   std::vector<model::ProcessSnapshot> snaps;
   std::vector<host::Status> failures;
-  if (!options->snapshots_dir.empty()) {
+  std::vector<host::NodeRecordSummary> nodes;
+  if (!options->node_records.empty()) {
+    snaps = host::ReadNodeRecords(options->node_records, &nodes);
+  } else if (!options->snapshots_dir.empty()) {
     auto read = host::ReadSnapshotDirectory(options->snapshots_dir);
     if (!read.ok()) return ReportFailure(read.status(), options->json);
     snaps = std::move(read.value());
@@ -151,6 +163,9 @@ int JobCommand(const std::vector<std::string>& args) {
     // target failed (one snapshot per target, in order).
     host::ErrorKind kind = failures.empty() ? host::ErrorKind::kUnreadable : failures[0].kind();
     std::vector<TargetFailure> why;
+    for (const host::NodeRecordSummary& n : nodes) {
+      if (!n.status.ok()) why.push_back({"node record " + n.input, n.status});
+    }
     for (std::size_t i = 0; i < snaps.size() && i < options->targets.size(); ++i) {
       const model::ProcessInfo& p = snaps[i].process;
       why.push_back({host::TargetName(options->targets[i]),
@@ -166,6 +181,10 @@ int JobCommand(const std::vector<std::string>& args) {
     std::vector<model::ProcessSnapshot> again = host::ReadJobTargets(options->targets, nullptr);
     job::MarkProgressingRanks(snaps, &again);
     report = job::Analyze(again);
+  }
+  for (const host::NodeRecordSummary& n : nodes) {
+    if (n.status.ok()) continue;
+    report.unreadable_inputs.push_back({n.input, n.hostname, n.ranks_read, n.status.message()});
   }
   if (!options->dot_file.empty()) {
     host::Status st = WriteFile(options->dot_file, job::ToDot(report));

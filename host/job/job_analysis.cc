@@ -73,4 +73,12 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
   return report;
 }
 
+bool JobReport::Incomplete() const {
+  if (!unreadable_inputs.empty()) return true;
+  for (const RankReport& r : ranks) {
+    if (r.state == RankState::kUnreadable) return true;
+  }
+  return false;
+}
+
 }  // namespace mpidbg::job

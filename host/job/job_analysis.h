@@ -112,6 +112,16 @@ struct CollectiveMismatch {
   std::vector<Side> sides;
 };
 
+// An input that holds the ranks of a whole node (a node record) and could not be read
+// in full: cut short, not JSON, of another schema. The reading pipeline sets these; the
+// ranks it read from the input before the failure are in the report's ranks.
+struct UnreadableInput {
+  std::string input;                      // the file named, "-" for standard input
+  std::string hostname;                   // from the record's header, "" if none
+  int ranks_read = 0;
+  std::string error;                      // one sentence
+};
+
 struct JobReport {
   std::vector<RankReport> ranks;          // sorted by rank
   std::vector<RankGroup> groups;          // ordered by their lowest rank
@@ -119,6 +129,9 @@ struct JobReport {
   std::vector<UnmatchedMessage> unmatched;
   std::vector<CollectiveMismatch> collective_mismatches;
   std::vector<std::string> hints;
+  std::vector<UnreadableInput> unreadable_inputs;  // never set by Analyze
+  // Some rank or input could not be read: the verdict covers only what was.
+  bool Incomplete() const;
 };
 
 JobReport Analyze(const std::vector<model::ProcessSnapshot>& ranks);

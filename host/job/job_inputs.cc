@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 
 #include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
@@ -65,6 +66,32 @@ Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::str
     auto snap = SnapshotFromJson(doc);
     if (!snap.ok()) return Status::Usage(path + ": " + snap.status().message());
     snaps.push_back(std::move(snap.value()));
+  }
+  return snaps;
+}
+
+std::vector<model::ProcessSnapshot> ReadNodeRecords(const std::vector<std::string>& files,
+                                                    std::vector<NodeRecordSummary>* nodes) {
+  std::vector<model::ProcessSnapshot> snaps;
+  auto take = [&snaps](model::ProcessSnapshot&& snap) { snaps.push_back(std::move(snap)); };
+  for (const std::string& name : files) {
+    NodeRecordSummary node;
+    if (name == "-") {
+      node = ReadNodeRecord(std::cin, name, take);
+    } else {
+      std::ifstream in(name, std::ios::binary);
+      if (in) {
+        node = ReadNodeRecord(in, name, take);
+      } else {
+        node.input = name;
+        node.status = Status::Unreadable("cannot open the node record " + name);
+      }
+    }
+    if (!node.status.ok()) {
+      std::fprintf(stderr, "mpidbg: node record %s: %s\n", name.c_str(),
+                   node.status.message().c_str());
+    }
+    nodes->push_back(std::move(node));
   }
   return snaps;
 }

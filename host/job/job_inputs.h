@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "host/collect/node_record_parser.h"
 #include "host/model/snapshot.h"
 #include "host/target/opened_target.h"
 #include "host/util/status.h"
@@ -20,6 +21,14 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
 
 // Every *.json file of `dir` (sorted by name) parsed as a snapshot document.
 Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::string& dir);
+
+// The ranks of node records ("mpidbg.node/1", `mpidbg collect`), one file per node, "-"
+// for standard input, read one after the other and line by line: the snapshots of all
+// nodes, and in `nodes` what each record said and how far it could be read (a record
+// cut short, garbage or of another schema keeps the ranks read before the fault and
+// says why; a file that cannot be opened reads as no rank with that reason).
+std::vector<model::ProcessSnapshot> ReadNodeRecords(const std::vector<std::string>& files,
+                                                    std::vector<NodeRecordSummary>* nodes);
 
 // `why`: the failure, kept in process.error and process.error_kind.
 model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid,

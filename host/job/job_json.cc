@@ -117,13 +117,22 @@ nlohmann::json ToJson(const JobReport& report) {
   for (const CollectiveMismatch& m : report.collective_mismatches) {
     mismatches.push_back(MismatchJson(m));
   }
+  json inputs = json::array();
+  for (const UnreadableInput& u : report.unreadable_inputs) {
+    inputs.push_back(json{{"input", u.input},
+                          {"hostname", u.hostname.empty() ? json(nullptr) : json(u.hostname)},
+                          {"ranks_read", u.ranks_read},
+                          {"error", u.error}});
+  }
   return json{{"schema", "mpidbg.job/1"},
               {"ranks", std::move(ranks)},
               {"groups", std::move(groups)},
               {"deadlock", DeadlockJson(report.deadlock)},
               {"unmatched", std::move(unmatched)},
               {"hints", report.hints},
-              {"collective_mismatches", std::move(mismatches)}};
+              {"collective_mismatches", std::move(mismatches)},
+              {"incomplete", report.Incomplete()},
+              {"unreadable_inputs", std::move(inputs)}};
 }
 
 }  // namespace mpidbg::job

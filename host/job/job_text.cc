@@ -32,6 +32,12 @@ void Verdict(const JobReport& report, std::ostringstream& out) {
     sep = ", ";
   }
   out << "\n";
+  for (const UnreadableInput& u : report.unreadable_inputs) {
+    out << "incomplete: " << u.input;
+    if (!u.hostname.empty()) out << " (node " << u.hostname << ")";
+    out << ": " << u.error << "; " << u.ranks_read << (u.ranks_read == 1 ? " rank" : " ranks")
+        << " read from it\n";
+  }
 }
 
 void Groups(const JobReport& report, std::ostringstream& out) {

@@ -1,0 +1,163 @@
+// cmd_collect.cc — `mpidbg collect`: every rank of a job on this node read as `snapshot`
+// reads one, written as one "mpidbg.node/1" record for `job --nodes` to merge.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <utility>
+
+#include "host/cli/commands.h"
+#include "host/cli/options.h"
+#include "host/cli/target_list_options.h"
+#include "host/collect/node_record_writer.h"
+#include "host/collect/runtime_processes.h"
+#include "host/snapshot/snapshot_reader.h"
+
+#ifndef MPIDBG_VERSION
+#define MPIDBG_VERSION "unknown"
+#endif
+
+namespace mpidbg::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mpidbg collect (--job ID | --pids P,P,... | --cores CORE [CORE ...] [--exe FILE])\n"
+    "                      [--plugin PATH] [-o FILE]\n"
+    "Reads every rank of a job on this node and writes one node record\n"
+    "(mpidbg.node/1, JSON Lines) to standard output or FILE, for\n"
+    "`mpidbg job --nodes RECORD ...` to join with the records of the other nodes.\n"
+    "--job finds the ranks by itself: the processes running under the mpidbg runtime\n"
+    "whose launch record names job ID (`metadata.pmi.job_id` of `snapshot --json`:\n"
+    "the PMI KVS name or Hydra's port/pgid, Open MPI's job id or PMIx namespace, or\n"
+    "Slurm's JOB.STEP, where JOB alone matches every step).\n";
+
+struct CollectOptions {
+  std::string job;
+  std::vector<host::TargetSpec> targets;
+  std::string output;
+  bool help = false;
+};
+
+host::Result<CollectOptions> ParseCollectOptions(const std::vector<std::string>& args) {
+  CollectOptions o;
+  TargetListOptions targets;
+  bool json = false;  // the record is JSON already; --json is accepted and changes nothing
+  for (ArgCursor c(args); c.Next();) {
+    const std::string& a = c.arg();
+    host::Status error;
+    if (c.Common(&json, &o.help)) continue;
+    if (TakeTargetList(c, &targets, &error)) {
+      if (!error.ok()) return error;
+    } else if (a == "--job") {
+      if (!c.Value(&o.job) || o.job.empty()) return host::Status::Usage("--job needs a job id");
+    } else if (a == "-o" || a == "--output") {
+      if (!c.Value(&o.output)) return host::Status::Usage("-o needs a file");
+    } else {
+      return host::Status::Usage("unknown argument '" + a + "'");
+    }
+  }
+  if (o.help) return o;
+  if (TargetListSources(targets) + (o.job.empty() ? 0 : 1) != 1) {
+    return host::Status::Usage("give exactly one of --job, --pids, --cores or --launcher");
+  }
+  if (!o.job.empty()) {
+    for (int64_t pid : host::RuntimeProcesses()) {
+      host::TargetSpec spec;
+      spec.pid = pid;
+      spec.plugin = targets.plugin;
+      o.targets.push_back(spec);
+    }
+    return o;
+  }
+  auto specs = TargetsFrom(targets);
+  if (!specs.ok()) return specs.status();
+  o.targets = std::move(specs.value());
+  return o;
+}
+
+std::string HostName() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "";
+  return buf;
+}
+
+struct Failure {
+  int64_t pid;
+  std::string source;
+  host::Status why;
+};
+
+// A process whose job could not be told, so no rank: e.g. one another debugger holds.
+struct Skip {
+  int64_t pid;
+  host::Status why;
+};
+
+}  // namespace
+
+int CollectCommand(const std::vector<std::string>& args) {
+  const auto start = std::chrono::steady_clock::now();
+  auto options = ParseCollectOptions(args);
+  if (!options.ok()) return ReportFailure(options.status(), false);
+  if (options->help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::ofstream file;
+  if (!options->output.empty()) {
+    file.open(options->output, std::ios::out | std::ios::trunc);
+    if (!file) return ReportFailure(host::Status::Usage("cannot write " + options->output), false);
+  }
+  std::ostream& out = options->output.empty() ? std::cout : file;
+
+  // Every rank is read before the first line is written, so the header can count them;
+  // what this holds is bounded by the ranks of this node.
+  std::vector<model::ProcessSnapshot> ranks;
+  std::vector<Failure> failures;
+  std::vector<Skip> skipped;
+  for (const host::TargetSpec& spec : options->targets) {
+    auto snap = host::ReadTarget(spec);
+    const std::string source = spec.core.empty() ? "live" : "core";
+    if (!options->job.empty()) {
+      // A candidate of --job belongs to the job only when its launch record says so. One
+      // that cannot be read has no job we know of (it may be another job's rank, held
+      // by another debugger): the trailer lists it apart, never as a rank.
+      if (!snap.ok()) {
+        std::fprintf(stderr, "mpidbg: %s (job unknown, skipped): %s\n",
+                     host::TargetDescription(spec).c_str(), snap.status().message().c_str());
+        skipped.push_back({spec.pid, snap.status()});
+        continue;
+      }
+      if (!(snap->launch && host::JobIdMatches(snap->launch->job_id, options->job))) continue;
+    }
+    if (snap.ok()) {
+      ranks.push_back(std::move(snap.value()));
+      continue;
+    }
+    std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(),
+                 snap.status().message().c_str());
+    failures.push_back({spec.pid, source, snap.status()});
+  }
+  if (!options->job.empty() && ranks.empty()) {
+    std::fprintf(stderr, "mpidbg: no process of job %s on this node\n", options->job.c_str());
+  }
+
+  host::NodeRecordWriter writer(out);
+  writer.Header({HostName(), options->job, static_cast<int>(ranks.size() + failures.size()),
+                 MPIDBG_VERSION});
+  for (const model::ProcessSnapshot& snap : ranks) writer.Rank(snap);
+  for (const Failure& f : failures) writer.Failure(f.pid, f.source, f.why);
+  for (const Skip& s : skipped) writer.Skipped(s.pid, s.why);
+  writer.Trailer(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (!out) {
+    return ReportFailure(host::Status::Usage("cannot write " + (options->output.empty()
+                                                                     ? std::string("standard output")
+                                                                     : options->output)),
+                         false);
+  }
+  return 0;
+}
+
+}  // namespace mpidbg::cli

@@ -1,0 +1,255 @@
+// node_record_parser.cc — reading "mpidbg.node/1" strictly, one bounded line at a time.
+#include "host/collect/node_record_parser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "host/collect/member_ranges.h"
+#include "host/collect/node_record_schema.h"
+#include "host/snapshot/snapshot_parse.h"
+#include "host/snapshot/snapshot_schema.h"
+#include "host/util/json_fields.h"
+
+namespace mpidbg::host {
+namespace {
+
+using nlohmann::json;
+
+enum class LineRead { kLine, kEnd, kCutShort, kTooLong };
+
+// One line without its newline. A last line with no newline was cut short: the writer
+// ends every line with one.
+LineRead ReadLine(std::istream& in, std::string* line) {
+  line->clear();
+  std::streambuf* buf = in.rdbuf();
+  if (buf == nullptr) return LineRead::kEnd;
+  for (;;) {
+    int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) return line->empty() ? LineRead::kEnd : LineRead::kCutShort;
+    if (c == '\n') return LineRead::kLine;
+    if (line->size() >= kMaxNodeRecordLineBytes) return LineRead::kTooLong;
+    line->push_back(static_cast<char>(c));
+  }
+}
+
+struct Membership {
+  std::vector<int> world_ranks;
+  std::optional<std::vector<int>> remote_world_ranks;
+};
+
+class RecordReader {
+ public:
+  RecordReader(NodeRecordSummary* summary,
+               const std::function<void(model::ProcessSnapshot&&)>& on_rank)
+      : s_(*summary), on_rank_(on_rank) {}
+
+  // Ok to go on; an error ends the record.
+  Status Header(const json& line);
+  Status Comm(const json& line);
+  Status Rank(json line);
+  Status Trailer(const json& line);
+
+ private:
+  NodeRecordSummary& s_;
+  const std::function<void(model::ProcessSnapshot&&)>& on_rank_;
+  std::unordered_map<std::string, Membership> table_;
+  std::size_t table_ranks_ = 0;
+};
+
+Status Bad(const std::string& why) { return Status::Unreadable(why); }
+
+const json* Field(const json& obj, const char* key) {
+  auto it = obj.find(key);
+  return it == obj.end() || it->is_null() ? nullptr : &*it;
+}
+
+Status RecordReader::Header(const json& line) {
+  const json* schema = Field(line, "schema");
+  if (schema == nullptr || !schema->is_string()) {
+    return Bad("not a node record: the first line names no schema");
+  }
+  if (schema->get<std::string>() != kNodeRecordSchema) {
+    return Bad("not a node record: schema is \"" + schema->get<std::string>().substr(0, 64) +
+               "\", expected \"" + kNodeRecordSchema + "\"");
+  }
+  const json* ranks = Field(line, "ranks");
+  if (ranks == nullptr || !ranks->is_number_integer() || ranks->get<int64_t>() < 0 ||
+      ranks->get<int64_t>() > kMaxWorldSize) {
+    return Bad("the header's rank count is missing or out of range");
+  }
+  s_.ranks_announced = ranks->get<int>();
+  if (const json* h = Field(line, "hostname"); h != nullptr && h->is_string()) s_.hostname = *h;
+  if (const json* j = Field(line, "job"); j != nullptr && j->is_string()) s_.job = *j;
+  if (const json* v = Field(line, "mpidbg_version"); v != nullptr && v->is_string()) s_.version = *v;
+  return Status::Ok();
+}
+
+Status RecordReader::Comm(const json& line) {
+  const json* id = Field(line, "id");
+  const json* members = Field(line, "members");
+  const json* remote = Field(line, "remote_members");
+  if (id == nullptr || !id->is_string() || id->get<std::string>().empty() ||
+      members == nullptr || !members->is_string() || (remote != nullptr && !remote->is_string())) {
+    return Bad("a communicator line lacks its id or members");
+  }
+  if (table_.count(*id) != 0) return Bad("communicator " + id->get<std::string>() + " is listed twice");
+  if (table_.size() >= kMaxNodeCommunicators) return Bad("more communicators than a record may hold");
+  auto local = ParseMemberRanges(*members, kMaxNodeTableRanks - table_ranks_);
+  if (!local.ok()) return local.status();
+  table_ranks_ += local->size();
+  std::optional<std::vector<int>> far;
+  if (remote != nullptr) {
+    auto parsed = ParseMemberRanges(*remote, kMaxNodeTableRanks - table_ranks_);
+    if (!parsed.ok()) return parsed.status();
+    table_ranks_ += parsed->size();
+    far = std::move(parsed.value());
+  }
+  table_.emplace(id->get<std::string>(), Membership{std::move(local.value()), std::move(far)});
+  return Status::Ok();
+}
+
+Status RecordReader::Rank(json line) {
+  if (s_.ranks_read >= s_.ranks_announced) {
+    return Bad("more rank lines than the header's " + std::to_string(s_.ranks_announced));
+  }
+  auto it = line.find("snapshot");
+  if (it == line.end() || !it->is_object()) return Bad("a rank line holds no snapshot");
+  json& doc = *it;
+  doc["schema"] = kSnapshotSchema;
+  // Communicators whose lists were left out take them from the node's table.
+  std::vector<std::pair<std::size_t, const Membership*>> shared;
+  if (auto comms = doc.find("communicators"); comms != doc.end() && comms->is_array()) {
+    for (std::size_t i = 0; i < comms->size(); ++i) {
+      const json& c = (*comms)[i];
+      if (!c.is_object() || c.contains("world_ranks")) continue;
+      const json* id = Field(c, "id");
+      auto found = id != nullptr && id->is_string() ? table_.find(*id) : table_.end();
+      if (found == table_.end()) {
+        return Bad("a rank line names a communicator with no communicator line before it");
+      }
+      shared.emplace_back(i, &found->second);
+    }
+  }
+  auto snap = SnapshotFromJson(doc);
+  if (!snap.ok()) return Bad("rank line " + std::to_string(s_.ranks_read + 1) + ": " + snap.status().message());
+  for (const auto& [i, m] : shared) {
+    if (i >= snap->communicators.size()) continue;
+    snap->communicators[i].world_ranks = m->world_ranks;
+    snap->communicators[i].remote_world_ranks = m->remote_world_ranks;
+  }
+  ++s_.ranks_read;
+  on_rank_(std::move(snap.value()));
+  return Status::Ok();
+}
+
+Status RecordReader::Trailer(const json& line) {
+  const json* read = Field(line, "ranks_read");
+  const json* failed = Field(line, "failed");
+  if (read == nullptr || !read->is_number_integer() || failed == nullptr || !failed->is_array()) {
+    return Bad("the trailer lacks ranks_read or failed");
+  }
+  if (read->get<int64_t>() != s_.ranks_read) {
+    return Bad("the trailer counts " + std::to_string(read->get<int64_t>()) +
+               " ranks read, the record holds " + std::to_string(s_.ranks_read));
+  }
+  if (s_.ranks_read + failed->size() > static_cast<std::size_t>(s_.ranks_announced)) {
+    return Bad("the trailer lists more failed ranks than the header announced");
+  }
+  std::vector<model::ProcessSnapshot> unreadable;
+  for (const json& f : *failed) {
+    const json* pid = f.is_object() ? Field(f, "pid") : nullptr;
+    const json* error = f.is_object() ? Field(f, "error") : nullptr;
+    if (pid == nullptr || !pid->is_number_integer() || error == nullptr || !error->is_string()) {
+      return Bad("a failed rank of the trailer lacks its pid or error");
+    }
+    model::ProcessSnapshot snap;
+    snap.process.pid = pid->get<int64_t>();
+    snap.process.state = "unreadable";
+    snap.process.error = *error;
+    const json* source = Field(f, "source");
+    snap.process.source = source != nullptr && source->is_string() ? source->get<std::string>() : "live";
+    const json* kind = Field(f, "error_kind");
+    int k = kind != nullptr && kind->is_number_integer() ? kind->get<int>() : 0;
+    snap.process.error_kind = k >= 0 && k <= 3 ? k : 0;
+    unreadable.push_back(std::move(snap));
+  }
+  // Processes of unknown job (collect --job could not read them) are no ranks.
+  if (const json* skipped = Field(line, "skipped"); skipped != nullptr && !skipped->is_array()) {
+    return Bad("the trailer's skipped is not a list");
+  }
+  if (const json* e = Field(line, "elapsed_s"); e != nullptr && e->is_number()) s_.elapsed_s = *e;
+  s_.ranks_failed = static_cast<int>(unreadable.size());
+  for (model::ProcessSnapshot& snap : unreadable) on_rank_(std::move(snap));
+  return Status::Ok();
+}
+
+}  // namespace
+
+NodeRecordSummary ReadNodeRecord(std::istream& in, const std::string& input,
+                                 const std::function<void(model::ProcessSnapshot&&)>& on_rank) {
+  NodeRecordSummary summary;
+  summary.input = input;
+  RecordReader reader(&summary, on_rank);
+  std::string text;
+  bool header = false, trailer = false;
+  for (int number = 1;; ++number) {
+    LineRead got = ReadLine(in, &text);
+    std::string where = "line " + std::to_string(number);
+    Status st;
+    if (got == LineRead::kEnd) {
+      if (!header) st = Bad("empty: no header line");
+      else if (!trailer) st = Bad("truncated: no trailer after " + std::to_string(summary.ranks_read) + " rank lines");
+      summary.status = st;
+      summary.complete = st.ok();
+      return summary;
+    }
+    if (got == LineRead::kCutShort) {
+      summary.status = Bad("truncated: " + where + " is cut short");
+      return summary;
+    }
+    if (got == LineRead::kTooLong) {
+      summary.status = Bad(where + " is longer than " +
+                           std::to_string(kMaxNodeRecordLineBytes >> 20) + " MiB");
+      return summary;
+    }
+    if (trailer) {
+      summary.status = Bad(where + " follows the trailer");
+      return summary;
+    }
+    json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (line.is_discarded() || !line.is_object()) {
+      summary.status = Bad(header ? where + " is not a JSON object" : "not a node record: the first line is not JSON");
+      return summary;
+    }
+    const json* kind = Field(line, "record");
+    std::string record = kind != nullptr && kind->is_string() ? kind->get<std::string>() : "";
+    try {
+      if (!header) {
+        st = record == "header" || record.empty() ? reader.Header(line)
+                                                  : Bad("not a node record: the first line is no header");
+        header = st.ok();
+      } else if (record == "comm") {
+        st = reader.Comm(line);
+      } else if (record == "rank") {
+        st = reader.Rank(std::move(line));
+      } else if (record == "trailer") {
+        st = reader.Trailer(line);
+        trailer = st.ok();
+      } else {
+        st = Bad(where + " is of no known kind");
+      }
+    } catch (const json::exception& e) {
+      st = Bad(where + ": " + e.what());
+    }
+    if (!st.ok()) {
+      summary.status = st;
+      return summary;
+    }
+  }
+}
+
+}  // namespace mpidbg::host

@@ -1,0 +1,22 @@
+// runtime_processes.h — the processes of this machine that carry mpidbg's runtime, found
+// in /proc: the candidates `collect --job` reads to find a job's ranks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mpidbg::host {
+
+// Pids (ascending) of the processes whose memory maps map a library named
+// libmpidbg_rt*.so (the runtime `mpidbg run` preloads), this process excepted. A
+// runtime linked into the executable itself maps no such library and is not found.
+// `proc` is the /proc to scan (tests point it elsewhere).
+std::vector<int64_t> RuntimeProcesses(const std::string& proc = "/proc");
+
+// Whether a process's job id `recorded` (the runtime's launch record) answers the job
+// the user asked for, `wanted`: the same text, or a Slurm job id "J" for any of its
+// steps "J.S".
+bool JobIdMatches(const std::string& recorded, const std::string& wanted);
+
+}  // namespace mpidbg::host
