@@ -36,9 +36,10 @@ LineRead ReadLine(std::istream& in, std::string* line) {
   }
 }
 
+// Held once per record: every rank line naming the communicator shares these lists.
 struct Membership {
-  std::vector<int> world_ranks;
-  std::optional<std::vector<int>> remote_world_ranks;
+  model::RankList world_ranks;
+  std::optional<model::RankList> remote_world_ranks;
 };
 
 class RecordReader {
@@ -101,12 +102,12 @@ Status RecordReader::Comm(const json& line) {
   auto local = ParseMemberRanges(*members, kMaxNodeTableRanks - table_ranks_);
   if (!local.ok()) return local.status();
   table_ranks_ += local->size();
-  std::optional<std::vector<int>> far;
+  std::optional<model::RankList> far;
   if (remote != nullptr) {
     auto parsed = ParseMemberRanges(*remote, kMaxNodeTableRanks - table_ranks_);
     if (!parsed.ok()) return parsed.status();
     table_ranks_ += parsed->size();
-    far = std::move(parsed.value());
+    far = model::RankList(std::move(parsed.value()));
   }
   table_.emplace(id->get<std::string>(), Membership{std::move(local.value()), std::move(far)});
   return Status::Ok();

@@ -37,9 +37,9 @@ bool NodeRecordWriter::InTable(const model::Communicator& c) {
   written_.emplace(c.id, Membership{c.world_ranks, c.remote_world_ranks});
   json line = {{"record", "comm"},
                {"id", c.id},
-               {"members", RankListText(c.world_ranks)},
+               {"members", RankListText(c.world_ranks.ranks())},
                {"remote_members", c.remote_world_ranks
-                                      ? json(RankListText(*c.remote_world_ranks))
+                                      ? json(RankListText(c.remote_world_ranks->ranks()))
                                       : json(nullptr)}};
   out_ << line.dump() << '\n';
   return true;

@@ -48,8 +48,8 @@ class NodeRecordWriter {
 
  private:
   struct Membership {
-    std::vector<int> world_ranks;
-    std::optional<std::vector<int>> remote_world_ranks;
+    model::RankList world_ranks;
+    std::optional<model::RankList> remote_world_ranks;
   };
   // True when the rank line may leave out `c`'s lists: its membership is (now) in the
   // node's table. A communicator without an id, or whose id names another membership

@@ -59,8 +59,8 @@ JobIndex::JobIndex(const std::vector<model::ProcessSnapshot>& snapshots)
       if (!fresh) continue;  // every member reports the same membership
       it->second.name = comm.name;
       it->second.inter = comm.kind == "inter";
-      AddMembers(comm.world_ranks, &it->second.members);
-      if (comm.remote_world_ranks) AddMembers(*comm.remote_world_ranks, &it->second.members);
+      AddMembers(comm.world_ranks.ranks(), &it->second.members);
+      if (comm.remote_world_ranks) AddMembers(comm.remote_world_ranks->ranks(), &it->second.members);
       std::vector<int>& m = it->second.members;
       std::sort(m.begin(), m.end());
       m.erase(std::unique(m.begin(), m.end()), m.end());
@@ -98,9 +98,9 @@ std::optional<int> JobIndex::PeerWorld(std::size_t i, const model::Operation& op
   // On an intercommunicator a peer rank names a member of the remote group.
   if (comm->kind == "inter") {
     if (!comm->remote_world_ranks) return std::nullopt;
-    return At(*comm->remote_world_ranks, op.peer.value);
+    return At(comm->remote_world_ranks->ranks(), op.peer.value);
   }
-  return At(comm->world_ranks, op.peer.value);
+  return At(comm->world_ranks.ranks(), op.peer.value);
 }
 
 std::optional<std::vector<int>> JobIndex::PossibleSources(std::size_t i,
@@ -109,9 +109,9 @@ std::optional<std::vector<int>> JobIndex::PossibleSources(std::size_t i,
   const std::vector<int>* group = nullptr;
   if (comm != nullptr) {
     if (comm->kind == "inter") {
-      if (comm->remote_world_ranks) group = &*comm->remote_world_ranks;
+      if (comm->remote_world_ranks) group = &comm->remote_world_ranks->ranks();
     } else {
-      group = &comm->world_ranks;
+      group = &comm->world_ranks.ranks();
     }
   }
   if (group == nullptr) return std::nullopt;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "host/model/group_table.h"
 #include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
 
@@ -26,9 +27,11 @@ model::ProcessSnapshot UnreadableSnapshot(const TargetSpec& spec, int64_t pid, c
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
                                                    std::vector<Status>* failures) {
   std::vector<model::ProcessSnapshot> snaps;
+  model::GroupTable groups;  // each communicator's members once for the whole job
   for (const TargetSpec& spec : targets) {
     auto snap = ReadTarget(spec);
     if (snap.ok()) {
+      groups.Share(&snap.value());
       snaps.push_back(std::move(snap.value()));
       continue;
     }
@@ -58,6 +61,7 @@ Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::str
   std::sort(files.begin(), files.end());
   if (files.empty()) return Status::Usage("no *.json snapshot documents in " + dir);
   std::vector<model::ProcessSnapshot> snaps;
+  model::GroupTable groups;
   for (const std::string& name : files) {
     std::string path = dir + "/" + name;
     std::ifstream in(path);
@@ -65,6 +69,7 @@ Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::str
     if (doc.is_discarded()) return Status::Usage(path + " is not valid JSON");
     auto snap = SnapshotFromJson(doc);
     if (!snap.ok()) return Status::Usage(path + ": " + snap.status().message());
+    groups.Share(&snap.value());
     snaps.push_back(std::move(snap.value()));
   }
   return snaps;
@@ -73,7 +78,11 @@ Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::str
 std::vector<model::ProcessSnapshot> ReadNodeRecords(const std::vector<std::string>& files,
                                                     std::vector<NodeRecordSummary>* nodes) {
   std::vector<model::ProcessSnapshot> snaps;
-  auto take = [&snaps](model::ProcessSnapshot&& snap) { snaps.push_back(std::move(snap)); };
+  model::GroupTable groups;
+  auto take = [&snaps, &groups](model::ProcessSnapshot&& snap) {
+    groups.Share(&snap);
+    snaps.push_back(std::move(snap));
+  };
   for (const std::string& name : files) {
     NodeRecordSummary node;
     if (name == "-") {

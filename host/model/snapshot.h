@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "rank_list.h"
+
 namespace mpidbg::model {
 
 // A rank value after normalisation: a plain rank or one of the wildcard names.
@@ -77,8 +79,9 @@ struct Communicator {
   std::string kind = "intra";  // "intra" | "inter"
   int size = 0;
   int rank = -1;
-  std::vector<int> world_ranks;
-  std::optional<std::vector<int>> remote_world_ranks;
+  // The same list on every member: readers share it job-wide (group_table.h).
+  RankList world_ranks;
+  std::optional<RankList> remote_world_ranks;
   std::optional<std::string> topology;  // "cart" | "graph" | "dist_graph"
   bool freed = false;
   bool predefined = false;

@@ -66,8 +66,8 @@ json CommunicatorToJson(const model::Communicator& c) {
   j["kind"] = c.kind;
   j["size"] = c.size;
   j["rank"] = c.rank;
-  j["world_ranks"] = c.world_ranks;
-  j["remote_world_ranks"] = OptionalToJson(c.remote_world_ranks);
+  j["world_ranks"] = c.world_ranks.ranks();
+  j["remote_world_ranks"] = c.remote_world_ranks ? json(c.remote_world_ranks->ranks()) : json(nullptr);
   j["topology"] = OptionalToJson(c.topology);
   j["freed"] = c.freed;
   j["predefined"] = c.predefined;

@@ -108,8 +108,10 @@ model::Communicator CommunicatorFromJson(const json& j) {
   Get(j, "kind", &c.kind);
   Get(j, "size", &c.size);
   Get(j, "rank", &c.rank);
-  Get(j, "world_ranks", &c.world_ranks);
-  GetOptional(j, "remote_world_ranks", &c.remote_world_ranks);
+  if (Has(j, "world_ranks")) c.world_ranks = j.at("world_ranks").get<std::vector<int>>();
+  if (Has(j, "remote_world_ranks")) {
+    c.remote_world_ranks = model::RankList(j.at("remote_world_ranks").get<std::vector<int>>());
+  }
   GetOptional(j, "topology", &c.topology);
   Get(j, "freed", &c.freed);
   Get(j, "predefined", &c.predefined);

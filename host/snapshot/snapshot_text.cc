@@ -128,8 +128,8 @@ std::string QueuesText(const model::ProcessSnapshot& snap) {
   for (const model::Communicator& c : snap.communicators) {
     out << "  " << (c.name.empty() ? "(unnamed)" : c.name) << "  id " << c.id << ", handle "
         << HexString(c.handle) << ", " << c.kind << ", rank " << c.rank << " of " << c.size;
-    if (!c.world_ranks.empty()) out << ", world ranks " << RankListText(c.world_ranks);
-    if (c.remote_world_ranks) out << ", remote world ranks " << RankListText(*c.remote_world_ranks);
+    if (!c.world_ranks.empty()) out << ", world ranks " << RankListText(c.world_ranks.ranks());
+    if (c.remote_world_ranks) out << ", remote world ranks " << RankListText(c.remote_world_ranks->ranks());
     if (c.topology) out << ", " << *c.topology << " topology";
     if (c.freed) out << ", freed";
     out << "\n";

@@ -59,13 +59,14 @@ class JobBuilder {
   // A communicator over `world_ranks` (comm rank k is world_ranks[k]).
   JobBuilder& AddComm(const std::string& id, const std::string& name,
                       const std::vector<int>& world_ranks) {
+    const model::RankList members = world_ranks;  // one list, shared as readers share it
     for (std::size_t k = 0; k < world_ranks.size(); ++k) {
       model::Communicator c;
       c.id = id;
       c.name = name;
       c.size = static_cast<int>(world_ranks.size());
       c.rank = static_cast<int>(k);
-      c.world_ranks = world_ranks;
+      c.world_ranks = members;
       Rank(world_ranks[k]).communicators.push_back(std::move(c));
     }
     return *this;
@@ -101,7 +102,8 @@ class JobBuilder {
   model::Operation Resolve(int r, model::Operation op) {
     const model::Communicator& c = Comm(r, op.comm_id);
     op.comm_name = c.name;
-    const std::vector<int>& group = c.kind == "inter" ? *c.remote_world_ranks : c.world_ranks;
+    const std::vector<int>& group =
+        c.kind == "inter" ? c.remote_world_ranks->ranks() : c.world_ranks.ranks();
     if (op.peer.is_rank()) op.peer_world = R(group.at(static_cast<std::size_t>(op.peer.value)));
     return op;
   }

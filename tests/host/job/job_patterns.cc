@@ -43,7 +43,18 @@ const std::vector<std::string>& PatternNames() {
   return names;
 }
 
+model::RankList WorldOf(int size) {
+  std::vector<int> ranks(static_cast<size_t>(size));
+  for (int r = 0; r < size; ++r) ranks[static_cast<size_t>(r)] = r;
+  return ranks;
+}
+
 model::ProcessSnapshot MakeRankSnapshot(const std::string& pattern, int rank, int size) {
+  return MakeRankSnapshot(pattern, rank, size, WorldOf(size));
+}
+
+model::ProcessSnapshot MakeRankSnapshot(const std::string& pattern, int rank, int size,
+                                        const model::RankList& world_ranks) {
   model::ProcessSnapshot s;
   s.process.pid = 100000 + rank;
   s.process.rank = rank;
@@ -60,8 +71,7 @@ model::ProcessSnapshot MakeRankSnapshot(const std::string& pattern, int rank, in
   world.handle = 0x44000000;
   world.size = size;
   world.rank = rank;
-  world.world_ranks.reserve(static_cast<size_t>(size));
-  for (int r = 0; r < size; ++r) world.world_ranks.push_back(r);
+  world.world_ranks = world_ranks;
   world.predefined = true;
   world.unexpected.emplace();
 
@@ -105,11 +115,20 @@ model::ProcessSnapshot MakeRankSnapshot(const std::string& pattern, int rank, in
   return s;
 }
 
+std::vector<model::ProcessSnapshot> MakeJob(const std::string& pattern, int size) {
+  std::vector<model::ProcessSnapshot> job;
+  job.reserve(static_cast<size_t>(size));
+  const model::RankList world = WorldOf(size);
+  for (int rank = 0; rank < size; ++rank) job.push_back(MakeRankSnapshot(pattern, rank, size, world));
+  return job;
+}
+
 std::string WritePattern(const std::string& pattern, int size, const std::string& dir) {
+  const model::RankList world = WorldOf(size);
   for (int rank = 0; rank < size; ++rank) {
     model::ProcessSnapshot snap;
     try {
-      snap = MakeRankSnapshot(pattern, rank, size);
+      snap = MakeRankSnapshot(pattern, rank, size, world);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
