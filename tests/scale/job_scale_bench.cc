@@ -10,7 +10,8 @@
 // send) and reads them back, then runs the analysis. Lines, one figure each:
 //   input_bytes=N ranks=N pattern=P       the node records' size
 //   merge_s=S ranks=N pattern=P           reading them back into snapshots
-//   generate_s=S ranks=N pattern=P        building the snapshots in memory
+//   generate_s=S ranks=N pattern=P        building the snapshots in memory (and the
+//                                         resident set they take, rss_mb=)
 //   analysis_s=S ranks=N pattern=P        Analyze()
 //   peak_rss_mb=M ranks=N pattern=P       the child's peak resident set
 #include <sys/resource.h>
@@ -38,6 +39,19 @@ constexpr int kRanksPerNode = 64;
 constexpr int kMaxRecordRanks = 16384;       // larger inputs are measured at this size
 constexpr rlim_t kAddressLimit = rlim_t{8} << 30;
 constexpr unsigned kChildSeconds = 900;
+
+// The resident set now, in MB (VmRSS of /proc/self/status), -1 if it cannot be read.
+double ResidentMb() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return -1;
+  char line[256];
+  long kb = -1;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::sscanf(line, "VmRSS: %ld kB", &kb) == 1) break;
+  }
+  std::fclose(f);
+  return kb < 0 ? -1 : static_cast<double>(kb) / 1024;
+}
 
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -83,7 +97,8 @@ int RunOne(const std::string& pattern, int size) {
   try {
     auto start = std::chrono::steady_clock::now();
     std::vector<model::ProcessSnapshot> snaps = MakeJob(pattern, size);
-    std::printf("generate_s=%.3f ranks=%d pattern=%s\n", Since(start), size, pattern.c_str());
+    std::printf("generate_s=%.3f ranks=%d pattern=%s rss_mb=%.1f\n", Since(start), size,
+                pattern.c_str(), ResidentMb());
     if (size <= kMaxRecordRanks) MeasureRecords(snaps, pattern);
     std::fflush(stdout);
     start = std::chrono::steady_clock::now();
