@@ -22,11 +22,24 @@ void FrameDemux::Break(const std::string& tag, NodeStream& node, const std::stri
 }
 
 void FrameDemux::Feed(std::string_view transport_line) {
-  ParsedFrame p = ParseFrame(transport_line);
-  if (p.kind == ParsedFrame::kNoFrame) {
+  // A transport may glue the unfinished last line of one node (a reader cut mid-frame)
+  // to the next line of another: every marker starts a frame of its own, so the cut one
+  // reads as damage of its node and the next one stays whole.
+  std::size_t at = transport_line.find(kFrameMarker);
+  if (at == std::string_view::npos) {
     ++chatter_;
     return;
   }
+  while (at != std::string_view::npos) {
+    std::size_t next = transport_line.find(kFrameMarker, at + 1);
+    FeedFrame(transport_line.substr(at, next == std::string_view::npos ? next : next - at));
+    at = next;
+  }
+}
+
+void FrameDemux::FeedFrame(std::string_view piece) {
+  ParsedFrame p = ParseFrame(piece);
+  if (p.kind == ParsedFrame::kNoFrame) return;
   auto found = nodes_.find(p.frame.tag);
   if (found == nodes_.end()) {
     if (p.frame.tag.empty() || nodes_.size() >= kMaxFrameNodes) {

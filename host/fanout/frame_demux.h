@@ -2,7 +2,9 @@
 // sorted back into each node's record lines (node_frames.h).
 //
 // Each node's frames must come in sequence: a gap, a repeated number or a bad frame
-// makes that node's stream broken (the lines it gave before stay). Lines without the
+// makes that node's stream broken (the lines it gave before stay). A transport line
+// holding several markers (a cut line of one node glued to the next of another) is
+// read as one frame per marker. Lines without the
 // marker are a transport's chatter and counted; a bad frame whose node cannot be told
 // is counted too. Memory is bounded: one unfinished line per node, at most
 // kMaxNodeRecordLineBytes long, and at most kMaxFrameNodes nodes.
@@ -47,6 +49,7 @@ class FrameDemux {
   std::size_t orphan_bad_frames() const { return orphan_bad_; }
 
  private:
+  void FeedFrame(std::string_view piece);
   void Break(const std::string& tag, NodeStream& node, const std::string& why);
 
   std::function<void(const std::string&, std::string&&)> on_line_;

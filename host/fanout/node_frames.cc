@@ -51,13 +51,19 @@ bool Unescape(std::string_view text, std::string* out) {
 std::vector<std::string_view> Words(std::string_view s) {
   std::vector<std::string_view> words;
   std::size_t i = 0;
-  while (i <= s.size() && words.size() < 6) {
+  while (i <= s.size() && words.size() < 7) {
     std::size_t j = s.find(' ', i);
     if (j == std::string_view::npos) j = s.size();
     words.push_back(s.substr(i, j - i));
     i = j + 1;
   }
   return words;
+}
+
+bool Number(std::string_view text, uint64_t* out) {
+  if (text.empty() || text.size() > 19) return false;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
 }
 
 }  // namespace
@@ -77,7 +83,8 @@ FrameWriter::FrameWriter(std::string tag, std::function<void(const std::string&)
 
 void FrameWriter::Emit(FrameFlag flag, const std::string& chunk) {
   const char f = flag == FrameFlag::kContinues ? '+' : flag == FrameFlag::kLineEnd ? '.' : '$';
-  std::string line = std::string(kFrameMarker) + " " + tag_ + " " + std::to_string(seq_++) + " " + f;
+  std::string line = std::string(kFrameMarker) + " " + tag_ + " " + std::to_string(seq_++) + " " +
+                     f + " " + std::to_string(chunk.size());
   if (!chunk.empty()) line += " " + chunk;
   emit_(line);
 }
@@ -166,7 +173,7 @@ ParsedFrame ParseFrame(std::string_view line) {
     p.why = "a frame marker of another version";
     return p;
   }
-  if (w.size() < 4 || w.size() > 5) {
+  if (w.size() < 5 || w.size() > 6) {
     if (w.size() > 1 && ValidFrameTag(w[1])) p.frame.tag = std::string(w[1]);
     p.why = "a frame with " + std::to_string(w.size()) + " fields";
     return p;
@@ -176,13 +183,13 @@ ParsedFrame ParseFrame(std::string_view line) {
     return p;
   }
   p.frame.tag = std::string(w[1]);
-  uint64_t seq = 0;
-  auto [end, ec] = std::from_chars(w[2].data(), w[2].data() + w[2].size(), seq);
-  if (ec != std::errc() || end != w[2].data() + w[2].size() || w[2].size() > 19) {
+  uint64_t seq = 0, length = 0;
+  if (!Number(w[2], &seq)) {
     p.why = "a frame whose sequence number is not a number";
     return p;
   }
   p.frame.seq = seq;
+  const std::string which = "frame " + std::to_string(seq);
   if (w[3] == "+") {
     p.frame.flag = FrameFlag::kContinues;
   } else if (w[3] == ".") {
@@ -190,22 +197,26 @@ ParsedFrame ParseFrame(std::string_view line) {
   } else if (w[3] == "$") {
     p.frame.flag = FrameFlag::kStreamEnd;
   } else {
-    p.why = "frame " + std::to_string(seq) + " has an unknown flag";
+    p.why = which + " has an unknown flag";
     return p;
   }
-  if (w.size() == 5) {
-    if (w[4].size() > kMaxFrameChunkChars) {
-      p.why = "frame " + std::to_string(seq) + " is longer than a frame may be";
-      return p;
-    }
-    if (p.frame.flag == FrameFlag::kStreamEnd || w[4].empty()) {
-      p.why = "frame " + std::to_string(seq) + " is malformed";
-      return p;
-    }
-    if (!Unescape(w[4], &p.frame.chunk)) {
-      p.why = "frame " + std::to_string(seq) + " holds a badly escaped chunk";
-      return p;
-    }
+  std::string_view chunk = w.size() == 6 ? w[5] : std::string_view();
+  // The length tells a frame cut short (its reader stopped mid-line) from a whole one.
+  if (!Number(w[4], &length) || length != chunk.size() || (w.size() == 6 && chunk.empty())) {
+    p.why = which + " is cut short or its length is wrong";
+    return p;
+  }
+  if (chunk.size() > kMaxFrameChunkChars) {
+    p.why = which + " is longer than a frame may be";
+    return p;
+  }
+  if (p.frame.flag == FrameFlag::kStreamEnd && !chunk.empty()) {
+    p.why = which + " ends the stream but carries text";
+    return p;
+  }
+  if (!Unescape(chunk, &p.frame.chunk)) {
+    p.why = which + " holds a badly escaped chunk";
+    return p;
   }
   p.kind = ParsedFrame::kFrame;
   p.why.clear();

@@ -2,13 +2,14 @@
 // the records of many nodes survive a transport that interleaves its tasks' output and
 // splits long lines (srun, pdsh): `collect --framed` writes them, the fan-out reads them.
 //
-//   @mpidbg.frame/1 TAG SEQ FLAG [CHUNK]
+//   @mpidbg.frame/1 TAG SEQ FLAG LENGTH [CHUNK]
 //
 // TAG names the node (its hostname), SEQ counts the node's frames from 0 with no gap,
 // FLAG is '+' (CHUNK continues a record line), '.' (CHUNK ends a record line) or '$'
-// (the node's stream ends; no chunk). CHUNK is a piece of the record's text with '%',
-// spaces and every byte outside printable ASCII written as %XX, so a frame is one line
-// of printable ASCII a transport neither splits nor trims. Anything before the marker
+// (the node's stream ends; no chunk), LENGTH is CHUNK's length as written, so a frame
+// cut short reads as damage. CHUNK is a piece of the record's text with '%', spaces and
+// every byte outside printable ASCII written as %XX, so a frame is one line of
+// printable ASCII a transport neither splits nor trims. Anything before the marker
 // (pdsh's "host: " prefix) is ignored.
 #pragma once
 

@@ -27,7 +27,8 @@ Result<std::vector<std::string>> Output(const std::vector<std::string>& argv, do
   if (o.timed_out) return Status::Unreadable("'" + CommandText(argv) + "' did not answer in time");
   if (o.exit_status != 0) {
     return Status::Unreadable("'" + CommandText(argv) + "' failed" +
-                              (o.why.empty() ? "" : ": " + o.why));
+                              (o.exit_status > 0 ? " (exit status " + std::to_string(o.exit_status) + ")"
+                                                 : ""));
   }
   return lines;
 }

@@ -126,7 +126,7 @@ TEST_F(FanoutReaders, ACutStreamAGarbageStreamAndAFailureAreEachNamed) {
   std::vector<RemoteRead> reads = {
       Sh("cat " + File("node1"), {"node1"}),
       Sh("head -c 1500 " + File("node2") + "; exit 0", {"node2"}),                   // cut
-      Sh("head -n 3 " + File("node3") + "; echo '@mpidbg.frame/1 node3 3 . %%%'", {"node3"}),
+      Sh("head -n 3 " + File("node3") + "; echo '@mpidbg.frame/1 node3 3 . 3 %%%'", {"node3"}),
       Sh("head -n 2 " + File("node4") + "; exit 3", {"node4"}),                      // fails
   };
   FanoutResult r = Run(reads);

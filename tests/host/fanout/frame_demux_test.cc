@@ -106,9 +106,9 @@ TEST(FrameDemux, GarbageWithAKnownTagBreaksThatNode) {
   Collected c;
   FrameDemux demux = MakeDemux(&c);
   for (const std::string& f : FramesOf("a", {"one"}, false)) demux.Feed(f);
-  demux.Feed("@mpidbg.frame/1 a 1 . bad%zz");
-  demux.Feed("@mpidbg.frame/1 a 2 . more");  // ignored: the stream is broken
-  demux.Feed("@mpidbg.frame/1 ??? 0 . x");    // no node to blame
+  demux.Feed("@mpidbg.frame/1 a 1 . 6 bad%zz");
+  demux.Feed("@mpidbg.frame/1 a 2 . 4 more");  // ignored: the stream is broken
+  demux.Feed("@mpidbg.frame/1 ??? 0 . 1 x");    // no node to blame
   EXPECT_NE(demux.nodes().at("a").broken.message().find("garbage"), std::string::npos);
   EXPECT_EQ(c.lines["a"], std::vector<std::string>{"one"});
   EXPECT_EQ(demux.orphan_bad_frames(), 1u);
@@ -125,6 +125,20 @@ TEST(FrameDemux, AStreamCutInsideALineBreaksWhenClosed) {
   demux.Close("a", Status::Unreadable("its reader exited with status 1"));
   EXPECT_FALSE(demux.nodes().at("a").broken.ok());
   EXPECT_TRUE(c.lines["a"].empty());
+}
+
+TEST(FrameDemux, ACutFrameGluedToAnotherNodesFrameBreaksOnlyTheCutNode) {
+  // srun passes a task's unfinished last line on glued to another task's next line.
+  std::vector<std::string> a = FramesOf("a", {std::string(2000, 'z')}, false);
+  std::vector<std::string> b = FramesOf("b", {"one", "two"});
+  Collected c;
+  FrameDemux demux = MakeDemux(&c);
+  demux.Feed(a[0]);
+  demux.Feed(a[1].substr(0, 40) + b[0]);
+  for (std::size_t i = 1; i < b.size(); ++i) demux.Feed(b[i]);
+  EXPECT_EQ(c.lines["b"], (std::vector<std::string>{"one", "two"}));
+  EXPECT_TRUE(demux.nodes().at("b").ended);
+  EXPECT_FALSE(demux.nodes().at("a").broken.ok());
 }
 
 TEST(FrameDemux, CloseNamesANodeThatNeverSpoke) {
@@ -147,7 +161,7 @@ TEST(FrameDemux, FramesAfterTheEndBreakTheNode) {
   FrameDemux demux = MakeDemux(&c);
   std::vector<std::string> a = FramesOf("a", {"one"});
   for (const std::string& f : a) demux.Feed(f);
-  demux.Feed("@mpidbg.frame/1 a 2 . again");
+  demux.Feed("@mpidbg.frame/1 a 2 . 5 again");
   EXPECT_FALSE(demux.nodes().at("a").broken.ok());
 }
 

@@ -66,7 +66,7 @@ TEST(NodeFrames, FramedOutputFramesWhatIsWrittenAndEndsOnClose) {
 }
 
 TEST(NodeFrames, APrefixBeforeTheMarkerIsSkipped) {
-  ParsedFrame p = ParseFrame("node7: @mpidbg.frame/1 node7 3 . abc\r");
+  ParsedFrame p = ParseFrame("node7: @mpidbg.frame/1 node7 3 . 3 abc\r");
   ASSERT_EQ(p.kind, ParsedFrame::kFrame) << p.why;
   EXPECT_EQ(p.frame.tag, "node7");
   EXPECT_EQ(p.frame.seq, 3u);
@@ -84,17 +84,19 @@ TEST(NodeFrames, DamagedFramesSayWhyAndKeepTheirTagWhenTheyCan) {
     const char* line;
     const char* tag;
   } cases[] = {
-      {"@mpidbg.frame/1 n1 x . abc", "n1"},          // sequence not a number
-      {"@mpidbg.frame/1 n1 -1 . abc", "n1"},         // negative
-      {"@mpidbg.frame/1 n1 0 ? abc", "n1"},          // unknown flag
-      {"@mpidbg.frame/1 n1 0 . a%zzb", "n1"},        // bad escape
-      {"@mpidbg.frame/1 n1 0 . abc%4", "n1"},        // escape cut short
-      {"@mpidbg.frame/1 n1 0 . a b", "n1"},          // a space inside the chunk
-      {"@mpidbg.frame/1 n1 0 $ abc", "n1"},          // an end frame with text
-      {"@mpidbg.frame/1 n1 0", "n1"},                // too few fields
-      {"@mpidbg.frame/1 n/1 0 . abc", ""},           // not a host name
-      {"@mpidbg.frame/1 n1 99999999999999999999 . a", "n1"},
-      {"@mpidbg.frame/12 n1 0 . abc", ""},           // another version
+      {"@mpidbg.frame/1 n1 x . 3 abc", "n1"},          // sequence not a number
+      {"@mpidbg.frame/1 n1 -1 . 3 abc", "n1"},         // negative
+      {"@mpidbg.frame/1 n1 0 ? 3 abc", "n1"},          // unknown flag
+      {"@mpidbg.frame/1 n1 0 . 5 a%zzb", "n1"},        // bad escape
+      {"@mpidbg.frame/1 n1 0 . 5 abc%4", "n1"},        // escape cut short (length agrees)
+      {"@mpidbg.frame/1 n1 0 . 9 abc", "n1"},          // cut short: length disagrees
+      {"@mpidbg.frame/1 n1 0 . x abc", "n1"},          // length not a number
+      {"@mpidbg.frame/1 n1 0 . 3 a b", "n1"},          // a space inside the chunk
+      {"@mpidbg.frame/1 n1 0 $ 3 abc", "n1"},          // an end frame with text
+      {"@mpidbg.frame/1 n1 0 .", "n1"},                // too few fields
+      {"@mpidbg.frame/1 n/1 0 . 3 abc", ""},           // not a host name
+      {"@mpidbg.frame/1 n1 99999999999999999999 . 1 a", "n1"},
+      {"@mpidbg.frame/12 n1 0 . 3 abc", ""},           // another version
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.line);
@@ -103,7 +105,8 @@ TEST(NodeFrames, DamagedFramesSayWhyAndKeepTheirTagWhenTheyCan) {
     EXPECT_FALSE(p.why.empty());
     EXPECT_EQ(p.frame.tag, c.tag);
   }
-  std::string long_frame = "@mpidbg.frame/1 n1 0 . " + std::string(kMaxFrameChunkChars + 1, 'a');
+  std::string long_frame = "@mpidbg.frame/1 n1 0 . " + std::to_string(kMaxFrameChunkChars + 1) +
+                           " " + std::string(kMaxFrameChunkChars + 1, 'a');
   EXPECT_EQ(ParseFrame(long_frame).kind, ParsedFrame::kBadFrame);
 }
 
