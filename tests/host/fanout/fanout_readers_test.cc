@@ -25,6 +25,7 @@ namespace mpidbg::host {
 namespace {
 
 constexpr int kRanks = 8;
+constexpr int kNodes = 4;
 
 // Alive and not a zombie waiting for whoever inherited it.
 bool Running(pid_t pid) {
@@ -35,15 +36,15 @@ bool Running(pid_t pid) {
   return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] != 'Z';
 }
 
-// The framed record of `host` holding ranks [first, first + count) of a ssend cycle.
-std::string FramedRecord(const std::string& host, int first, int count) {
+// The framed record of `host` holding ranks [first, first + count) of a ring of `size`.
+std::string FramedRecord(const std::string& host, int first, int count, int size = kRanks) {
   std::ostringstream out;
   {
     FramedOutput framed(out, host);
     NodeRecordWriter writer(framed.stream());
     writer.Header({host, "77", count, "test"});
     for (int r = first; r < first + count; ++r) {
-      writer.Rank(scale::MakeRankSnapshot("ring", r, kRanks));
+      writer.Rank(scale::MakeRankSnapshot("ring", r, size));
     }
     writer.Trailer(0.1);
   }
@@ -167,6 +168,22 @@ TEST_F(FanoutReaders, ANodeThatNeverAnswersIsNamed) {
                            {"node1", "node2", "node3", "node4"})});
   EXPECT_NE(Why(r, "node4"), "");
   EXPECT_EQ(Why(r, "node1"), "");
+}
+
+TEST_F(FanoutReaders, LargeJobsShowHowManyRanksWereRead) {
+  const int per_node = 256, size = per_node * kNodes;
+  std::vector<RemoteRead> reads;
+  for (int n = 0; n < kNodes; ++n) {
+    std::string host = "node" + std::to_string(n + 1);
+    std::string file = dir_ + "/big-" + host;
+    std::ofstream(file) << FramedRecord(host, n * per_node, per_node, size);
+    reads.push_back(Sh("cat " + file, {host}));
+  }
+  ::testing::internal::CaptureStderr();
+  FanoutResult r = Run(reads);
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(r.snaps.size(), static_cast<std::size_t>(size));
+  EXPECT_NE(err.find("1024 of 1024 ranks read"), std::string::npos) << err;
 }
 
 TEST_F(FanoutReaders, ACommandThatCannotRunNamesItsNodes) {
