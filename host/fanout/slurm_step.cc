@@ -101,8 +101,7 @@ ReaderCommand SrunReaders(const SlurmTarget& target, const std::vector<std::stri
             "--ntasks=" + std::to_string(nodes.size()),
             "--ntasks-per-node=1",
             "--nodelist=" + list,
-            "--kill-on-bad-exit=0",
-            "--job-name=mpidbg-collect"};
+            "--kill-on-bad-exit=0"};
   c.argv.insert(c.argv.end(), reader.begin(), reader.end());
   return c;
 }

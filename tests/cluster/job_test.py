@@ -7,7 +7,10 @@ through `srun --overlap`, merged by the front end), and checks the verdict again
 the program is written to do and against the same program run on this machine alone.
 With --cut-node NODE the readers run through a wrapper that cuts NODE's reader midway
 (its output stops after a few frames and the reader dies of SIGPIPE): the verdict must
-be incomplete and name NODE, with every other node's ranks read. Then kills the job and
+be incomplete and name NODE, with every other node's ranks read. With --hang as well,
+NODE's reader sends half its record and hangs: the front end stops the readers at its
+--timeout and names NODE as timed out (and the job's processes, readers included, are
+checked to be gone as always). Then kills the job and
 checks that neither the job nor the cluster left anything behind. Exit 0 pass, 1 fail,
 77 skipped (not root, or no Slurm/munge)."""
 import argparse
@@ -48,15 +51,20 @@ def on_alarm(signum, frame):
     raise TimeoutError(f"the test took more than {WATCHDOG_SECONDS} s")
 
 
-def cut_reader(directory, mpidbg, node):
+HANG_TIMEOUT = 5   # --timeout of the run whose node hangs
+
+
+def wrapped_reader(directory, mpidbg, node, hang):
     """A reader for --remote-mpidbg: the real mpidbg, except on `node`, where its output
-    is cut after 2000 bytes (mid-frame) and the reader dies of SIGPIPE."""
-    path = f"{directory}/cut-reader.sh"
+    is cut after 2000 bytes (mid-frame) so the reader dies of SIGPIPE, or (`hang`) where
+    it sends half its record and then hangs."""
+    path = f"{directory}/wrapped-reader.sh"
+    odd = ('"{m}" "$@" | head -n 3\n  exec sleep 300' if hang else
+           '"{m}" "$@" | head -c 2000\n  exit 1').format(m=mpidbg)
     with open(path, "w") as f:
         f.write(f"""#!/bin/sh
 if [ "$(hostname)" = "{node}" ]; then
-  "{mpidbg}" "$@" | head -c 2000
-  exit 1
+  {odd}
 fi
 exec "{mpidbg}" "$@"
 """)
@@ -74,6 +82,8 @@ def check_cut(doc, args):
     if len(named) != 1 or not named[0].get("error"):
         failures.append(f"unreadable_inputs does not name {args.cut_node} with why: "
                         f"{doc.get('unreadable_inputs')}")
+    elif args.hang and "no answer within" not in named[0]["error"]:
+        failures.append(f"{args.cut_node} is not named as timed out: {named[0]['error']}")
     others = [u for u in doc.get("unreadable_inputs") or [] if u.get("hostname") != args.cut_node]
     if others:
         failures.append(f"other nodes named unreadable: {others}")
@@ -99,7 +109,10 @@ def run(args):
 
             extra = []
             if args.cut_node:
-                extra = ["--remote-mpidbg", cut_reader(c.names.dir, args.mpidbg, args.cut_node)]
+                extra = ["--remote-mpidbg",
+                         wrapped_reader(c.names.dir, args.mpidbg, args.cut_node, args.hang)]
+            if args.hang:
+                extra += ["--timeout", str(HANG_TIMEOUT)]
             t = time.monotonic()
             doc, err = job.read(args.mpidbg, *extra)
             print(f"job_slurm_s={time.monotonic() - t:.1f}", flush=True)
@@ -152,6 +165,9 @@ def main():
     p.add_argument("--ranks", type=int, default=8)
     p.add_argument("--nodes", type=int, default=4)
     p.add_argument("--cut-node", help="cut this node's reader midway (e.g. node2)")
+    p.add_argument("--hang", action="store_true",
+                   help="with --cut-node: the node's reader hangs after half its record "
+                        f"instead; read with --timeout {HANG_TIMEOUT}")
     args = p.parse_args()
     reason = skip_reason()
     if reason:
