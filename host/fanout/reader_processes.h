@@ -30,9 +30,10 @@ struct ReaderOutcome {
 };
 
 // Runs `commands`, handing `on_line(index, line)` each whole line of command `index`'s
-// output (a last line without its newline is dropped) (stderr is left to this process's stderr), until all have exited and closed
-// their output, or `timeout_seconds` have passed. `on_tick()` is called about every
-// 200 ms; `on_exit(index, outcome)` once per command as soon as it is over.
+// output (a last line without its newline is dropped; stderr is left to this process's
+// stderr), until all have exited and closed their output, or `timeout_seconds` have
+// passed. `on_tick()` is called about every 200 ms; `on_exit(index, outcome)` once per
+// command as soon as it is over.
 std::vector<ReaderOutcome> RunReaders(
     const std::vector<ReaderCommand>& commands, double timeout_seconds,
     const std::function<void(std::size_t, std::string_view)>& on_line,

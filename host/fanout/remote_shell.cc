@@ -13,7 +13,8 @@ std::string PidList(const std::vector<int64_t>& pids) {
 }
 
 std::string Replace(std::string word, const std::string& what, const std::string& with) {
-  for (std::size_t at = word.find(what); at != std::string::npos; at = word.find(what, at + with.size())) {
+  for (std::size_t at = word.find(what); at != std::string::npos;
+       at = word.find(what, at + with.size())) {
     word.replace(at, what.size(), with);
   }
   return word;

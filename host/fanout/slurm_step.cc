@@ -26,9 +26,9 @@ Result<std::vector<std::string>> Output(const std::vector<std::string>& argv, do
   const ReaderOutcome& o = outcome[0];
   if (o.timed_out) return Status::Unreadable("'" + CommandText(argv) + "' did not answer in time");
   if (o.exit_status != 0) {
-    return Status::Unreadable("'" + CommandText(argv) + "' failed" +
-                              (o.exit_status > 0 ? " (exit status " + std::to_string(o.exit_status) + ")"
-                                                 : ""));
+    std::string status =
+        o.exit_status > 0 ? " (exit status " + std::to_string(o.exit_status) + ")" : "";
+    return Status::Unreadable("'" + CommandText(argv) + "' failed" + status);
   }
   return lines;
 }

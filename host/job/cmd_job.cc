@@ -170,8 +170,8 @@ host::Result<host::FanoutResult> ReadAcrossNodes(JobOptions& o, host::PhaseClock
   if (ranks->remote_pids.empty()) return host::FanoutResult{};
   *fanned_out = true;
   clock.Start("fan-out");
-  auto reads = host::RemoteReaders(t.remote_shell.empty() ? host::kDefaultRemoteShell : t.remote_shell,
-                                   mpidbg, t.plugin, ranks->remote_pids);
+  const std::string shell = t.remote_shell.empty() ? host::kDefaultRemoteShell : t.remote_shell;
+  auto reads = host::RemoteReaders(shell, mpidbg, t.plugin, ranks->remote_pids);
   if (!reads.ok()) return reads.status();
   std::vector<std::string> hosts;
   for (const auto& [host, pids] : ranks->remote_pids) hosts.push_back(host);
