@@ -17,6 +17,31 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The readers sit in process groups of their own, so a Ctrl-C at the terminal reaches
+// only this process: while they run, SIGINT, SIGTERM and SIGHUP are caught, the readers
+// stopped, and the signal raised again with its former handler.
+volatile sig_atomic_t g_interrupted = 0;
+
+void OnInterrupt(int signo) { g_interrupted = signo; }
+
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    struct sigaction sa = {};
+    sa.sa_handler = OnInterrupt;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &sa, &old_[i]);
+  }
+  ~InterruptGuard() {
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+    if (g_interrupted != 0) raise(g_interrupted);
+  }
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_[3];
+};
+
 struct Child {
   pid_t pid = -1;
   int fd = -1;           // its stdout, -1 once closed
@@ -103,6 +128,8 @@ std::vector<ReaderOutcome> RunReaders(
     const std::function<void(std::size_t, std::string_view)>& on_line,
     const std::function<void()>& on_tick,
     const std::function<void(std::size_t, const ReaderOutcome&)>& on_exit) {
+  g_interrupted = 0;
+  InterruptGuard guard;
   std::vector<Child> children(commands.size());
   for (std::size_t i = 0; i < commands.size(); ++i) {
     Child& c = children[i];
@@ -153,7 +180,7 @@ std::vector<ReaderOutcome> RunReaders(
       on_tick();
       next_tick = Clock::now() + std::chrono::milliseconds(200);
     }
-    if (Clock::now() >= deadline) {
+    if (Clock::now() >= deadline || g_interrupted != 0) {
       for (std::size_t i = 0; i < children.size(); ++i) {
         Child& c = children[i];
         if (c.reported) continue;
@@ -163,7 +190,9 @@ std::vector<ReaderOutcome> RunReaders(
         c.outcome.timed_out = true;
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, "%g", timeout_seconds);
-        c.outcome.why = std::string("no answer within ") + seconds + " s (its reader was stopped)";
+        c.outcome.why = g_interrupted != 0
+                            ? std::string("interrupted (its reader was stopped)")
+                            : std::string("no answer within ") + seconds + " s (its reader was stopped)";
         c.reported = true;
         on_exit(i, c.outcome);
       }

@@ -2,7 +2,8 @@
 // run at once as children of this process, their standard output handed over line by
 // line as it arrives, bounded in time: at the deadline each one still running is
 // stopped with its whole process group (SIGTERM, then SIGKILL), so no reader outlives
-// the front end and nothing hangs.
+// the front end and nothing hangs. An interrupt (SIGINT, SIGTERM, SIGHUP) while they
+// run stops them the same way before it takes its usual course.
 #pragma once
 
 #include <cstddef>

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +19,7 @@
 #include "host/collect/node_record_writer.h"
 #include "host/fanout/node_frames.h"
 #include "host/fanout/phase_clock.h"
+#include "host/fanout/reader_processes.h"
 #include "host/job/job_analysis.h"
 #include "job_patterns.h"
 
@@ -161,6 +163,30 @@ TEST_F(FanoutReaders, AHungReaderIsStoppedAtTheTimeoutWithItsChildren) {
   ASSERT_TRUE(in >> sleeper);
   usleep(200000);
   EXPECT_FALSE(Running(sleeper)) << "the reader's child outlived the timeout";
+}
+
+TEST_F(FanoutReaders, AnInterruptStopsTheReadersAndThenTakesItsCourse) {
+  std::string pidfile = dir_ + "/interrupted.pid";
+  pid_t front = fork();
+  ASSERT_GE(front, 0);
+  if (front == 0) {
+    // The front end: readers that would run for 100 s.
+    RunReaders({ReaderCommand{{"sh", "-c", "sleep 100 & echo $! > " + pidfile + "; wait"}}}, 60,
+               [](std::size_t, std::string_view) {}, [] {},
+               [](std::size_t, const ReaderOutcome&) {});
+    _exit(0);
+  }
+  for (int i = 0; i < 100 && !std::ifstream(pidfile).good(); ++i) usleep(20000);
+  usleep(100000);
+  kill(front, SIGINT);
+  int status = 0;
+  ASSERT_EQ(waitpid(front, &status, 0), front);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+  std::ifstream in(pidfile);
+  pid_t sleeper = 0;
+  ASSERT_TRUE(in >> sleeper);
+  usleep(200000);
+  EXPECT_FALSE(Running(sleeper)) << "a reader outlived the interrupted front end";
 }
 
 TEST_F(FanoutReaders, ANodeThatNeverAnswersIsNamed) {
