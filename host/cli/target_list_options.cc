@@ -1,12 +1,31 @@
 // target_list_options.cc — parsing FILE | --pids | --cores | --launcher.
 #include "host/cli/target_list_options.h"
 
+#include <cstdlib>
 #include <sstream>
 #include <utility>
 
 #include "host/proctable/mpir_proctable.h"
 
 namespace mpidbg::cli {
+
+namespace {
+
+bool ParsePidList(const std::string& v, std::vector<int64_t>* pids, host::Status* error) {
+  std::stringstream list(v);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    int64_t pid = 0;
+    if (!ParsePid(item, &pid)) {
+      *error = host::Status::Usage("bad process id '" + item + "'");
+      return false;
+    }
+    pids->push_back(pid);
+  }
+  return true;
+}
+
+}  // namespace
 
 bool TakeTargetList(ArgCursor& c, TargetListOptions* t, host::Status* error) {
   const std::string& a = c.arg();
@@ -16,15 +35,34 @@ bool TakeTargetList(ArgCursor& c, TargetListOptions* t, host::Status* error) {
       *error = host::Status::Usage("--pids needs a comma-separated list");
       return true;
     }
-    std::stringstream list(v);
-    std::string item;
-    while (std::getline(list, item, ',')) {
-      int64_t pid = 0;
-      if (!ParsePid(item, &pid)) {
-        *error = host::Status::Usage("bad process id '" + item + "'");
-        return true;
-      }
-      t->pids.push_back(pid);
+    ParsePidList(v, &t->pids, error);
+  } else if (a == "--host-pids") {
+    std::size_t eq = std::string::npos;
+    if (!c.Value(&v) || (eq = v.find('=')) == std::string::npos || eq == 0) {
+      *error = host::Status::Usage("--host-pids needs HOST=P,P,...");
+      return true;
+    }
+    std::vector<int64_t> pids;
+    if (ParsePidList(v.substr(eq + 1), &pids, error)) {
+      t->host_pids.emplace_back(v.substr(0, eq), std::move(pids));
+    }
+  } else if (a == "--slurm") {
+    if (!c.Value(&t->slurm) || t->slurm.empty()) {
+      *error = host::Status::Usage("--slurm needs a job id (JOBID or JOBID.STEP)");
+    }
+  } else if (a == "--remote-mpidbg") {
+    if (!c.Value(&t->remote_mpidbg) || t->remote_mpidbg.empty()) {
+      *error = host::Status::Usage("--remote-mpidbg needs the path of mpidbg on the nodes");
+    }
+  } else if (a == "--remote-shell") {
+    if (!c.Value(&t->remote_shell) || t->remote_shell.empty()) {
+      *error = host::Status::Usage("--remote-shell needs a command with {host} or {hosts}");
+    }
+  } else if (a == "--timeout") {
+    char* end = nullptr;
+    if (!c.Value(&v) || (t->timeout_seconds = std::strtod(v.c_str(), &end), *end != '\0') ||
+        !(t->timeout_seconds > 0) || t->timeout_seconds > 86400) {
+      *error = host::Status::Usage("--timeout needs a number of seconds above 0");
     }
   } else if (a == "--cores") {
     while (c.HasValue() && c.Value(&v)) t->cores.push_back(v);
@@ -44,7 +82,13 @@ bool TakeTargetList(ArgCursor& c, TargetListOptions* t, host::Status* error) {
 }
 
 int TargetListSources(const TargetListOptions& t) {
-  return (t.pids.empty() ? 0 : 1) + (t.cores.empty() ? 0 : 1) + (t.launcher == 0 ? 0 : 1);
+  return (t.pids.empty() ? 0 : 1) + (t.cores.empty() ? 0 : 1) + (t.launcher == 0 ? 0 : 1) +
+         (t.slurm.empty() ? 0 : 1) + (t.host_pids.empty() ? 0 : 1);
+}
+
+bool HasFanoutOptions(const TargetListOptions& t) {
+  return !t.slurm.empty() || !t.remote_mpidbg.empty() || !t.remote_shell.empty() ||
+         t.timeout_seconds != 60;
 }
 
 host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o) {
@@ -53,6 +97,9 @@ host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions&
     auto local = host::LauncherLocalRankPids(o.launcher);
     if (!local.ok()) return local.status();
     pids = std::move(local.value());
+  }
+  for (const auto& [host, listed] : o.host_pids) {
+    if (host::IsLocalHost(host)) pids.insert(pids.end(), listed.begin(), listed.end());
   }
   std::vector<host::TargetSpec> targets;
   for (int64_t pid : pids) {
@@ -89,6 +136,11 @@ host::Status CheckJobInput(const JobInputOptions& o) {
   int sources = (o.file.empty() ? 0 : 1) + TargetListSources(t);
   if (sources != 1) {
     return host::Status::Usage("give exactly one of FILE, --pids, --cores or --launcher");
+  }
+  if (HasFanoutOptions(t) || !t.host_pids.empty()) {
+    return host::Status::Usage(
+        "--slurm, --host-pids and the --remote-* and --timeout options are for `mpidbg job` "
+        "and `collect`; this command reads the ranks of this host only");
   }
   if (!t.exe.empty() && t.cores.empty()) return host::Status::Usage("--exe goes with --cores");
   if (!o.file.empty() && !t.plugin.empty()) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host/cli/options.h"
@@ -13,24 +14,37 @@
 
 namespace mpidbg::cli {
 
-// "--pids P,P" / "--cores C C" / "--launcher PID", with --exe and --plugin.
+// "--pids P,P" / "--cores C C" / "--launcher PID", with --exe and --plugin; for ranks on
+// other nodes "--slurm JOBID[.STEP]" and, with it or --launcher, how the node readers are
+// reached (--remote-mpidbg, --remote-shell, --timeout); "--host-pids HOST=P,P" (the
+// pids of each host, of which a reader takes its own host's).
 struct TargetListOptions {
   std::vector<int64_t> pids;
   std::vector<std::string> cores;
   int64_t launcher = 0;
   std::string exe;
   std::string plugin;
+  std::string slurm;
+  std::string remote_mpidbg;
+  std::string remote_shell;
+  double timeout_seconds = 60;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> host_pids;
 };
+
+// True when a fan-out option was given (--slurm, --remote-*, --timeout): only `job`
+// reads ranks on other nodes.
+bool HasFanoutOptions(const TargetListOptions& t);
 
 // Takes the current argument of `c` when it is one of the target-list options; true if
 // taken. A bad value sets `*error`.
 bool TakeTargetList(ArgCursor& c, TargetListOptions* t, host::Status* error);
 
-// How many of --pids, --cores, --launcher were given (a command wants exactly one
+// How many of --pids, --cores, --launcher, --slurm, --host-pids were given (a command wants exactly one
 // source of targets).
 int TargetListSources(const TargetListOptions& t);
 
-// Builds the target list, pids before cores: the launcher's process table becomes pids.
+// Builds the target list, pids before cores: the launcher's process table becomes pids
+// (those on this host), --host-pids the pids listed for this host. --slurm gives none.
 host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o);
 
 struct JobInputOptions {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <utility>
 
 #include "host/cli/commands.h"
@@ -13,6 +14,7 @@
 #include "host/cli/target_list_options.h"
 #include "host/collect/node_record_writer.h"
 #include "host/collect/runtime_processes.h"
+#include "host/fanout/node_frames.h"
 #include "host/snapshot/snapshot_reader.h"
 
 #ifndef MPIDBG_VERSION
@@ -24,19 +26,23 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: mpidbg collect (--job ID | --pids P,P,... | --cores CORE [CORE ...] [--exe FILE])\n"
-    "                      [--plugin PATH] [-o FILE]\n"
+    "                      [--plugin PATH] [-o FILE] [--framed]\n"
     "Reads every rank of a job on this node and writes one node record\n"
     "(mpidbg.node/1, JSON Lines) to standard output or FILE, for\n"
     "`mpidbg job --nodes RECORD ...` to join with the records of the other nodes.\n"
     "--job finds the ranks by itself: the processes running under the mpidbg runtime\n"
     "whose launch record names job ID (`metadata.pmi.job_id` of `snapshot --json`:\n"
     "the PMI KVS name or Hydra's port/pgid, Open MPI's job id or PMIx namespace, or\n"
-    "Slurm's JOB.STEP, where JOB alone matches every step).\n";
+    "Slurm's JOB.STEP, where JOB alone matches every step).\n"
+    "--framed cuts the record into short tagged lines (frames) that survive a transport\n"
+    "interleaving many nodes' output, as `mpidbg job --slurm` and a launcher's remote\n"
+    "readers use it. --host-pids HOST=P,P (repeatable) reads the pids listed for this host.\n";
 
 struct CollectOptions {
   std::string job;
   std::vector<host::TargetSpec> targets;
   std::string output;
+  bool framed = false;
   bool help = false;
 };
 
@@ -52,6 +58,8 @@ host::Result<CollectOptions> ParseCollectOptions(const std::vector<std::string>&
       if (!error.ok()) return error;
     } else if (a == "--job") {
       if (!c.Value(&o.job) || o.job.empty()) return host::Status::Usage("--job needs a job id");
+    } else if (a == "--framed") {
+      o.framed = true;
     } else if (a == "-o" || a == "--output") {
       if (!c.Value(&o.output)) return host::Status::Usage("-o needs a file");
     } else {
@@ -59,8 +67,12 @@ host::Result<CollectOptions> ParseCollectOptions(const std::vector<std::string>&
     }
   }
   if (o.help) return o;
-  if (TargetListSources(targets) + (o.job.empty() ? 0 : 1) != 1) {
-    return host::Status::Usage("give exactly one of --job, --pids, --cores or --launcher");
+  if (TargetListSources(targets) + (o.job.empty() ? 0 : 1) != 1 || !targets.slurm.empty()) {
+    return host::Status::Usage(
+        "give exactly one of --job, --pids, --host-pids, --cores or --launcher");
+  }
+  if (HasFanoutOptions(targets)) {
+    return host::Status::Usage("collect reads this node only: no --remote-* or --timeout");
   }
   if (!o.job.empty()) {
     for (int64_t pid : host::RuntimeProcesses()) {
@@ -110,7 +122,11 @@ int CollectCommand(const std::vector<std::string>& args) {
     file.open(options->output, std::ios::out | std::ios::trunc);
     if (!file) return ReportFailure(host::Status::Usage("cannot write " + options->output), false);
   }
-  std::ostream& out = options->output.empty() ? std::cout : file;
+  std::ostream& plain = options->output.empty() ? std::cout : file;
+  // Framed, the record goes out as short lines tagged with this host's name.
+  std::optional<host::FramedOutput> framed;
+  if (options->framed) framed.emplace(plain, HostName());
+  std::ostream& out = framed ? framed->stream() : plain;
 
   // Every rank is read before the first line is written, so the header can count them;
   // what this holds is bounded by the ranks of this node.
@@ -151,7 +167,8 @@ int CollectCommand(const std::vector<std::string>& args) {
   for (const Failure& f : failures) writer.Failure(f.pid, f.source, f.why);
   for (const Skip& s : skipped) writer.Skipped(s.pid, s.why);
   writer.Trailer(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  if (!out) {
+  if (framed) framed->Close();
+  if (!out || !plain) {
     return ReportFailure(host::Status::Usage("cannot write " + (options->output.empty()
                                                                      ? std::string("standard output")
                                                                      : options->output)),

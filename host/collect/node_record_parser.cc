@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -190,66 +191,109 @@ Status RecordReader::Trailer(const json& line) {
 
 }  // namespace
 
+struct NodeRecordLines::State {
+  State(NodeRecordSummary* summary, std::function<void(model::ProcessSnapshot&&)> on_rank)
+      : on_rank(std::move(on_rank)), reader(summary, this->on_rank) {}
+  std::function<void(model::ProcessSnapshot&&)> on_rank;
+  RecordReader reader;
+  int number = 0;
+  bool header = false;
+  bool trailer = false;
+};
+
+NodeRecordLines::NodeRecordLines(const std::string& input,
+                                 std::function<void(model::ProcessSnapshot&&)> on_rank) {
+  summary_.input = input;
+  state_ = std::make_unique<State>(&summary_, std::move(on_rank));
+}
+
+NodeRecordLines::~NodeRecordLines() = default;
+
+bool NodeRecordLines::Fail(const Status& why) {
+  summary_.status = why;
+  summary_.complete = false;
+  failed_ = true;
+  return false;
+}
+
+bool NodeRecordLines::Line(const std::string& text) {
+  if (failed_) return false;
+  State& s = *state_;
+  std::string where = "line " + std::to_string(++s.number);
+  if (text.size() > kMaxNodeRecordLineBytes) {
+    return Fail(Bad(where + " is longer than " + std::to_string(kMaxNodeRecordLineBytes >> 20) +
+                    " MiB"));
+  }
+  if (s.trailer) return Fail(Bad(where + " follows the trailer"));
+  json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (line.is_discarded() || !line.is_object()) {
+    return Fail(Bad(s.header ? where + " is not a JSON object"
+                             : "not a node record: the first line is not JSON"));
+  }
+  const json* kind = Field(line, "record");
+  std::string record = kind != nullptr && kind->is_string() ? kind->get<std::string>() : "";
+  Status st;
+  try {
+    if (!s.header) {
+      st = record == "header" || record.empty() ? s.reader.Header(line)
+                                                : Bad("not a node record: the first line is no header");
+      s.header = st.ok();
+    } else if (record == "comm") {
+      st = s.reader.Comm(line);
+    } else if (record == "rank") {
+      st = s.reader.Rank(std::move(line));
+    } else if (record == "trailer") {
+      st = s.reader.Trailer(line);
+      s.trailer = st.ok();
+    } else {
+      st = Bad(where + " is of no known kind");
+    }
+  } catch (const json::exception& e) {
+    st = Bad(where + ": " + e.what());
+  }
+  if (!st.ok()) return Fail(st);
+  return true;
+}
+
+void NodeRecordLines::CutShort() {
+  if (failed_) return;
+  Fail(Bad("truncated: line " + std::to_string(state_->number + 1) + " is cut short"));
+}
+
+bool NodeRecordLines::ended() const { return failed_ || state_->trailer; }
+
+NodeRecordSummary NodeRecordLines::Finish() {
+  if (!failed_) {
+    if (!state_->header) {
+      Fail(Bad("empty: no header line"));
+    } else if (!state_->trailer) {
+      Fail(Bad("truncated: no trailer after " + std::to_string(summary_.ranks_read) +
+               " rank lines"));
+    } else {
+      summary_.status = Status::Ok();
+      summary_.complete = true;
+    }
+  }
+  return summary_;
+}
+
 NodeRecordSummary ReadNodeRecord(std::istream& in, const std::string& input,
                                  const std::function<void(model::ProcessSnapshot&&)>& on_rank) {
-  NodeRecordSummary summary;
-  summary.input = input;
-  RecordReader reader(&summary, on_rank);
+  NodeRecordLines lines(input, on_rank);
   std::string text;
-  bool header = false, trailer = false;
-  for (int number = 1;; ++number) {
+  for (;;) {
     LineRead got = ReadLine(in, &text);
-    std::string where = "line " + std::to_string(number);
-    Status st;
-    if (got == LineRead::kEnd) {
-      if (!header) st = Bad("empty: no header line");
-      else if (!trailer) st = Bad("truncated: no trailer after " + std::to_string(summary.ranks_read) + " rank lines");
-      summary.status = st;
-      summary.complete = st.ok();
-      return summary;
-    }
+    if (got == LineRead::kEnd) return lines.Finish();
     if (got == LineRead::kCutShort) {
-      summary.status = Bad("truncated: " + where + " is cut short");
-      return summary;
+      lines.CutShort();
+      return lines.Finish();
     }
     if (got == LineRead::kTooLong) {
-      summary.status = Bad(where + " is longer than " +
-                           std::to_string(kMaxNodeRecordLineBytes >> 20) + " MiB");
-      return summary;
+      text.push_back('x');  // one byte over the bound names the fault
+      lines.Line(text);
+      return lines.Finish();
     }
-    if (trailer) {
-      summary.status = Bad(where + " follows the trailer");
-      return summary;
-    }
-    json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (line.is_discarded() || !line.is_object()) {
-      summary.status = Bad(header ? where + " is not a JSON object" : "not a node record: the first line is not JSON");
-      return summary;
-    }
-    const json* kind = Field(line, "record");
-    std::string record = kind != nullptr && kind->is_string() ? kind->get<std::string>() : "";
-    try {
-      if (!header) {
-        st = record == "header" || record.empty() ? reader.Header(line)
-                                                  : Bad("not a node record: the first line is no header");
-        header = st.ok();
-      } else if (record == "comm") {
-        st = reader.Comm(line);
-      } else if (record == "rank") {
-        st = reader.Rank(std::move(line));
-      } else if (record == "trailer") {
-        st = reader.Trailer(line);
-        trailer = st.ok();
-      } else {
-        st = Bad(where + " is of no known kind");
-      }
-    } catch (const json::exception& e) {
-      st = Bad(where + ": " + e.what());
-    }
-    if (!st.ok()) {
-      summary.status = st;
-      return summary;
-    }
+    if (!lines.Line(text)) return lines.Finish();
   }
 }
 

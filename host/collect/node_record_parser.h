@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <istream>
 #include <string>
 
@@ -42,5 +43,34 @@ struct NodeRecordSummary {
 // (every rank line stands alone); the summary says where reading stopped and why.
 NodeRecordSummary ReadNodeRecord(std::istream& in, const std::string& input,
                                  const std::function<void(model::ProcessSnapshot&&)>& on_rank);
+
+// The same reading fed one line at a time (its newline taken off), for records that
+// arrive in pieces from many nodes at once: the caller reassembles each line and hands
+// it over as soon as it is whole.
+class NodeRecordLines {
+ public:
+  NodeRecordLines(const std::string& input, std::function<void(model::ProcessSnapshot&&)> on_rank);
+  ~NodeRecordLines();
+  NodeRecordLines(const NodeRecordLines&) = delete;
+  NodeRecordLines& operator=(const NodeRecordLines&) = delete;
+
+  // False once the record has failed (later lines are ignored).
+  bool Line(const std::string& text);
+  // The input ended inside a line.
+  void CutShort();
+  // The record failed or its trailer was read: nothing more belongs to it.
+  bool ended() const;
+  // The end of the input: the summary, complete only when the trailer was read.
+  NodeRecordSummary Finish();
+  const NodeRecordSummary& summary() const { return summary_; }
+
+ private:
+  struct State;
+  bool Fail(const Status& why);
+
+  NodeRecordSummary summary_;
+  std::unique_ptr<State> state_;
+  bool failed_ = false;
+};
 
 }  // namespace mpidbg::host

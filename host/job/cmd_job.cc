@@ -6,12 +6,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 #include <utility>
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/cli/target_list_options.h"
+#include "host/fanout/fanout_collect.h"
+#include "host/fanout/launcher_hosts.h"
+#include "host/fanout/phase_clock.h"
+#include "host/fanout/remote_shell.h"
 #include "host/job/job_analysis.h"
 #include "host/job/job_inputs.h"
 #include "host/job/progress.h"
@@ -21,18 +26,26 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: mpidbg job (--pids P,P,... | --launcher PID | --cores CORE [CORE ...] [--exe FILE] |\n"
-    "                   --snapshots DIR | --nodes RECORD [RECORD ...])\n"
+    "                   --slurm JOBID[.STEP] | --snapshots DIR | --nodes RECORD [RECORD ...])\n"
     "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE] [--confirm SECONDS]\n"
+    "                  [--remote-mpidbg PATH] [--remote-shell CMD] [--timeout SECONDS]\n"
     "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
     "wait-for graph, deadlocks and hints. When live ranks look deadlocked they are read\n"
     "again after --confirm seconds (default 1, 0 to skip); a rank that made MPI calls\n"
     "in between is progressing, not stuck. --launcher takes the ranks from the MPIR\n"
     "process table of a running mpiexec (Open MPI's does; MPICH's Hydra does not).\n"
     "--nodes joins node records written by `mpidbg collect` (one per node, - for\n"
-    "standard input); a record cut short or unreadable marks the verdict incomplete.\n";
+    "standard input); a record cut short or unreadable marks the verdict incomplete.\n"
+    "Ranks on other nodes: --slurm runs `mpidbg collect` on every node of the job (or\n"
+    "step) through `srun --overlap`; --launcher reaches the hosts of the process table\n"
+    "through --remote-shell (default 'ssh -o BatchMode=yes {host}'; {hosts} for one\n"
+    "command over all, e.g. 'pdsh -w {hosts}'). The readers run --remote-mpidbg (default:\n"
+    "this executable's path); a node that fails or has not answered after --timeout\n"
+    "seconds (default 60) is named and the verdict marked incomplete.\n";
 
 struct JobOptions {
   std::vector<host::TargetSpec> targets;
+  TargetListOptions fanout;  // --slurm, --launcher and how remote readers run
   std::string snapshots_dir;
   std::vector<std::string> node_records;
   bool json = false;
@@ -77,10 +90,16 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
   if (o.help) return o;
   int sources = TargetListSources(targets) + (o.snapshots_dir.empty() ? 0 : 1) +
                 (o.node_records.empty() ? 0 : 1);
-  if (sources != 1) {
+  if (sources != 1 || !targets.host_pids.empty()) {
     return host::Status::Usage(
-        "give exactly one of --pids, --launcher, --cores, --snapshots or --nodes");
+        "give exactly one of --pids, --launcher, --cores, --slurm, --snapshots or --nodes");
   }
+  o.fanout = targets;
+  if (HasFanoutOptions(targets) && targets.slurm.empty() && targets.launcher == 0) {
+    return host::Status::Usage("--remote-mpidbg, --remote-shell and --timeout go with --slurm or "
+                               "--launcher");
+  }
+  if (!targets.slurm.empty() || targets.launcher != 0) return o;  // read when run
   auto specs = TargetsFrom(targets);
   if (!specs.ok()) return specs.status();
   o.targets = std::move(specs.value());
@@ -130,6 +149,35 @@ host::Status WriteSvg(const std::string& path, const std::string& dot_text) {
   return host::Status::Ok();
 }
 
+// --slurm: every node through srun. --launcher: the process table's ranks on this host
+// become targets (read by the caller), those on other hosts are read there.
+host::Result<host::FanoutResult> ReadAcrossNodes(JobOptions& o, host::PhaseClock& clock,
+                                                 bool* fanned_out) {
+  const TargetListOptions& t = o.fanout;
+  const std::string mpidbg = t.remote_mpidbg.empty() ? host::ThisExecutable() : t.remote_mpidbg;
+  if (!t.slurm.empty()) {
+    *fanned_out = true;
+    return host::CollectSlurm(t.slurm, mpidbg, t.plugin, t.timeout_seconds, clock);
+  }
+  auto ranks = host::SplitLauncherRanks(t.launcher);
+  if (!ranks.ok()) return ranks.status();
+  for (int64_t pid : ranks->local_pids) {
+    host::TargetSpec spec;
+    spec.pid = pid;
+    spec.plugin = t.plugin;
+    o.targets.push_back(spec);
+  }
+  if (ranks->remote_pids.empty()) return host::FanoutResult{};
+  *fanned_out = true;
+  clock.Start("fan-out");
+  const std::string shell = t.remote_shell.empty() ? host::kDefaultRemoteShell : t.remote_shell;
+  auto reads = host::RemoteReaders(shell, mpidbg, t.plugin, ranks->remote_pids);
+  if (!reads.ok()) return reads.status();
+  std::vector<std::string> hosts;
+  for (const auto& [host, pids] : ranks->remote_pids) hosts.push_back(host);
+  return host::CollectFromReaders(*reads, hosts, t.timeout_seconds, clock);
+}
+
 }  // namespace
 
 int JobCommand(const std::vector<std::string>& args) {
@@ -144,7 +192,18 @@ int JobCommand(const std::vector<std::string>& args) {
   std::vector<model::ProcessSnapshot> snaps;
   std::vector<host::Status> failures;
   std::vector<host::NodeRecordSummary> nodes;
-  if (!options->node_records.empty()) {
+  host::PhaseClock clock;
+  bool fanned_out = false;
+  if (!options->fanout.slurm.empty() || options->fanout.launcher != 0) {
+    auto read = ReadAcrossNodes(*options, clock, &fanned_out);
+    if (!read.ok()) return ReportFailure(read.status(), options->json);
+    // The launcher's ranks on this host are read here, as --pids reads them, and come
+    // first, in the order of their targets.
+    snaps = host::ReadJobTargets(options->targets, &failures);
+    snaps.insert(snaps.end(), std::make_move_iterator(read->snaps.begin()),
+                 std::make_move_iterator(read->snaps.end()));
+    nodes = std::move(read->nodes);
+  } else if (!options->node_records.empty()) {
     snaps = host::ReadNodeRecords(options->node_records, &nodes);
   } else if (!options->snapshots_dir.empty()) {
     auto read = host::ReadSnapshotDirectory(options->snapshots_dir);
@@ -174,8 +233,12 @@ int JobCommand(const std::vector<std::string>& args) {
     return ReportFailure(host::Status::Error(kind, "no rank of the job could be read"),
                          options->json, why);
   }
+  if (fanned_out) clock.Start("analysis");
   job::JobReport report = job::Analyze(snaps);
-  if (report.deadlock.detected && HasLiveTargets(*options) && options->confirm_seconds > 0) {
+  if (fanned_out) clock.End(std::to_string(snaps.size()) + " ranks");
+  // Ranks read on other nodes are read once: a second read would need a second fan-out.
+  if (report.deadlock.detected && !fanned_out && HasLiveTargets(*options) &&
+      options->confirm_seconds > 0) {
     // A second read tells stuck ranks from ranks caught in the middle of an exchange.
     usleep(static_cast<useconds_t>(options->confirm_seconds * 1e6));
     std::vector<model::ProcessSnapshot> again = host::ReadJobTargets(options->targets, nullptr);

@@ -2,11 +2,17 @@
 """job_test.py — one hung MPI job across the emulated cluster, read node by node.
 
 Brings up the cluster, starts PROGRAM with RANKS ranks over NODES nodes through srun with
-the runtime preloaded, reads every rank on its node (rank_reader.py through `srun
---overlap`), joins the snapshots with `mpidbg job --snapshots`, and checks the verdict
-against what the program is written to do and against the same program run on this
-machine alone. Then kills the job and checks that neither the job nor the cluster left
-anything behind. Exit 0 pass, 1 fail, 77 skipped (not root, or no Slurm/munge)."""
+the runtime preloaded, reads it with `mpidbg job --slurm JOBID` (a reader on every node
+through `srun --overlap`, merged by the front end), and checks the verdict against what
+the program is written to do and against the same program run on this machine alone.
+With --cut-node NODE the readers run through a wrapper that cuts NODE's reader midway
+(its output stops after a few frames and the reader dies of SIGPIPE): the verdict must
+be incomplete and name NODE, with every other node's ranks read. With --hang as well,
+NODE's reader sends half its record and hangs: the front end stops the readers at its
+--timeout and names NODE as timed out (and the job's processes, readers included, are
+checked to be gone as always). Then kills the job and
+checks that neither the job nor the cluster left anything behind. Exit 0 pass, 1 fail,
+77 skipped (not root, or no Slurm/munge)."""
 import argparse
 import json
 import os
@@ -45,6 +51,50 @@ def on_alarm(signum, frame):
     raise TimeoutError(f"the test took more than {WATCHDOG_SECONDS} s")
 
 
+HANG_TIMEOUT = 5   # --timeout of the run whose node hangs
+
+
+def wrapped_reader(directory, mpidbg, node, hang):
+    """A reader for --remote-mpidbg: the real mpidbg, except on `node`, where its output
+    is cut after 2000 bytes (mid-frame) so the reader dies of SIGPIPE, or (`hang`) where
+    it sends half its record and then hangs."""
+    path = f"{directory}/wrapped-reader.sh"
+    odd = ('"{m}" "$@" | head -n 3\n  exec sleep 300' if hang else
+           '"{m}" "$@" | head -c 2000\n  exit 1').format(m=mpidbg)
+    with open(path, "w") as f:
+        f.write(f"""#!/bin/sh
+if [ "$(hostname)" = "{node}" ]; then
+  {odd}
+fi
+exec "{mpidbg}" "$@"
+""")
+    os.chmod(path, 0o755)
+    return path
+
+
+def check_cut(doc, args):
+    """The verdict of a job whose `args.cut_node` reader was cut: incomplete, that node
+    named with why, every other node's ranks read."""
+    failures = []
+    if doc.get("incomplete") is not True:
+        failures.append("the verdict is not marked incomplete")
+    named = [u for u in doc.get("unreadable_inputs") or [] if u.get("hostname") == args.cut_node]
+    if len(named) != 1 or not named[0].get("error"):
+        failures.append(f"unreadable_inputs does not name {args.cut_node} with why: "
+                        f"{doc.get('unreadable_inputs')}")
+    elif args.hang and "no answer within" not in named[0]["error"]:
+        failures.append(f"{args.cut_node} is not named as timed out: {named[0]['error']}")
+    others = [u for u in doc.get("unreadable_inputs") or [] if u.get("hostname") != args.cut_node]
+    if others:
+        failures.append(f"other nodes named unreadable: {others}")
+    readable = [r for r in doc["ranks"] if r.get("state") != "unreadable"]
+    per_node = args.ranks // args.nodes
+    cut_read = named[0].get("ranks_read", 0) if named else 0
+    if len(readable) < args.ranks - per_node + cut_read:
+        failures.append(f"{len(readable)} ranks read, expected every rank of the other nodes")
+    return failures
+
+
 def run(args):
     t_test = time.monotonic()
     failures = []
@@ -57,20 +107,22 @@ def run(args):
             job_id = job.wait_ready()
             print(f"job_start_s={time.monotonic() - t:.1f} job={job_id}", flush=True)
 
+            extra = []
+            if args.cut_node:
+                extra = ["--remote-mpidbg",
+                         wrapped_reader(c.names.dir, args.mpidbg, args.cut_node, args.hang)]
+            if args.hang:
+                extra += ["--timeout", str(HANG_TIMEOUT)]
             t = time.monotonic()
-            into = f"{c.names.dir}/snapshots"
-            os.makedirs(into)
-            found = job.read_ranks(args.mpidbg, into)
-            print(f"collect_s={time.monotonic() - t:.1f} ranks_per_node={found}", flush=True)
-            per_node = args.ranks // args.nodes
-            if sorted(found.values()) != [per_node] * args.nodes:
-                failures.append(f"expected {per_node} ranks on each of {args.nodes} nodes, "
-                                f"the readers found {found}")
-
-            r = subprocess.run([args.mpidbg, "job", "--snapshots", into, "--json"],
-                               capture_output=True, text=True, timeout=60)
-            across = verdict.of(json.loads(r.stdout))
+            doc, err = job.read(args.mpidbg, *extra)
+            print(f"job_slurm_s={time.monotonic() - t:.1f}", flush=True)
+            for line in err.splitlines():
+                if line.startswith("mpidbg: phase ") or args.cut_node:
+                    print("  " + line, flush=True)
+            across = verdict.of(doc)
             print("cluster verdict:", across, flush=True)
+            if args.cut_node:
+                failures += check_cut(doc, args)
         finally:
             left = job.kill()
         if left:
@@ -79,6 +131,12 @@ def run(args):
     leftovers = state.leftovers(c.names)
     if leftovers:
         failures.append("the cluster left: " + "; ".join(leftovers))
+
+    if args.cut_node:
+        print(f"test_s={time.monotonic() - t_test:.1f}", flush=True)
+        for f in failures:
+            print("FAIL:", f, flush=True)
+        return 1 if failures else 0
 
     want = verdict.expected(args.app, args.ranks)
     if across != want:
@@ -106,6 +164,10 @@ def main():
     p.add_argument("--mpidbg", required=True, help="the mpidbg command")
     p.add_argument("--ranks", type=int, default=8)
     p.add_argument("--nodes", type=int, default=4)
+    p.add_argument("--cut-node", help="cut this node's reader midway (e.g. node2)")
+    p.add_argument("--hang", action="store_true",
+                   help="with --cut-node: the node's reader hangs after half its record "
+                        f"instead; read with --timeout {HANG_TIMEOUT}")
     args = p.parse_args()
     reason = skip_reason()
     if reason:

@@ -1,5 +1,5 @@
 """slurm_job.py — an MPI job started with srun across the emulated nodes with the mpidbg
-runtime preloaded, read on every node by rank_reader.py, and killed.
+runtime preloaded, read on every node by `mpidbg job --slurm`, and killed.
 
 The runtime reaches the ranks only (`--export=ALL,LD_PRELOAD=...`), not srun itself, as
 `mpidbg run` does for a launcher: the runtime links libmpi. srun's --export splits at
@@ -10,11 +10,10 @@ import os
 import time
 
 import processes
-import reader_stream
 
 READY_SECONDS = 60
 GONE_SECONDS = 20
-READER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rank_reader.py")
+READ_SECONDS = 120
 
 
 def mpi_settings(flavour, interface):
@@ -52,23 +51,14 @@ class SlurmJob:
             time.sleep(0.1)
         raise RuntimeError("the job did not get ready:\n" + self.cluster.log("job.out"))
 
-    def read_ranks(self, mpidbg, into):
-        """Runs the reader on every node of the job, writes each rank's snapshot into
-        `into` as <node>-<pid>.json, returns {node: ranks found there}."""
-        r = self.cluster.run(
-            ["srun", "--overlap", f"--jobid={self.id}", f"--nodes={self.nodes()}",
-             "--ntasks-per-node=1", "python3", READER, self.id, self.program, mpidbg],
-            timeout=120)
-        found = {}
-        for node, pid, record in reader_stream.records(r.stdout):
-            if pid == "-":
-                found[node] = record["ranks_found"]
-            elif "snapshot" in record:
-                with open(f"{into}/{node}-{pid}.json", "w") as f:
-                    json.dump(record["snapshot"], f)
-            else:
-                raise RuntimeError(f"rank {pid} on {node}: {record['error']}")
-        return found
+    def read(self, mpidbg, *extra):
+        """`mpidbg job --slurm <job> --json` from the host, as a user on a login node runs
+        it: returns (the mpidbg.job/1 document, its stderr)."""
+        r = self.cluster.run([mpidbg, "job", "--slurm", self.id, "--json", *extra],
+                             check=False, timeout=READ_SECONDS)
+        if r.returncode != 0 or not r.stdout.strip():
+            raise RuntimeError(f"mpidbg job --slurm exited {r.returncode}:\n{r.stderr}")
+        return json.loads(r.stdout), r.stderr
 
     def nodes(self):
         r = self.cluster.run(["squeue", "-h", "-j", self.id, "-o", "%D"])

@@ -1,0 +1,66 @@
+// remote_shell.cc — a shell template and the hosts' pids into reader commands.
+#include "host/fanout/remote_shell.h"
+
+#include <sstream>
+
+namespace mpidbg::host {
+namespace {
+
+std::string PidList(const std::vector<int64_t>& pids) {
+  std::string s;
+  for (int64_t p : pids) s += (s.empty() ? "" : ",") + std::to_string(p);
+  return s;
+}
+
+std::string Replace(std::string word, const std::string& what, const std::string& with) {
+  for (std::size_t at = word.find(what); at != std::string::npos;
+       at = word.find(what, at + with.size())) {
+    word.replace(at, what.size(), with);
+  }
+  return word;
+}
+
+}  // namespace
+
+Result<std::vector<RemoteRead>> RemoteReaders(
+    const std::string& shell_template, const std::string& mpidbg, const std::string& plugin,
+    const std::map<std::string, std::vector<int64_t>>& pids_by_host) {
+  std::vector<std::string> words;
+  std::istringstream in(shell_template);
+  for (std::string w; in >> w;) words.push_back(w);
+  bool one = shell_template.find("{host}") != std::string::npos;
+  bool all = shell_template.find("{hosts}") != std::string::npos;
+  if (words.empty() || one == all) {
+    return Status::Usage("--remote-shell needs {host} (one command per host) or {hosts} (one "
+                         "for all), got '" + shell_template + "'");
+  }
+  std::vector<std::string> reader = {mpidbg, "collect", "--framed"};
+  if (!plugin.empty()) reader.insert(reader.end(), {"--plugin", plugin});
+  std::vector<RemoteRead> reads;
+  if (one) {
+    for (const auto& [host, pids] : pids_by_host) {
+      RemoteRead r;
+      for (const std::string& w : words) r.command.argv.push_back(Replace(w, "{host}", host));
+      r.command.argv.insert(r.command.argv.end(), reader.begin(), reader.end());
+      r.command.argv.insert(r.command.argv.end(), {"--pids", PidList(pids)});
+      r.hosts = {host};
+      reads.push_back(std::move(r));
+    }
+    return reads;
+  }
+  RemoteRead r;
+  std::string hosts;
+  for (const auto& [host, pids] : pids_by_host) {
+    hosts += (hosts.empty() ? "" : ",") + host;
+    r.hosts.push_back(host);
+  }
+  for (const std::string& w : words) r.command.argv.push_back(Replace(w, "{hosts}", hosts));
+  r.command.argv.insert(r.command.argv.end(), reader.begin(), reader.end());
+  for (const auto& [host, pids] : pids_by_host) {
+    r.command.argv.insert(r.command.argv.end(), {"--host-pids", host + "=" + PidList(pids)});
+  }
+  reads.push_back(std::move(r));
+  return reads;
+}
+
+}  // namespace mpidbg::host

@@ -1,0 +1,74 @@
+// fanout_commands_test.cc — the commands that start the readers: srun's arguments from a
+// job or step and its nodes, scontrol's fields, remote-shell templates per host or for
+// all hosts.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "host/fanout/remote_shell.h"
+#include "host/fanout/slurm_step.h"
+
+namespace mpidbg::host {
+namespace {
+
+TEST(SlurmStep, JobAndStepIdsAreNumbers) {
+  auto job = ParseSlurmTarget("4242");
+  ASSERT_TRUE(job.ok());
+  EXPECT_EQ(job->id(), "4242");
+  auto step = ParseSlurmTarget("4242.0");
+  ASSERT_TRUE(step.ok());
+  EXPECT_EQ(step->job, "4242");
+  EXPECT_EQ(step->step, "0");
+  for (const char* bad : {"", "abc", "12.", ".3", "12.x", "12;rm", "1.2.3"}) {
+    EXPECT_FALSE(ParseSlurmTarget(bad).ok()) << bad;
+  }
+}
+
+TEST(SlurmStep, ScontrolFieldsAreWholeKeys) {
+  std::string line = "JobId=12 JobState=RUNNING ReqNodeList=(null) NodeList=node[1-4] BatchHost=node1";
+  EXPECT_EQ(ScontrolField(line, "NodeList"), "node[1-4]");
+  EXPECT_EQ(ScontrolField(line, "JobState"), "RUNNING");
+  EXPECT_EQ(ScontrolField(line, "Missing"), "");
+}
+
+TEST(SlurmStep, SrunStartsOneReaderPerNodeOfTheStep) {
+  ReaderCommand c = SrunReaders(*ParseSlurmTarget("12.1"), {"n1", "n2", "n3"},
+                                {"/opt/mpidbg", "collect", "--job", "12.1", "--framed"});
+  std::string text = CommandText(c.argv);
+  for (const char* part : {"srun --overlap --jobid=12 ", "--nodes=3", "--ntasks-per-node=1",
+                           "--nodelist=n1,n2,n3", "/opt/mpidbg collect --job 12.1 --framed"}) {
+    EXPECT_NE(text.find(part), std::string::npos) << part << " in " << text;
+  }
+}
+
+TEST(RemoteShell, OneCommandPerHostWithItsPids) {
+  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1, 2}}, {"b", {3}}};
+  auto reads = RemoteReaders(kDefaultRemoteShell, "/m", "", hosts);
+  ASSERT_TRUE(reads.ok()) << reads.status().message();
+  ASSERT_EQ(reads->size(), 2u);
+  EXPECT_EQ(CommandText((*reads)[0].command.argv),
+            "ssh -o BatchMode=yes a /m collect --framed --pids 1,2");
+  EXPECT_EQ((*reads)[1].hosts, std::vector<std::string>{"b"});
+}
+
+TEST(RemoteShell, OneCommandForAllHostsListsEachHostsPids) {
+  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1, 2}}, {"b", {3}}};
+  auto reads = RemoteReaders("pdsh -w {hosts}", "/m", "/p.so", hosts);
+  ASSERT_TRUE(reads.ok());
+  ASSERT_EQ(reads->size(), 1u);
+  EXPECT_EQ(CommandText((*reads)[0].command.argv),
+            "pdsh -w a,b /m collect --framed --plugin /p.so --host-pids a=1,2 --host-pids b=3");
+  EXPECT_EQ((*reads)[0].hosts, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(RemoteShell, ATemplateNeedsExactlyOnePlaceholder) {
+  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1}}};
+  EXPECT_FALSE(RemoteReaders("ssh", "/m", "", hosts).ok());
+  EXPECT_FALSE(RemoteReaders("x {host} {hosts}", "/m", "", hosts).ok());
+  EXPECT_FALSE(RemoteReaders("", "/m", "", hosts).ok());
+}
+
+}  // namespace
+}  // namespace mpidbg::host
