@@ -37,30 +37,41 @@ SKIP_DIRS = {".git", "build", "build-fuzz", "node_modules", "__pycache__"}
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
-def read_rules(doc_path):
-    """The table under '## Include rules': {component: (folders, allowed components)}."""
-    with open(doc_path, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"^## Include rules\s*$", text, re.M)
+def table_rows(text, heading):
+    """The three-cell rows of the table under `## heading` (header and rule rows left
+    out), or None when the document has no such section."""
+    m = re.search(r"^## " + re.escape(heading) + r"\s*$", text, re.M)
     if not m:
-        raise SystemExit(f"{doc_path}: no '## Include rules' section")
-    rules = {}
-    order = []
+        return None
+    rows = []
     for line in text[m.end():].splitlines():
         if line.startswith("## "):
             break
         if not line.startswith("|"):
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or cells[0] in ("component", "") or set(cells[0]) <= set("-: "):
+        if len(cells) != 3 or set(cells[0]) <= set("-: "):
             continue
-        name, folders, allowed = cells
-        folders = [f.strip("`/ ") for f in re.findall(r"`[^`]+`", folders)]
+        rows.append(cells)
+    return rows[1:]  # the first is the header
+
+
+def backticked(cell):
+    return [p.strip("`") for p in re.findall(r"`[^`]+`", cell)]
+
+
+def read_rules(doc_path, text):
+    """The table under '## Include rules': {component: (folders, allowed components)}."""
+    rows = table_rows(text, "Include rules")
+    if rows is None:
+        raise SystemExit(f"{doc_path}: no '## Include rules' section")
+    rules = {}
+    for name, folders, allowed in rows:
+        folders = [f.strip("/ ") for f in backticked(folders)]
         allowed = [] if allowed in ("—", "-", "nothing") else [a.strip() for a in allowed.split(",")]
         if not folders:
             raise SystemExit(f"{doc_path}: component '{name}' names no folder")
         rules[name] = (folders, allowed)
-        order.append(name)
     if not rules:
         raise SystemExit(f"{doc_path}: the include rules table is empty")
     for name, (_, allowed) in rules.items():
@@ -70,25 +81,11 @@ def read_rules(doc_path):
     return rules
 
 
-def read_roles(doc_path):
+def read_roles(doc_path, text):
     """The table under '## Readers and renderers': [(role, patterns, forbidden roles)]."""
-    with open(doc_path, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"^## Readers and renderers\s*$", text, re.M)
-    if not m:
-        return []
-    roles = []
-    for line in text[m.end():].splitlines():
-        if line.startswith("## "):
-            break
-        if not line.startswith("|"):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or cells[0] in ("role", "") or set(cells[0]) <= set("-: "):
-            continue
-        patterns = [p.strip("`") for p in re.findall(r"`[^`]+`", cells[1])]
-        forbidden = [r.strip() for r in cells[2].split(",") if r.strip()]
-        roles.append((cells[0], patterns, forbidden))
+    rows = table_rows(text, "Readers and renderers") or []
+    roles = [(role, backticked(files), [r.strip() for r in forbidden.split(",") if r.strip()])
+             for role, files, forbidden in rows]
     names = {r[0] for r in roles}
     for role, _, forbidden in roles:
         for f in forbidden:
@@ -142,8 +139,10 @@ def resolver(root, all_files):
 
 def check(root):
     doc = os.path.join(root, "docs", "ARCHITECTURE.md")
-    rules = read_rules(doc)
-    roles = read_roles(doc)
+    with open(doc, encoding="utf-8") as f:
+        doc_text = f.read()
+    rules = read_rules(doc, doc_text)
+    roles = read_roles(doc, doc_text)
     forbidden_of = {role: set(forbidden) for role, _, forbidden in roles}
     files = list(sources(root))
     all_files = set(files)
