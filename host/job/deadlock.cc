@@ -2,12 +2,20 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 
 namespace mpidbg::job {
 namespace {
 
+// "Any one of a group but one rank" (rank_set.h): settled by counting the group's
+// members that can proceed, not edge by edge, since every member of a big communicator
+// may wait so on all the others.
+bool DrawnAny(const WaitRequirement& r) {
+  return r.kind == WaitKind::kOr && r.to.shared() != nullptr;
+}
+
 // Requirement ids that name each snapshot index, in compressed rows (the rows hold one
-// entry per edge, so they are kept narrow).
+// entry per edge, so they are kept narrow). Drawn OR requirements are not listed.
 struct Watchers {
   std::vector<std::size_t> start;  // size ranks + 1
   std::vector<uint32_t> ids;
@@ -17,6 +25,7 @@ Watchers BuildWatchers(const JobIndex& job, const WaitGraph& graph) {
   Watchers w;
   w.start.assign(job.size() + 1, 0);
   for (const WaitRequirement& r : graph.requirements) {
+    if (DrawnAny(r)) continue;
     for (int rank : r.to) {
       const int i = job.IndexOf(rank);
       if (i >= 0) ++w.start[static_cast<std::size_t>(i) + 1];
@@ -26,12 +35,54 @@ Watchers BuildWatchers(const JobIndex& job, const WaitGraph& graph) {
   std::vector<std::size_t> fill(w.start.begin(), w.start.end() - 1);
   w.ids.resize(w.start.back());
   for (std::size_t id = 0; id < graph.requirements.size(); ++id) {
+    if (DrawnAny(graph.requirements[id])) continue;
     for (int rank : graph.requirements[id].to) {
       const int i = job.IndexOf(rank);
       if (i >= 0) w.ids[fill[static_cast<std::size_t>(i)]++] = static_cast<uint32_t>(id);
     }
   }
   return w;
+}
+
+// The groups drawn OR requirements draw on: each group's requirements still unmet, and
+// for each snapshot index the groups it is a member of (compressed rows).
+struct DrawnGroups {
+  std::vector<std::vector<std::size_t>> pending;  // by group: requirement ids
+  std::vector<std::size_t> start;                 // size ranks + 1
+  std::vector<uint32_t> groups;
+};
+
+DrawnGroups BuildDrawnGroups(const JobIndex& job, const WaitGraph& graph) {
+  DrawnGroups d;
+  std::unordered_map<const SharedRanks*, std::size_t> id_of;
+  std::vector<const SharedRanks*> shared;
+  for (std::size_t id = 0; id < graph.requirements.size(); ++id) {
+    const WaitRequirement& r = graph.requirements[id];
+    if (!DrawnAny(r)) continue;
+    auto [it, fresh] = id_of.try_emplace(r.to.shared(), shared.size());
+    if (fresh) {
+      shared.push_back(r.to.shared());
+      d.pending.emplace_back();
+    }
+    d.pending[it->second].push_back(id);
+  }
+  d.start.assign(job.size() + 1, 0);
+  for (const SharedRanks* group : shared) {
+    for (int rank : group->ranks) {
+      const int i = job.IndexOf(rank);
+      if (i >= 0) ++d.start[static_cast<std::size_t>(i) + 1];
+    }
+  }
+  for (std::size_t i = 0; i < job.size(); ++i) d.start[i + 1] += d.start[i];
+  std::vector<std::size_t> fill(d.start.begin(), d.start.end() - 1);
+  d.groups.resize(d.start.back());
+  for (std::size_t g = 0; g < shared.size(); ++g) {
+    for (int rank : shared[g]->ranks) {
+      const int i = job.IndexOf(rank);
+      if (i >= 0) d.groups[fill[static_cast<std::size_t>(i)]++] = static_cast<uint32_t>(g);
+    }
+  }
+  return d;
 }
 
 std::vector<bool> ComputeProceeds(const JobIndex& job, const std::vector<RankState>& states,
@@ -64,20 +115,38 @@ std::vector<bool> ComputeProceeds(const JobIndex& job, const std::vector<RankSta
     if (proceeds[i] && !finalizing[i]) queue.push_back(i);
   }
   const Watchers watchers = BuildWatchers(job, graph);
+  DrawnGroups drawn = BuildDrawnGroups(job, graph);
+  const auto satisfy = [&](std::size_t id) {
+    graph.requirements[id].satisfied = true;
+    const std::size_t t = owner[id];
+    if (--remaining[t] != 0) return;
+    const std::size_t j = graph.threads[t].rank_index;
+    if (proceeds[j]) return;
+    proceeds[j] = true;
+    if (!finalizing[j]) queue.push_back(j);
+  };
   while (!queue.empty()) {
     const std::size_t i = queue.back();
     queue.pop_back();
     for (std::size_t k = watchers.start[i]; k < watchers.start[i + 1]; ++k) {
       const std::size_t id = watchers.ids[k];
-      WaitRequirement& requirement = graph.requirements[id];
-      if (requirement.satisfied || --missing[id] != 0) continue;
-      requirement.satisfied = true;
-      const std::size_t t = owner[id];
-      if (--remaining[t] != 0) continue;
-      const std::size_t j = graph.threads[t].rank_index;
-      if (proceeds[j]) continue;
-      proceeds[j] = true;
-      if (!finalizing[j]) queue.push_back(j);
+      if (graph.requirements[id].satisfied || --missing[id] != 0) continue;
+      satisfy(id);
+    }
+    // A member that can proceed meets every wait on its group but its own; those are
+    // met by the next member, so each group's list is walked about twice in all.
+    const int self = job.world_rank(i);
+    for (std::size_t k = drawn.start[i]; k < drawn.start[i + 1]; ++k) {
+      std::vector<std::size_t>& pending = drawn.pending[drawn.groups[k]];
+      std::size_t kept = 0;
+      for (std::size_t id : pending) {
+        if (graph.requirements[id].to.excluded() == self) {
+          pending[kept++] = id;
+        } else {
+          satisfy(id);
+        }
+      }
+      pending.resize(kept);
     }
   }
   return proceeds;
@@ -118,7 +187,7 @@ std::vector<int> FindCycle(const JobIndex& job, const WaitGraph& graph,
       Frame& top = stack.back();
       int next = -1;
       while (next < 0 && top.requirement < out[top.node].size()) {
-        const std::vector<int>& to = graph.requirements[out[top.node][top.requirement]].to;
+        const RankSet& to = graph.requirements[out[top.node][top.requirement]].to;
         if (top.member >= to.size()) {
           ++top.requirement;
           top.member = 0;

@@ -8,7 +8,8 @@
 // possible sender is. A rank in MPI_Finalize may proceed (out of MPI_Finalize) but sends
 // nothing afterwards, so it satisfies no requirement of others.
 //
-// Linear in ranks plus edges: each requirement is settled at most once.
+// Linear in ranks plus edges: each requirement is settled at most once. An ANY_SOURCE
+// wait drawn on a big group (rank_set.h) counts as one edge per group, not per member.
 #pragma once
 
 #include <vector>

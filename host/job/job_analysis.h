@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "job/rank_set.h"
 #include "model/snapshot.h"
 
 namespace mpidbg::job {
@@ -71,7 +72,7 @@ struct WaitRequirement {
   int from = -1;                          // world rank of the waiting thread
   int64_t tid = 0;
   WaitKind kind = WaitKind::kAnd;
-  std::vector<int> to;                    // world ranks, sorted
+  RankSet to;                             // world ranks, sorted
   std::string reason;                     // the call it waits in
   bool satisfied = false;                 // the ranks it needs can proceed
 };
@@ -142,7 +143,10 @@ std::string ToDot(const JobReport& report);
 
 // "0-3,5" for {5, 0, 1, 2, 3}; duplicates are ignored.
 std::string FormatRankRanges(std::vector<int> ranks);
+// The same for a set, from its group's runs when it draws on one.
+std::string FormatRankSet(const RankSet& ranks);
 // "rank 3" or "ranks 0-3,5".
 std::string RanksPhrase(const std::vector<int>& ranks);
+std::string RankSetPhrase(const RankSet& ranks);
 
 }  // namespace mpidbg::job

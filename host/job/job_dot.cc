@@ -57,12 +57,12 @@ void Nodes(const JobReport& report, const std::unordered_set<int>& deadlocked,
 // A wait on many ranks points at one node standing for the set (see kMaxEdgesPerWait).
 void WaitSetEdge(const WaitRequirement& w, std::unordered_map<std::string, int>* set_nodes,
                  std::ostringstream& out) {
-  const std::string ranks = FormatRankRanges(w.to);
+  const std::string ranks = FormatRankSet(w.to);
   auto [it, fresh] = set_nodes->try_emplace(ranks, static_cast<int>(set_nodes->size()));
   const std::string node = "set" + std::to_string(it->second);
   if (fresh) {
     out << "  " << node << " [shape=ellipse, label="
-        << Quote((w.kind == WaitKind::kOr ? "any of " : "all of ") + RanksPhrase(w.to) + "\n(" +
+        << Quote((w.kind == WaitKind::kOr ? "any of " : "all of ") + RankSetPhrase(w.to) + "\n(" +
                  std::to_string(w.to.size()) + " ranks)")
         << "];\n";
   }

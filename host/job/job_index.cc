@@ -103,27 +103,11 @@ std::optional<int> JobIndex::PeerWorld(std::size_t i, const model::Operation& op
   return At(comm->world_ranks.ranks(), op.peer.value);
 }
 
-std::optional<std::vector<int>> JobIndex::PossibleSources(std::size_t i,
-                                                          const std::string& comm_id) const {
+const model::RankList* JobIndex::SourceGroup(std::size_t i, const std::string& comm_id) const {
   const model::Communicator* comm = LocalComm(i, comm_id);
-  const std::vector<int>* group = nullptr;
-  if (comm != nullptr) {
-    if (comm->kind == "inter") {
-      if (comm->remote_world_ranks) group = &comm->remote_world_ranks->ranks();
-    } else {
-      group = &comm->world_ranks.ranks();
-    }
-  }
-  if (group == nullptr) return std::nullopt;
-  const int self = world_rank(i);
-  std::vector<int> sources;
-  sources.reserve(group->size());
-  for (int r : *group) {
-    if (r != self) sources.push_back(r);
-  }
-  if (!std::is_sorted(sources.begin(), sources.end())) std::sort(sources.begin(), sources.end());
-  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
-  return sources;
+  if (comm == nullptr) return nullptr;
+  if (comm->kind != "inter") return &comm->world_ranks;
+  return comm->remote_world_ranks ? &*comm->remote_world_ranks : nullptr;
 }
 
 std::string JobIndex::CommLabel(std::size_t i, const std::string& comm_id,

@@ -53,9 +53,11 @@ class JobIndex {
   // The same for an operation listed under communicator comm_id.
   std::optional<int> PeerWorld(std::size_t i, const model::Operation& op,
                                const std::string& comm_id) const;
-  // World ranks an ANY_SOURCE receive by rank i on comm_id may hear from (never i
-  // itself), nullopt when the communicator is unknown.
-  std::optional<std::vector<int>> PossibleSources(std::size_t i, const std::string& comm_id) const;
+  // The group an ANY_SOURCE receive by rank i on comm_id may hear from, in rank i's view
+  // (the remote group of an intercommunicator): all of it but rank i itself. nullptr
+  // when the communicator is unknown. Every member's view shares one list
+  // (model/group_table.h), so the address of its ranks names the group.
+  const model::RankList* SourceGroup(std::size_t i, const std::string& comm_id) const;
   // A communicator as people know it: its name, else its id.
   std::string CommLabel(std::size_t i, const std::string& comm_id,
                         const std::string& name_hint = std::string()) const;

@@ -59,7 +59,7 @@ json DeadlockJson(const DeadlockReport& d) {
   for (const WaitRequirement& w : d.waits) {
     if (w.to.size() > kMaxEdgesPerWait) {
       wait_sets.push_back(json{{"from", w.from},
-                               {"ranks", FormatRankRanges(w.to)},
+                               {"ranks", FormatRankSet(w.to)},
                                {"count", w.to.size()},
                                {"kind", WaitKindName(w.kind)},
                                {"reason", w.reason},

@@ -50,7 +50,8 @@ void Groups(const JobReport& report, std::ostringstream& out) {
 // One line of the "waits" section: ranks that wait for the same ranks in the same call.
 struct WaitLine {
   bool any = false;        // OR: any one of `to` suffices
-  std::vector<int> to;
+  std::vector<int> to;     // AND: the ranks of every requirement behind the line
+  RankSet any_of;          // OR: the one requirement's ranks, shared rather than copied
   std::string reason;
   bool met = true;         // every requirement behind the line can be met
   std::vector<int> from;
@@ -66,18 +67,23 @@ std::vector<WaitLine> WaitLines(const std::vector<WaitRequirement>& waits) {
     if (w.kind == WaitKind::kAnd) {
       auto [it, fresh] = and_line.try_emplace(std::make_tuple(w.from, w.tid, w.reason), at);
       at = it->second;
-      if (fresh) per_thread.push_back(WaitLine{false, {}, w.reason, true, {w.from}});
+      if (fresh) per_thread.push_back(WaitLine{false, {}, {}, w.reason, true, {w.from}});
     } else {
-      per_thread.push_back(WaitLine{true, {}, w.reason, true, {w.from}});
+      per_thread.push_back(WaitLine{true, {}, {}, w.reason, true, {w.from}});
     }
     WaitLine& line = per_thread[at];
-    line.to.insert(line.to.end(), w.to.begin(), w.to.end());
+    if (line.any) {
+      line.any_of = w.to;
+    } else {
+      line.to.insert(line.to.end(), w.to.begin(), w.to.end());
+    }
     line.met = line.met && w.satisfied;
   }
   std::vector<WaitLine> merged;
   std::map<std::string, std::size_t> by_key;
   for (WaitLine& line : per_thread) {
-    const std::string key = std::string(line.any ? "any " : "all ") + FormatRankRanges(line.to) +
+    const std::string key = std::string(line.any ? "any " : "all ") +
+                            (line.any ? FormatRankSet(line.any_of) : FormatRankRanges(line.to)) +
                             (line.met ? " met " : " ") + line.reason;
     auto [it, fresh] = by_key.try_emplace(key, merged.size());
     if (fresh) {
@@ -94,12 +100,15 @@ void Waits(const JobReport& report, std::ostringstream& out) {
   out << "\nwaits:\n";
   for (const WaitLine& line : WaitLines(report.deadlock.waits)) {
     out << "  " << FormatRankRanges(line.from) << " -> ";
-    if (line.to.empty()) {
+    const std::size_t count = line.any ? line.any_of.size() : line.to.size();
+    if (count == 0) {
       out << "nobody";
-    } else if (line.to.size() == 1) {
-      out << line.to.front();
+    } else if (count == 1) {
+      out << (line.any ? line.any_of.front() : line.to.front());
+    } else if (line.any) {
+      out << "any of " << FormatRankSet(line.any_of);
     } else {
-      out << (line.any ? "any of " : "all of ") << FormatRankRanges(line.to);
+      out << "all of " << FormatRankRanges(line.to);
     }
     out << ": " << line.reason;
     if (line.met) out << " [can be met]";

@@ -1,6 +1,7 @@
 #include "job/rank_ranges.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -21,8 +22,40 @@ std::string FormatRankRanges(std::vector<int> ranks) {
   return text;
 }
 
+namespace {
+
+void AppendRun(int first, int last, std::string* text) {
+  if (first > last) return;
+  if (!text->empty()) *text += ',';
+  *text += std::to_string(first);
+  if (last > first) *text += '-' + std::to_string(last);
+}
+
+}  // namespace
+
+std::string FormatRankSet(const RankSet& ranks) {
+  const SharedRanks* group = ranks.shared();
+  if (group == nullptr) return FormatRankRanges(std::vector<int>(ranks.begin(), ranks.end()));
+  // Leaving one rank out splits at most the one run that holds it.
+  const std::optional<int> out = ranks.excluded();
+  std::string text;
+  for (const auto& [first, last] : group->runs) {
+    if (out && first <= *out && *out <= last) {
+      AppendRun(first, *out - 1, &text);
+      AppendRun(*out + 1, last, &text);
+    } else {
+      AppendRun(first, last, &text);
+    }
+  }
+  return text;
+}
+
 std::string RanksPhrase(const std::vector<int>& ranks) {
   return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankRanges(ranks);
+}
+
+std::string RankSetPhrase(const RankSet& ranks) {
+  return (ranks.size() == 1 ? "rank " : "ranks ") + FormatRankSet(ranks);
 }
 
 std::vector<RankGroup> GroupBySummary(const std::vector<RankReport>& ranks) {

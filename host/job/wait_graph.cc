@@ -1,7 +1,9 @@
 #include "job/wait_graph.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "job/call_info.h"
 #include "job/summary.h"
@@ -12,6 +14,7 @@ namespace {
 struct Clause {
   WaitKind kind = WaitKind::kAnd;
   std::vector<int> to;
+  std::optional<RankSet> drawn;  // instead of `to`: a big group but one (rank_set.h)
 };
 
 // What one operation (or call) needs: every clause.
@@ -22,7 +25,7 @@ struct Needs {
 
 Needs Need(WaitKind kind, std::vector<int> to) {
   Needs needs;
-  needs.clauses.push_back(Clause{kind, std::move(to)});
+  needs.clauses.push_back(Clause{kind, std::move(to), std::nullopt});
   return needs;
 }
 
@@ -91,7 +94,7 @@ class Builder {
         waits->unknown = true;
         return;
       }
-      std::vector<int> any;
+      std::vector<Clause> clauses;
       for (const model::Operation& op : thread.waited) {
         Needs needs = OperationNeeds(i, op);
         if (needs.unknown) {
@@ -99,9 +102,22 @@ class Builder {
           return;
         }
         if (needs.clauses.empty()) return;  // this request completes: so does the call
-        // Over-approximates what a request needing several ranks needs: never a false
-        // deadlock, at worst a missed one.
-        for (const Clause& clause : needs.clauses) {
+        for (Clause& clause : needs.clauses) clauses.push_back(std::move(clause));
+      }
+      // One receive from a big group stays drawn on it rather than listed.
+      if (clauses.size() == 1 && clauses.front().drawn) {
+        Needs needs;
+        needs.clauses = std::move(clauses);
+        Record(i, thread, std::move(needs), summary, waits);
+        return;
+      }
+      // Over-approximates what a request needing several ranks needs: never a false
+      // deadlock, at worst a missed one.
+      std::vector<int> any;
+      for (const Clause& clause : clauses) {
+        if (clause.drawn) {
+          any.insert(any.end(), clause.drawn->begin(), clause.drawn->end());
+        } else {
           any.insert(any.end(), clause.to.begin(), clause.to.end());
         }
       }
@@ -131,9 +147,15 @@ class Builder {
       return;
     }
     for (Clause& clause : needs.clauses) {
-      std::vector<int>& to = clause.to;
-      if (!std::is_sorted(to.begin(), to.end())) std::sort(to.begin(), to.end());
-      to.erase(std::unique(to.begin(), to.end()), to.end());
+      RankSet to;
+      if (clause.drawn) {
+        to = std::move(*clause.drawn);  // sorted already
+      } else {
+        std::vector<int>& listed = clause.to;
+        if (!std::is_sorted(listed.begin(), listed.end())) std::sort(listed.begin(), listed.end());
+        listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+        to = std::move(listed);
+      }
       if (clause.kind == WaitKind::kAnd && to.empty()) continue;  // needs nobody
       WaitRequirement requirement;
       requirement.from = job_.world_rank(i);
@@ -179,12 +201,18 @@ class Builder {
     const int self = job_.world_rank(i);
     if (op.peer.kind == model::Rank::Kind::kAnySource) {
       if (messages_.HasSendFor(op.comm_id, kAnyRank, self, op.tag)) return {};
-      std::optional<std::vector<int>> sources = job_.PossibleSources(i, op.comm_id);
-      if (!sources) return Unknown();
-      for (int source : *sources) {
-        if (job_.IndexOf(source) < 0) return {};  // a rank outside our view may send
+      const model::RankList* list = job_.SourceGroup(i, op.comm_id);
+      if (list == nullptr) return Unknown();
+      const Group& group = GroupOf(*list);
+      if (!group.all_in_view) return {};  // a rank outside our view may send
+      RankSet sources = RankSet::AllBut(group.ranks, self);
+      Needs needs;
+      if (sources.size() > kMaxEdgesPerWait) {
+        needs.clauses.push_back(Clause{WaitKind::kOr, {}, std::move(sources)});
+      } else {
+        needs.clauses.push_back(Clause{WaitKind::kOr, {sources.begin(), sources.end()}, {}});
       }
-      return Need(WaitKind::kOr, std::move(*sources));
+      return needs;
     }
     const std::optional<int> source = job_.PeerWorld(i, op);
     if (!source) return Unknown();
@@ -193,10 +221,28 @@ class Builder {
     return Need(WaitKind::kAnd, {*source});
   }
 
+  // A source group, sorted once however many of its members wait on it.
+  struct Group {
+    std::shared_ptr<const SharedRanks> ranks;
+    bool all_in_view = true;  // every member is a rank of the job
+  };
+
+  const Group& GroupOf(const model::RankList& list) {
+    auto [it, fresh] = groups_.try_emplace(&list.ranks());
+    if (fresh) {
+      it->second.ranks = std::make_shared<const SharedRanks>(list.ranks());
+      for (int r : it->second.ranks->ranks) {
+        if (job_.IndexOf(r) < 0) it->second.all_in_view = false;
+      }
+    }
+    return it->second;
+  }
+
   const JobIndex& job_;
   const MessageIndex& messages_;
   CollectiveIndex& collectives_;
   WaitGraph graph_;
+  std::unordered_map<const std::vector<int>*, Group> groups_;  // by the list's storage
 };
 
 }  // namespace

@@ -114,6 +114,44 @@ TEST(Deadlock, AnySourceWhileOthersFinalize) {
   EXPECT_EQ(report.ranks[1].summary, "finalized");
 }
 
+// Past kMaxEdgesPerWait the waits draw on the communicator's group: one member that
+// can proceed meets every other member's wait.
+TEST(Deadlock, AnySourceOnABigCommunicatorIsMetByOneMemberInMpi) {
+  const int n = 100;
+  JobBuilder job(n);
+  for (int r = 0; r < n; ++r) {
+    if (r != 42) job.Recv(r, model::Rank::AnySource(), Tag(1));
+  }
+  job.InMpi(42, "MPI_Iprobe");
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_FALSE(report.deadlock.detected);
+  ASSERT_EQ(report.deadlock.waits.size(), static_cast<std::size_t>(n - 1));
+  for (const WaitRequirement& w : report.deadlock.waits) {
+    EXPECT_TRUE(w.satisfied) << w.from;
+    EXPECT_EQ(w.to.size(), static_cast<std::size_t>(n - 1));
+    EXPECT_EQ(std::find(w.to.begin(), w.to.end(), w.from), w.to.end());
+  }
+}
+
+TEST(Deadlock, AnySourceOnABigCommunicatorWithOneMemberFinalized) {
+  const int n = 100;
+  JobBuilder job(n);
+  for (int r = 0; r < n; ++r) {
+    if (r != 42) job.Recv(r, model::Rank::AnySource(), Tag(1));
+  }
+  job.Finalized(42);
+  const JobReport report = Analyze(job.snapshots());
+  ASSERT_TRUE(report.deadlock.detected);
+  EXPECT_EQ(report.deadlock.ranks.size(), static_cast<std::size_t>(n - 1));
+  ExpectValidCycle(report);
+  const WaitRequirement* w = FindWait(report, 0);
+  ASSERT_NE(w, nullptr);
+  EXPECT_FALSE(w->satisfied);
+  EXPECT_EQ(w->kind, WaitKind::kOr);
+  EXPECT_EQ(w->to.front(), 1);
+  EXPECT_EQ(w->to.size(), static_cast<std::size_t>(n - 1));
+}
+
 TEST(Deadlock, AnySourceWhileEveryoneFinalized) {
   JobBuilder job(3);
   job.Recv(0, model::Rank::AnySource(), AnyTag()).Finalized(1).Finalized(2);

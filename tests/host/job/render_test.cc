@@ -1,4 +1,5 @@
 // Rank ranges, groups and the three renderings (JSON contract, text, DOT).
+#include <memory>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -35,6 +36,21 @@ TEST(RankRanges, Format) {
   EXPECT_EQ(FormatRankRanges({1, 3, 5}), "1,3,5");
   EXPECT_EQ(FormatRankRanges({3, 2, 2, 1, 9, 10}), "1-3,9-10");
   EXPECT_EQ(FormatRankRanges({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 4095}), "0-11,4095");
+}
+
+// A group but one rank prints from the group's runs as the ranks it stands for would.
+TEST(RankRanges, GroupButOne) {
+  const auto group = std::make_shared<const SharedRanks>(std::vector<int>{9, 3, 4, 5, 7, 1, 4});
+  EXPECT_EQ(FormatRankSet(RankSet::AllBut(group, 4)), "1,3,5,7,9");
+  EXPECT_EQ(FormatRankSet(RankSet::AllBut(group, 3)), "1,4-5,7,9");
+  EXPECT_EQ(FormatRankSet(RankSet::AllBut(group, 9)), "1,3-5,7");
+  EXPECT_EQ(FormatRankSet(RankSet::AllBut(group, 6)), "1,3-5,7,9");  // not a member
+  const RankSet set = RankSet::AllBut(group, 1);
+  EXPECT_EQ(set, std::vector<int>({3, 4, 5, 7, 9}));
+  EXPECT_EQ(set.size(), 5u);
+  EXPECT_EQ(set[0], 3);
+  const auto pair = std::make_shared<const SharedRanks>(std::vector<int>{2, 8});
+  EXPECT_EQ(RankSetPhrase(RankSet::AllBut(pair, 2)), "rank 8");
 }
 
 TEST(Groups, RanksWithTheSameSummaryShareAGroup) {
