@@ -135,12 +135,14 @@ host::Status CheckJobInput(const JobInputOptions& o) {
   const TargetListOptions& t = o.targets;
   int sources = (o.file.empty() ? 0 : 1) + TargetListSources(t);
   if (sources != 1) {
-    return host::Status::Usage("give exactly one of FILE, --pids, --cores or --launcher");
+    return host::Status::Usage("give exactly one of FILE, --pids, --cores, --launcher or --slurm");
   }
-  if (HasFanoutOptions(t) || !t.host_pids.empty()) {
+  if (!t.host_pids.empty()) {
+    return host::Status::Usage("--host-pids is for `mpidbg collect` on a node");
+  }
+  if (HasFanoutOptions(t) && t.slurm.empty() && t.launcher == 0) {
     return host::Status::Usage(
-        "--slurm, --host-pids and the --remote-* and --timeout options are for `mpidbg job` "
-        "and `collect`; this command reads the ranks of this host only");
+        "--remote-mpidbg, --remote-shell and --timeout go with --slurm or --launcher");
   }
   if (!t.exe.empty() && t.cores.empty()) return host::Status::Usage("--exe goes with --cores");
   if (!o.file.empty() && !t.plugin.empty()) {

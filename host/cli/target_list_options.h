@@ -31,8 +31,8 @@ struct TargetListOptions {
   std::vector<std::pair<std::string, std::vector<int64_t>>> host_pids;
 };
 
-// True when a fan-out option was given (--slurm, --remote-*, --timeout): only `job`
-// reads ranks on other nodes.
+// True when a fan-out option was given (--slurm, --remote-*, --timeout): `job`,
+// `matrix` and `profile` read ranks on other nodes, `collect` only its own.
 bool HasFanoutOptions(const TargetListOptions& t);
 
 // Takes the current argument of `c` when it is one of the target-list options; true if
@@ -44,7 +44,8 @@ bool TakeTargetList(ArgCursor& c, TargetListOptions* t, host::Status* error);
 int TargetListSources(const TargetListOptions& t);
 
 // Builds the target list, pids before cores: the launcher's process table becomes pids
-// (those on this host), --host-pids the pids listed for this host. --slurm gives none.
+// (those on this host), --host-pids the pids listed for this host. --slurm gives none
+// (fanout/ reads the ranks of other nodes).
 host::Result<std::vector<host::TargetSpec>> TargetsFrom(const TargetListOptions& o);
 
 struct JobInputOptions {
@@ -56,7 +57,8 @@ struct JobInputOptions {
 // A bad value sets `*error`.
 bool TakeJobInput(ArgCursor& c, JobInputOptions* o, host::Status* error);
 
-// Exactly one of FILE, --pids, --cores, --launcher.
+// Exactly one of FILE, --pids, --cores, --launcher, --slurm; the fan-out options only
+// with --slurm or --launcher.
 host::Status CheckJobInput(const JobInputOptions& o);
 
 // The arguments of a command that reads a whole job (matrix, profile): --json, --help

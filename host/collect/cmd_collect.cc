@@ -12,7 +12,9 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/cli/target_list_options.h"
+#include "host/collect/node_record_schema.h"
 #include "host/collect/node_record_writer.h"
+#include "host/collect/node_sections.h"
 #include "host/collect/runtime_processes.h"
 #include "host/fanout/node_frames.h"
 #include "host/snapshot/snapshot_reader.h"
@@ -27,6 +29,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: mpidbg collect (--job ID | --pids P,P,... | --cores CORE [CORE ...] [--exe FILE])\n"
     "                      [--plugin PATH] [-o FILE] [--framed]\n"
+    "                      [--content snapshot|monitor|profile] [--which accumulated|current]\n"
     "Reads every rank of a job on this node and writes one node record\n"
     "(mpidbg.node/1, JSON Lines) to standard output or FILE, for\n"
     "`mpidbg job --nodes RECORD ...` to join with the records of the other nodes.\n"
@@ -36,12 +39,17 @@ constexpr const char* kUsage =
     "Slurm's JOB.STEP, where JOB alone matches every step).\n"
     "--framed cuts the record into short tagged lines (frames) that survive a transport\n"
     "interleaving many nodes' output, as `mpidbg job --slurm` and a launcher's remote\n"
-    "readers use it. --host-pids HOST=P,P (repeatable) reads the pids listed for this host.\n";
+    "readers use it. --host-pids HOST=P,P (repeatable) reads the pids listed for this host.\n"
+    "--content chooses what each rank line holds: its snapshot (default, for `job`), its\n"
+    "communication counters (monitor, for `matrix`; --which as there) or its MPI-state\n"
+    "samples (profile, for `profile`).\n";
 
 struct CollectOptions {
   std::string job;
   std::vector<host::TargetSpec> targets;
   std::string output;
+  std::string content = host::kNodeContentSnapshot;
+  std::string which;  // monitor only: "" (accumulated) or accumulated|current
   bool framed = false;
   bool help = false;
 };
@@ -58,6 +66,16 @@ host::Result<CollectOptions> ParseCollectOptions(const std::vector<std::string>&
       if (!error.ok()) return error;
     } else if (a == "--job") {
       if (!c.Value(&o.job) || o.job.empty()) return host::Status::Usage("--job needs a job id");
+    } else if (a == "--content") {
+      if (!c.Value(&o.content) ||
+          (o.content != host::kNodeContentSnapshot && o.content != host::kNodeContentMonitor &&
+           o.content != host::kNodeContentProfile)) {
+        return host::Status::Usage("--content needs snapshot, monitor or profile");
+      }
+    } else if (a == "--which") {
+      if (!c.Value(&o.which) || (o.which != "accumulated" && o.which != "current")) {
+        return host::Status::Usage("--which needs accumulated or current");
+      }
     } else if (a == "--framed") {
       o.framed = true;
     } else if (a == "-o" || a == "--output") {
@@ -67,6 +85,9 @@ host::Result<CollectOptions> ParseCollectOptions(const std::vector<std::string>&
     }
   }
   if (o.help) return o;
+  if (!o.which.empty() && o.content != host::kNodeContentMonitor) {
+    return host::Status::Usage("--which goes with --content monitor");
+  }
   if (TargetListSources(targets) + (o.job.empty() ? 0 : 1) != 1 || !targets.slurm.empty()) {
     return host::Status::Usage(
         "give exactly one of --job, --pids, --host-pids, --cores or --launcher");
@@ -130,40 +151,59 @@ int CollectCommand(const std::vector<std::string>& args) {
 
   // Every rank is read before the first line is written, so the header can count them;
   // what this holds is bounded by the ranks of this node.
+  const bool snapshots = options->content == host::kNodeContentSnapshot;
   std::vector<model::ProcessSnapshot> ranks;
+  host::NodeSections sections(options->content, options->which);
   std::vector<Failure> failures;
   std::vector<Skip> skipped;
   for (const host::TargetSpec& spec : options->targets) {
-    auto snap = host::ReadTarget(spec);
+    // A snapshot tells the job a candidate of --job belongs to; other content is read
+    // apart, from the ranks of the job only.
+    host::Status st;
+    std::optional<model::ProcessSnapshot> snap;
+    if (snapshots || !options->job.empty()) {
+      auto read = host::ReadTarget(spec);
+      st = read.status();
+      if (read.ok()) snap = std::move(read.value());
+    }
     const std::string source = spec.core.empty() ? "live" : "core";
     if (!options->job.empty()) {
       // A candidate of --job belongs to the job only when its launch record says so. One
       // that cannot be read has no job we know of (it may be another job's rank, held
       // by another debugger): the trailer lists it apart, never as a rank.
-      if (!snap.ok()) {
+      if (!st.ok()) {
         std::fprintf(stderr, "mpidbg: %s (job unknown, skipped): %s\n",
-                     host::TargetDescription(spec).c_str(), snap.status().message().c_str());
-        skipped.push_back({spec.pid, snap.status()});
+                     host::TargetDescription(spec).c_str(), st.message().c_str());
+        skipped.push_back({spec.pid, st});
         continue;
       }
       if (!(snap->launch && host::JobIdMatches(snap->launch->job_id, options->job))) continue;
     }
-    if (snap.ok()) {
-      ranks.push_back(std::move(snap.value()));
+    if (st.ok() && snapshots) {
+      ranks.push_back(std::move(*snap));
       continue;
     }
+    if (st.ok()) st = sections.Read(spec);
+    if (st.ok()) continue;
     std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(),
-                 snap.status().message().c_str());
-    failures.push_back({spec.pid, source, snap.status()});
+                 st.message().c_str());
+    failures.push_back({spec.pid, source, st});
   }
-  if (!options->job.empty() && ranks.empty()) {
+  const std::size_t read = snapshots ? ranks.size() : sections.ranks().size();
+  if (!options->job.empty() && read == 0) {
     std::fprintf(stderr, "mpidbg: no process of job %s on this node\n", options->job.c_str());
   }
 
   host::NodeRecordWriter writer(out);
-  writer.Header({HostName(), options->job, static_cast<int>(ranks.size() + failures.size()),
-                 MPIDBG_VERSION});
+  const host::NodeRecordHeader header{HostName(), options->job,
+                                      static_cast<int>(read + failures.size()), MPIDBG_VERSION};
+  if (snapshots) {
+    writer.Header(header);
+  } else {
+    writer.Header(header, options->content, sections.JobObject());
+  }
   for (const model::ProcessSnapshot& snap : ranks) writer.Rank(snap);
+  for (const nlohmann::json& rank : sections.ranks()) writer.Section(rank);
   for (const Failure& f : failures) writer.Failure(f.pid, f.source, f.why);
   for (const Skip& s : skipped) writer.Skipped(s.pid, s.why);
   writer.Trailer(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

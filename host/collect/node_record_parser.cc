@@ -45,9 +45,8 @@ struct Membership {
 
 class RecordReader {
  public:
-  RecordReader(NodeRecordSummary* summary,
-               const std::function<void(model::ProcessSnapshot&&)>& on_rank)
-      : s_(*summary), on_rank_(on_rank) {}
+  RecordReader(NodeRecordSummary* summary, const NodeRecordSinks& sinks)
+      : s_(*summary), sinks_(sinks) {}
 
   // Ok to go on; an error ends the record.
   Status Header(const json& line);
@@ -56,8 +55,11 @@ class RecordReader {
   Status Trailer(const json& line);
 
  private:
+  Status Section(const json& line);
+
   NodeRecordSummary& s_;
-  const std::function<void(model::ProcessSnapshot&&)>& on_rank_;
+  const NodeRecordSinks& sinks_;
+  json content_job_;  // the header's object for a content other than snapshots
   std::unordered_map<std::string, Membership> table_;
   std::size_t table_ranks_ = 0;
 };
@@ -87,6 +89,19 @@ Status RecordReader::Header(const json& line) {
   if (const json* h = Field(line, "hostname"); h != nullptr && h->is_string()) s_.hostname = *h;
   if (const json* j = Field(line, "job"); j != nullptr && j->is_string()) s_.job = *j;
   if (const json* v = Field(line, "mpidbg_version"); v != nullptr && v->is_string()) s_.version = *v;
+  std::string content = kNodeContentSnapshot;
+  if (const json* c = Field(line, "content"); c != nullptr) {
+    if (!c->is_string()) return Bad("the header's content is not a name");
+    content = c->get<std::string>().substr(0, 64);
+  }
+  if (content != sinks_.content) {
+    return Bad("the record holds " + content + " ranks, " + sinks_.content + " ranks are wanted");
+  }
+  if (content != kNodeContentSnapshot) {
+    const json* job = Field(line, content.c_str());
+    if (job == nullptr || !job->is_object()) return Bad("the header lacks its " + content + " object");
+    content_job_ = *job;
+  }
   return Status::Ok();
 }
 
@@ -118,6 +133,7 @@ Status RecordReader::Rank(json line) {
   if (s_.ranks_read >= s_.ranks_announced) {
     return Bad("more rank lines than the header's " + std::to_string(s_.ranks_announced));
   }
+  if (sinks_.content != kNodeContentSnapshot) return Section(line);
   auto it = line.find("snapshot");
   if (it == line.end() || !it->is_object()) return Bad("a rank line holds no snapshot");
   json& doc = *it;
@@ -144,7 +160,20 @@ Status RecordReader::Rank(json line) {
     snap->communicators[i].remote_world_ranks = m->remote_world_ranks;
   }
   ++s_.ranks_read;
-  on_rank_(std::move(snap.value()));
+  if (sinks_.on_rank) sinks_.on_rank(std::move(snap.value()));
+  return Status::Ok();
+}
+
+Status RecordReader::Section(const json& line) {
+  const json* rank = Field(line, sinks_.content.c_str());
+  if (rank == nullptr || !rank->is_object()) return Bad("a rank line holds no " + sinks_.content);
+  if (sinks_.on_section) {
+    Status st = sinks_.on_section(content_job_, *rank);
+    if (!st.ok()) {
+      return Bad("rank line " + std::to_string(s_.ranks_read + 1) + ": " + st.message());
+    }
+  }
+  ++s_.ranks_read;
   return Status::Ok();
 }
 
@@ -185,16 +214,18 @@ Status RecordReader::Trailer(const json& line) {
   }
   if (const json* e = Field(line, "elapsed_s"); e != nullptr && e->is_number()) s_.elapsed_s = *e;
   s_.ranks_failed = static_cast<int>(unreadable.size());
-  for (model::ProcessSnapshot& snap : unreadable) on_rank_(std::move(snap));
+  if (sinks_.on_rank) {
+    for (model::ProcessSnapshot& snap : unreadable) sinks_.on_rank(std::move(snap));
+  }
   return Status::Ok();
 }
 
 }  // namespace
 
 struct NodeRecordLines::State {
-  State(NodeRecordSummary* summary, std::function<void(model::ProcessSnapshot&&)> on_rank)
-      : on_rank(std::move(on_rank)), reader(summary, this->on_rank) {}
-  std::function<void(model::ProcessSnapshot&&)> on_rank;
+  State(NodeRecordSummary* summary, NodeRecordSinks sinks)
+      : sinks(std::move(sinks)), reader(summary, this->sinks) {}
+  NodeRecordSinks sinks;
   RecordReader reader;
   int number = 0;
   bool header = false;
@@ -202,9 +233,12 @@ struct NodeRecordLines::State {
 };
 
 NodeRecordLines::NodeRecordLines(const std::string& input,
-                                 std::function<void(model::ProcessSnapshot&&)> on_rank) {
+                                 std::function<void(model::ProcessSnapshot&&)> on_rank)
+    : NodeRecordLines(input, NodeRecordSinks{kNodeContentSnapshot, std::move(on_rank), nullptr}) {}
+
+NodeRecordLines::NodeRecordLines(const std::string& input, NodeRecordSinks sinks) {
   summary_.input = input;
-  state_ = std::make_unique<State>(&summary_, std::move(on_rank));
+  state_ = std::make_unique<State>(&summary_, std::move(sinks));
 }
 
 NodeRecordLines::~NodeRecordLines() = default;

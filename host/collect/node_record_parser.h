@@ -7,6 +7,8 @@
 // read, so a node's text is never held whole.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -37,6 +39,18 @@ struct NodeRecordSummary {
   Status status;            // why not complete (Ok when complete)
 };
 
+// Where a record's ranks go. A record holds the content its reader asks for or fails
+// ("holds monitor counters, expected snapshots").
+struct NodeRecordSinks {
+  std::string content = "snapshot";  // node_record_schema.h
+  // Each rank of a snapshot record, and each rank the trailer lists as failed (of any
+  // content) as an "unreadable" snapshot with its pid, source and why.
+  std::function<void(model::ProcessSnapshot&&)> on_rank;
+  // Each rank line of another content: the header's job-wide object for that content
+  // and the rank's object. An error ends the record (the rank is not counted as read).
+  std::function<Status(const nlohmann::json& job, const nlohmann::json& rank)> on_section;
+};
+
 // Reads one record from `in`. Each rank line becomes a snapshot handed to `on_rank` at
 // once; at the trailer each rank it lists as failed follows as an "unreadable"
 // snapshot with its pid, source and why. Ranks handed out before an error stay valid
@@ -50,6 +64,7 @@ NodeRecordSummary ReadNodeRecord(std::istream& in, const std::string& input,
 class NodeRecordLines {
  public:
   NodeRecordLines(const std::string& input, std::function<void(model::ProcessSnapshot&&)> on_rank);
+  NodeRecordLines(const std::string& input, NodeRecordSinks sinks);
   ~NodeRecordLines();
   NodeRecordLines(const NodeRecordLines&) = delete;
   NodeRecordLines& operator=(const NodeRecordLines&) = delete;

@@ -18,12 +18,22 @@ json TextOrNull(const std::string& s) { return s.empty() ? json(nullptr) : json(
 }  // namespace
 
 void NodeRecordWriter::Header(const NodeRecordHeader& header) {
+  Header(header, kNodeContentSnapshot, nullptr);
+}
+
+void NodeRecordWriter::Header(const NodeRecordHeader& header, const std::string& content,
+                              const json& job) {
   json line = {{"record", "header"},
                {"schema", kNodeRecordSchema},
                {"hostname", header.hostname},
                {"job", TextOrNull(header.job)},
                {"ranks", header.ranks},
                {"mpidbg_version", header.version}};
+  content_ = content;
+  if (content_ != kNodeContentSnapshot) {
+    line["content"] = content_;
+    line[content_] = job;
+  }
   out_ << line.dump() << '\n' << std::flush;
 }
 
@@ -57,6 +67,11 @@ void NodeRecordWriter::Rank(const model::ProcessSnapshot& snap) {
     comms[i].erase("remote_world_ranks");
   }
   out_ << json{{"record", "rank"}, {"snapshot", std::move(doc)}}.dump() << '\n' << std::flush;
+  ++ranks_read_;
+}
+
+void NodeRecordWriter::Section(const json& rank) {
+  out_ << json{{"record", "rank"}, {content_, rank}}.dump() << '\n' << std::flush;
   ++ranks_read_;
 }
 

@@ -7,6 +7,10 @@
 // lines as rank ranges ("0-3,8-11"). A rank line is the snapshot document of
 // snapshot_json.h with those lists, the schema key, `handles` (derived from the
 // communicators) and `metadata.mpi_t` left out.
+//
+// A record of other content (node_record_schema.h) carries, per rank line, an object
+// its command wrote (the rank's entry of mpidbg.monitor/1 or mpidbg.profile/1), and in
+// the header that command's job-wide object; the writer only frames them.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -35,9 +39,15 @@ class NodeRecordWriter {
   explicit NodeRecordWriter(std::ostream& out) : out_(out) {}
 
   void Header(const NodeRecordHeader& header);
+  // A record of another content (node_record_schema.h) than snapshots: `job` is its
+  // job-wide object, and its ranks are written with Section.
+  void Header(const NodeRecordHeader& header, const std::string& content,
+              const nlohmann::json& job);
   // A communicator line for each communicator of `snap` not written yet, then its
   // rank line. Lines are flushed as written, so a reader sees whole lines.
   void Rank(const model::ProcessSnapshot& snap);
+  // A rank of a record of other content: `{"record": "rank", CONTENT: rank}`.
+  void Section(const nlohmann::json& rank);
   // A rank that could not be read: listed in the trailer with why.
   void Failure(int64_t pid, const std::string& source, const Status& why);
   // A process `collect --job` could not read, so could not tell whether it belongs to
@@ -57,6 +67,7 @@ class NodeRecordWriter {
   bool InTable(const model::Communicator& c);
 
   std::ostream& out_;
+  std::string content_ = "snapshot";
   std::unordered_map<std::string, Membership> written_;
   int ranks_read_ = 0;
   nlohmann::json failures_ = nlohmann::json::array();  // the trailer's "failed"

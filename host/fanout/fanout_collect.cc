@@ -11,6 +11,7 @@
 
 #include "host/fanout/node_stream_merge.h"
 #include "host/fanout/reader_processes.h"
+#include "host/fanout/launcher_hosts.h"
 #include "host/fanout/slurm_step.h"
 #include "host/model/group_table.h"
 
@@ -50,23 +51,56 @@ std::string ThisExecutable() {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
-FanoutResult CollectFromReaders(const std::vector<RemoteRead>& reads,
-                                const std::vector<std::string>& expected, double timeout_seconds,
-                                PhaseClock& clock) {
-  FanoutResult result;
-  model::GroupTable groups;  // each communicator's members once for all the nodes
-  NodeStreamMerge merge([&result, &groups](model::ProcessSnapshot&& snap) {
-    groups.Share(&snap);
-    result.snaps.push_back(std::move(snap));
-  });
-  for (const std::string& node : expected) merge.Expect(node);
+std::vector<std::string> ReaderCommandWords(const ReaderArgs& r) {
+  std::vector<std::string> words = {r.mpidbg.empty() ? ThisExecutable() : r.mpidbg, "collect",
+                                    "--framed"};
+  if (!r.plugin.empty()) words.insert(words.end(), {"--plugin", r.plugin});
+  words.insert(words.end(), r.extra.begin(), r.extra.end());
+  return words;
+}
+
+Result<FanoutPlan> PlanFanout(const FanoutRequest& request, PhaseClock& clock) {
+  FanoutPlan plan;
+  std::vector<std::string> reader = ReaderCommandWords(request.reader);
+  if (!request.slurm.empty()) {
+    auto target = ParseSlurmTarget(request.slurm);
+    if (!target.ok()) return target.status();
+    clock.Start("fan-out");
+    auto nodes = SlurmNodes(*target, request.timeout_seconds);
+    if (!nodes.ok()) return nodes.status();
+    reader.insert(reader.end(), {"--job", target->id()});
+    RemoteRead read;
+    read.command = SrunReaders(*target, *nodes, reader);
+    read.hosts = *nodes;
+    plan.reads.push_back(std::move(read));
+    plan.hosts = std::move(nodes.value());
+    return plan;
+  }
+  auto ranks = SplitLauncherRanks(request.launcher);
+  if (!ranks.ok()) return ranks.status();
+  plan.local_pids = std::move(ranks->local_pids);
+  if (ranks->remote_pids.empty()) return plan;
+  clock.Start("fan-out");
+  const std::string shell =
+      request.remote_shell.empty() ? kDefaultRemoteShell : request.remote_shell;
+  auto reads = RemoteReaders(shell, reader, ranks->remote_pids);
+  if (!reads.ok()) return reads.status();
+  plan.reads = std::move(reads.value());
+  for (const auto& [host, pids] : ranks->remote_pids) plan.hosts.push_back(host);
+  return plan;
+}
+
+std::vector<NodeRecordSummary> CollectFromReaders(const FanoutPlan& plan, double timeout_seconds,
+                                                  PhaseClock& clock, const NodeRecordSinks& sinks) {
+  NodeStreamMerge merge(sinks);
+  for (const std::string& node : plan.hosts) merge.Expect(node);
   std::vector<ReaderCommand> commands;
-  for (const RemoteRead& r : reads) commands.push_back(r.command);
+  for (const RemoteRead& r : plan.reads) commands.push_back(r.command);
 
   StretchTimer merging;
   Progress progress;
   bool first_frame = false;
-  const std::string nodes_text = std::to_string(expected.size()) + " nodes, " +
+  const std::string nodes_text = std::to_string(plan.hosts.size()) + " nodes, " +
                                  std::to_string(commands.size()) + " reader command" +
                                  (commands.size() == 1 ? "" : "s");
   RunReaders(
@@ -83,7 +117,7 @@ FanoutResult CollectFromReaders(const std::vector<RemoteRead>& reads,
       [&] { progress.Show(merge.ranks_read(), merge.ranks_announced()); },
       [&](std::size_t i, const ReaderOutcome& o) {
         std::string why = o.why.empty() ? "its reader ended before its record did" : o.why;
-        std::set<std::string> hosts(reads[i].hosts.begin(), reads[i].hosts.end());
+        std::set<std::string> hosts(plan.reads[i].hosts.begin(), plan.reads[i].hosts.end());
         merge.CloseUnfinished(hosts, why);
       });
   merge.CloseUnfinished("its reader ended before its record did");
@@ -92,34 +126,30 @@ FanoutResult CollectFromReaders(const std::vector<RemoteRead>& reads,
     clock.Start("collection");
   }
   progress.Done(merge.ranks_read(), merge.ranks_announced());
-  result.nodes = merge.Finish();
+  std::vector<NodeRecordSummary> nodes = merge.Finish();
   int complete = 0;
-  for (const NodeRecordSummary& n : result.nodes) complete += n.complete ? 1 : 0;
-  clock.End(std::to_string(complete) + " of " + std::to_string(result.nodes.size()) +
+  for (const NodeRecordSummary& n : nodes) complete += n.complete ? 1 : 0;
+  clock.End(std::to_string(complete) + " of " + std::to_string(nodes.size()) +
             " nodes complete, " + std::to_string(merge.ranks_read()) + " ranks");
   clock.Report("merge", merging.seconds(), "node records parsed as they arrived");
-  for (const NodeRecordSummary& n : result.nodes) {
+  for (const NodeRecordSummary& n : nodes) {
     if (!n.complete) {
       std::fprintf(stderr, "mpidbg: node %s: %s\n", n.hostname.c_str(), n.status.message().c_str());
     }
   }
-  return result;
+  return nodes;
 }
 
-Result<FanoutResult> CollectSlurm(const std::string& target_text, const std::string& mpidbg,
-                                  const std::string& plugin, double timeout_seconds,
-                                  PhaseClock& clock) {
-  auto target = ParseSlurmTarget(target_text);
-  if (!target.ok()) return target.status();
-  clock.Start("fan-out");
-  auto nodes = SlurmNodes(*target, timeout_seconds);
-  if (!nodes.ok()) return nodes.status();
-  std::vector<std::string> reader = {mpidbg, "collect", "--job", target->id(), "--framed"};
-  if (!plugin.empty()) reader.insert(reader.end(), {"--plugin", plugin});
-  RemoteRead read;
-  read.command = SrunReaders(*target, *nodes, reader);
-  read.hosts = *nodes;
-  return CollectFromReaders({read}, *nodes, timeout_seconds, clock);
+FanoutResult CollectSnapshots(const FanoutPlan& plan, double timeout_seconds, PhaseClock& clock) {
+  FanoutResult result;
+  model::GroupTable groups;  // each communicator's members once for all the nodes
+  NodeRecordSinks sinks;
+  sinks.on_rank = [&result, &groups](model::ProcessSnapshot&& snap) {
+    groups.Share(&snap);
+    result.snaps.push_back(std::move(snap));
+  };
+  result.nodes = CollectFromReaders(plan, timeout_seconds, clock, sinks);
+  return result;
 }
 
 }  // namespace mpidbg::host

@@ -21,23 +21,52 @@ namespace mpidbg::host {
 // Jobs of this many ranks or more show how many ranks have been read.
 inline constexpr int kProgressRanks = 1000;
 
+// What every node reader runs: `MPIDBG collect --framed [--plugin PLUGIN] EXTRA...`
+// and the targets of its node (`--job` through srun, `--pids` through a remote shell).
+struct ReaderArgs {
+  std::string mpidbg;               // the mpidbg the nodes run ("": this executable's path)
+  std::string plugin;               // "" for the default
+  std::vector<std::string> extra;   // e.g. {"--content", "monitor"}
+};
+
+// The reader's words up to its targets.
+std::vector<std::string> ReaderCommandWords(const ReaderArgs& reader);
+
+struct FanoutRequest {
+  std::string slurm;          // JOBID[.STEP], or
+  int64_t launcher = 0;       // a running launcher's pid
+  std::string remote_shell;   // a --remote-shell template, "" for ssh
+  ReaderArgs reader;
+  double timeout_seconds = 60;
+};
+
+// The readers of one fan-out and the hosts whose records must come. A launcher's
+// ranks on this host are no node reader's: the caller reads them (as --pids would).
+struct FanoutPlan {
+  std::vector<RemoteRead> reads;
+  std::vector<std::string> hosts;
+  std::vector<int64_t> local_pids;  // rank order
+};
+
+// --slurm: the step's nodes from scontrol and one `collect --job ID` per node through
+// srun. --launcher: the process table split by host, one `collect --pids` per other
+// host through the remote shell. The fan-out phase is started on `clock` when the
+// plan has readers; a launcher with every rank on this host gives none.
+Result<FanoutPlan> PlanFanout(const FanoutRequest& request, PhaseClock& clock);
+
+// Runs the plan's readers until every host's record has come or `timeout_seconds`
+// passed, each record read through `sinks` as its lines arrive; ends the fan-out phase
+// at the first frame and reports the collection and merge phases. One summary per
+// node: complete, or why not (also named on stderr).
+std::vector<NodeRecordSummary> CollectFromReaders(const FanoutPlan& plan, double timeout_seconds,
+                                                  PhaseClock& clock, const NodeRecordSinks& sinks);
+
+// The same for snapshot records (`job`): every rank read, or failed.
 struct FanoutResult {
   std::vector<model::ProcessSnapshot> snaps;  // every rank read (and each failed one)
   std::vector<NodeRecordSummary> nodes;       // one per node: complete, or why not
 };
-
-// Runs `reads` until every node's record has come or `timeout_seconds` passed, merging
-// frames as they arrive. `expected` are the hosts whose records must come; `clock` has
-// the fan-out phase running and ends it at the first frame.
-FanoutResult CollectFromReaders(const std::vector<RemoteRead>& reads,
-                                const std::vector<std::string>& expected, double timeout_seconds,
-                                PhaseClock& clock);
-
-// `job --slurm JOBID[.STEP]`: the step's nodes from scontrol, one `mpidbg collect --job
-// ID --framed` per node through srun.
-Result<FanoutResult> CollectSlurm(const std::string& target, const std::string& mpidbg,
-                                  const std::string& plugin, double timeout_seconds,
-                                  PhaseClock& clock);
+FanoutResult CollectSnapshots(const FanoutPlan& plan, double timeout_seconds, PhaseClock& clock);
 
 // The path of this mpidbg executable, what readers run unless told otherwise.
 std::string ThisExecutable();

@@ -8,14 +8,17 @@ namespace mpidbg::host {
 std::string ShortHostName(const std::string& name) { return name.substr(0, name.find('.')); }
 
 NodeStreamMerge::NodeStreamMerge(std::function<void(model::ProcessSnapshot&&)> on_rank)
-    : on_rank_(std::move(on_rank)),
+    : NodeStreamMerge(NodeRecordSinks{"snapshot", std::move(on_rank), nullptr}) {}
+
+NodeStreamMerge::NodeStreamMerge(NodeRecordSinks sinks)
+    : sinks_(std::move(sinks)),
       demux_([this](const std::string& tag, std::string&& line) { RecordOf(tag).Line(line); },
              [this](const std::string& tag) { RecordOf(tag); }, kMaxNodeRecordLineBytes) {}
 
 NodeRecordLines& NodeStreamMerge::RecordOf(const std::string& tag) {
   auto found = records_.find(tag);
   if (found == records_.end()) {
-    found = records_.emplace(tag, std::make_unique<NodeRecordLines>("reader on " + tag, on_rank_))
+    found = records_.emplace(tag, std::make_unique<NodeRecordLines>("reader on " + tag, sinks_))
                 .first;
   }
   return *found->second;

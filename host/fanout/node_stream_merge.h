@@ -22,6 +22,8 @@ namespace mpidbg::host {
 class NodeStreamMerge {
  public:
   explicit NodeStreamMerge(std::function<void(model::ProcessSnapshot&&)> on_rank);
+  // Records of any content, each node's read through `sinks`.
+  explicit NodeStreamMerge(NodeRecordSinks sinks);
 
   // A node whose record must come; one that sends nothing is reported unreadable.
   void Expect(const std::string& node);
@@ -46,7 +48,7 @@ class NodeStreamMerge {
   bool Ended(const std::string& tag) const;
   std::string SeenAs(const std::string& expected) const;
 
-  std::function<void(model::ProcessSnapshot&&)> on_rank_;
+  NodeRecordSinks sinks_;
   std::map<std::string, std::unique_ptr<NodeRecordLines>> records_;
   std::set<std::string> expected_;
   FrameDemux demux_;

@@ -23,7 +23,7 @@ std::string Replace(std::string word, const std::string& what, const std::string
 }  // namespace
 
 Result<std::vector<RemoteRead>> RemoteReaders(
-    const std::string& shell_template, const std::string& mpidbg, const std::string& plugin,
+    const std::string& shell_template, const std::vector<std::string>& reader,
     const std::map<std::string, std::vector<int64_t>>& pids_by_host) {
   std::vector<std::string> words;
   std::istringstream in(shell_template);
@@ -34,8 +34,6 @@ Result<std::vector<RemoteRead>> RemoteReaders(
     return Status::Usage("--remote-shell needs {host} (one command per host) or {hosts} (one "
                          "for all), got '" + shell_template + "'");
   }
-  std::vector<std::string> reader = {mpidbg, "collect", "--framed"};
-  if (!plugin.empty()) reader.insert(reader.end(), {"--plugin", plugin});
   std::vector<RemoteRead> reads;
   if (one) {
     for (const auto& [host, pids] : pids_by_host) {

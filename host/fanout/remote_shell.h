@@ -22,11 +22,12 @@ struct RemoteRead {
 };
 
 // One reader per host of `pids_by_host` (or one for all with "{hosts}"): the template's
-// words, then `mpidbg collect --framed` and the host's pids (`--pids` with one host per
+// words, then the reader and the host's pids (`--pids` with one host per
 // command, `--host-pids HOST=P,P` for each host otherwise). A template without either
 // placeholder, or with both, is a usage error.
+// `reader` is the reader's command up to its targets (`mpidbg collect --framed ...`).
 Result<std::vector<RemoteRead>> RemoteReaders(
-    const std::string& shell_template, const std::string& mpidbg, const std::string& plugin,
+    const std::string& shell_template, const std::vector<std::string>& reader,
     const std::map<std::string, std::vector<int64_t>>& pids_by_host);
 
 }  // namespace mpidbg::host

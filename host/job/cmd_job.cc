@@ -14,9 +14,8 @@
 #include "host/cli/options.h"
 #include "host/cli/target_list_options.h"
 #include "host/fanout/fanout_collect.h"
-#include "host/fanout/launcher_hosts.h"
+#include "host/fanout/fanout_options.h"
 #include "host/fanout/phase_clock.h"
-#include "host/fanout/remote_shell.h"
 #include "host/job/job_analysis.h"
 #include "host/job/job_inputs.h"
 #include "host/job/progress.h"
@@ -153,29 +152,14 @@ host::Status WriteSvg(const std::string& path, const std::string& dot_text) {
 // become targets (read by the caller), those on other hosts are read there.
 host::Result<host::FanoutResult> ReadAcrossNodes(JobOptions& o, host::PhaseClock& clock,
                                                  bool* fanned_out) {
-  const TargetListOptions& t = o.fanout;
-  const std::string mpidbg = t.remote_mpidbg.empty() ? host::ThisExecutable() : t.remote_mpidbg;
-  if (!t.slurm.empty()) {
-    *fanned_out = true;
-    return host::CollectSlurm(t.slurm, mpidbg, t.plugin, t.timeout_seconds, clock);
+  auto plan = host::PlanFanout(host::FanoutRequestOf(o.fanout, {}), clock);
+  if (!plan.ok()) return plan.status();
+  for (host::TargetSpec& spec : host::LocalTargetsOf(*plan, o.fanout.plugin)) {
+    o.targets.push_back(std::move(spec));
   }
-  auto ranks = host::SplitLauncherRanks(t.launcher);
-  if (!ranks.ok()) return ranks.status();
-  for (int64_t pid : ranks->local_pids) {
-    host::TargetSpec spec;
-    spec.pid = pid;
-    spec.plugin = t.plugin;
-    o.targets.push_back(spec);
-  }
-  if (ranks->remote_pids.empty()) return host::FanoutResult{};
+  if (plan->reads.empty()) return host::FanoutResult{};
   *fanned_out = true;
-  clock.Start("fan-out");
-  const std::string shell = t.remote_shell.empty() ? host::kDefaultRemoteShell : t.remote_shell;
-  auto reads = host::RemoteReaders(shell, mpidbg, t.plugin, ranks->remote_pids);
-  if (!reads.ok()) return reads.status();
-  std::vector<std::string> hosts;
-  for (const auto& [host, pids] : ranks->remote_pids) hosts.push_back(host);
-  return host::CollectFromReaders(*reads, hosts, t.timeout_seconds, clock);
+  return host::CollectSnapshots(*plan, o.fanout.timeout_seconds, clock);
 }
 
 }  // namespace

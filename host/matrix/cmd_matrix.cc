@@ -8,7 +8,9 @@
 #include "host/cli/options.h"
 #include "host/cli/target_list_options.h"
 #include "host/matrix/monitor_file.h"
+#include "host/fanout/fanout_options.h"
 #include "host/matrix/monitor_json.h"
+#include "host/matrix/monitor_nodes.h"
 #include "host/matrix/monitor_plugin.h"
 #include "host/matrix/monitor_svg.h"
 #include "host/matrix/monitor_text.h"
@@ -18,14 +20,17 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: mpidbg matrix (FILE | --pids P,P,... | --cores CORE [CORE ...] [--exe FILE] |\n"
-    "                      --launcher PID) [--plugin PATH]\n"
+    "                      --launcher PID | --slurm JOBID[.STEP]) [--plugin PATH]\n"
+    "                     [--remote-shell CMD] [--remote-mpidbg PATH] [--timeout S]\n"
     "                     [--which accumulated|current] [--metric messages|bytes]\n"
     "                     [--view p2p|coll|put|get|acc|mpi_t] [--svg OUT.svg] [--json]\n"
     "Shows who sent how much to whom: the sender x receiver matrix of the chosen view\n"
     "(default p2p messages), per-rank totals, message sizes, collectives, files and the\n"
     "MPI's own decomposed counts (MPI_T). FILE is the mpidbg-monitor.*.json the runtime\n"
     "writes at MPI_Finalize under `mpidbg run --monitor`; --pids/--cores/--launcher read\n"
-    "the counters of running ranks or their cores. --svg draws the matrix as a heat map.\n";
+    "the counters of running ranks or their cores. --svg draws the matrix as a heat map.\n"
+    "--slurm reads the ranks of a Slurm job on every node of it through `srun --overlap`,\n"
+    "--launcher those on other hosts through --remote-shell (as `mpidbg job` does).\n";
 
 struct MatrixOptions {
   JobInputOptions input;
@@ -68,6 +73,9 @@ host::Result<MatrixOptions> ParseMatrixOptions(const std::vector<std::string>& a
 
 host::Result<monitor::JobMonitor> Load(const MatrixOptions& o) {
   int which = o.which == "current" ? MPIDBG_MONITOR_CURRENT : MPIDBG_MONITOR_ACCUMULATED;
+  if (host::ReadsAcrossNodes(o.input.targets)) {
+    return monitor::ReadMonitorAcrossNodes(o.input.targets, which);
+  }
   return LoadJobInput(
       o.input,
       [&](const std::string& file) -> host::Result<monitor::JobMonitor> {

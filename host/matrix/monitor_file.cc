@@ -187,6 +187,19 @@ void ReadRank(JsonFields& f, const json& entry, const std::string& at, int world
   ReadMpit(f, entry, at, world_size, r);
 }
 
+void ReadJob(JsonFields& f, const json& j, const std::string& at, JobMonitor* job) {
+  f.String(j, at, "id", &job->id);
+  f.Int(j, at, "world_size", &job->world_size, true);
+  f.String(j, at, "flavour", &job->flavour);
+  f.String(j, at, "mpi_library", &job->mpi_library);
+  f.I64(j, at, "written_time_ns", &job->written_time_ns);
+  f.String(j, at, "which", &job->which);
+  CheckWorldSize(f, job->world_size, kMaxWorldSize);
+  if (f.ok() && job->which != "accumulated" && job->which != "current") {
+    f.Fail(JoinPath(at, "which") + " is \"" + job->which + "\", not \"accumulated\" or \"current\"");
+  }
+}
+
 }  // namespace
 
 host::Result<JobMonitor> MonitorFromJson(const json& doc, const std::string& name) {
@@ -195,18 +208,7 @@ host::Result<JobMonitor> MonitorFromJson(const json& doc, const std::string& nam
   host::Status schema = CheckSchema(f, doc, name, kSchema);
   if (!schema.ok()) return schema;
   const json* j = f.Object(doc, "", "job", true);
-  if (j != nullptr) {
-    f.String(*j, "job", "id", &job.id);
-    f.Int(*j, "job", "world_size", &job.world_size, true);
-    f.String(*j, "job", "flavour", &job.flavour);
-    f.String(*j, "job", "mpi_library", &job.mpi_library);
-    f.I64(*j, "job", "written_time_ns", &job.written_time_ns);
-    f.String(*j, "job", "which", &job.which);
-  }
-  CheckWorldSize(f, job.world_size, kMaxWorldSize);
-  if (f.ok() && job.which != "accumulated" && job.which != "current") {
-    f.Fail("job.which is \"" + job.which + "\", not \"accumulated\" or \"current\"");
-  }
+  if (j != nullptr) ReadJob(f, *j, "job", &job);
   ReadRanks(f, doc, job.world_size, &job.ranks,
             [&](const json& entry, const std::string& at, RankMonitor* r) {
               ReadRank(f, entry, at, job.world_size, r);
@@ -214,6 +216,43 @@ host::Result<JobMonitor> MonitorFromJson(const json& doc, const std::string& nam
   if (!f.ok()) return host::Status::Unreadable(name + ": " + f.error());
   job.source = "file";
   return job;
+}
+
+host::Status MonitorJobFromJson(const json& job_object, JobMonitor* job) {
+  JsonFields f;
+  JobMonitor read;
+  ReadJob(f, job_object, "job", &read);
+  if (!f.ok()) return host::Status::Unreadable(f.error());
+  if (job->ranks.empty()) {
+    job->id = read.id;
+    job->flavour = read.flavour;
+    job->mpi_library = read.mpi_library;
+    job->which = read.which;
+  } else if (read.which != job->which) {
+    return host::Status::Unreadable("holds " + read.which + " counters, the job's are " + job->which);
+  }
+  // Every node should tell the same world size; the largest is kept so no rank of any
+  // node is out of range.
+  if (read.world_size > job->world_size) {
+    job->world_size = read.world_size;
+    std::size_t had = job->ranks.size();
+    job->ranks.resize(static_cast<size_t>(read.world_size));
+    for (std::size_t i = had; i < job->ranks.size(); ++i) job->ranks[i].rank = static_cast<int>(i);
+  }
+  return host::Status::Ok();
+}
+
+host::Status AddMonitorRankFromJson(const json& entry, JobMonitor* job) {
+  JsonFields f;
+  if (RankMonitor* r = host::ClaimRank(f, entry, "rank", &job->ranks)) {
+    ReadRank(f, entry, "rank", job->world_size, r);
+    if (!f.ok()) {
+      const int rank = r->rank;
+      *r = RankMonitor();  // not present: a rank whose entry failed shows no data
+      r->rank = rank;
+    }
+  }
+  return f.ok() ? host::Status::Ok() : host::Status::Unreadable(f.error());
 }
 
 host::Result<JobMonitor> LoadMonitorFile(const std::string& path) {

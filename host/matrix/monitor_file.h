@@ -16,4 +16,11 @@ namespace mpidbg::monitor {
 host::Result<JobMonitor> MonitorFromJson(const nlohmann::json& doc, const std::string& name);
 host::Result<JobMonitor> LoadMonitorFile(const std::string& path);
 
+// The pieces a node record carries (`collect --content monitor`, monitor_document.h):
+// the document's "job" object, which sizes `job` to its world size (the largest any
+// node names) and must agree on `which`; and one entry of "ranks", claimed in `job`
+// (a rank given twice, or out of range, is an error).
+host::Status MonitorJobFromJson(const nlohmann::json& job_object, JobMonitor* job);
+host::Status AddMonitorRankFromJson(const nlohmann::json& entry, JobMonitor* job);
+
 }  // namespace mpidbg::monitor

@@ -153,6 +153,23 @@ host::Result<RankMonitor> ReadRankMonitor(ExtensionTarget& t, int which, int* wo
   return r;
 }
 
+host::Result<TargetMonitor> ReadTargetMonitor(const host::TargetSpec& spec, int which) {
+  host::Result<TargetMonitor> out = host::Status::Unreadable("not read");
+  host::Status st = extensions::WithExtensionTarget(spec, [&](ExtensionTarget& t) {
+    TargetMonitor m;
+    auto rank = ReadRankMonitor(t, which, &m.world_size);
+    if (!rank.ok()) return rank.status();
+    if (rank->rank < 0 || rank->rank >= m.world_size) {
+      return host::Status::Unreadable("the process names no world rank of its job");
+    }
+    m.rank = std::move(rank.value());
+    out = std::move(m);
+    return host::Status::Ok();
+  });
+  if (!st.ok()) return st;
+  return out;
+}
+
 host::Result<JobMonitor> ReadJobMonitor(const std::vector<host::TargetSpec>& targets, int which) {
   std::vector<RankMonitor> read;
   JobMonitor job;

@@ -16,6 +16,14 @@ namespace mpidbg::monitor {
 host::Result<RankMonitor> ReadRankMonitor(extensions::ExtensionTarget& t, int which,
                                           int* world_size);
 
+// One target's counters and the world size its block was made for (a node reader's
+// rank, `collect --content monitor`). A target without a world rank is an error.
+struct TargetMonitor {
+  RankMonitor rank;
+  int world_size = 0;
+};
+host::Result<TargetMonitor> ReadTargetMonitor(const host::TargetSpec& spec, int which);
+
 // Every target read; a target that cannot be read is named on stderr and left out (its
 // rank shows "no data"). Fails only when no target could be read (the first failure's
 // kind decides the exit status).

@@ -7,8 +7,10 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/cli/target_list_options.h"
+#include "host/fanout/fanout_options.h"
 #include "host/profile/profile_file.h"
 #include "host/profile/profile_json.h"
+#include "host/profile/profile_nodes.h"
 #include "host/profile/profile_plugin.h"
 #include "host/profile/profile_text.h"
 
@@ -17,12 +19,16 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: mpidbg profile (FILE | --pids P,P,... | --cores CORE [CORE ...] [--exe FILE] |\n"
-    "                       --launcher PID) [--plugin PATH] [--rank N] [--json]\n"
+    "                       --launcher PID | --slurm JOBID[.STEP]) [--plugin PATH]\n"
+    "                      [--remote-shell CMD] [--remote-mpidbg PATH] [--timeout S]\n"
+    "                      [--rank N] [--json]\n"
     "Shows the job's time outside MPI, in MPI working and in MPI blocked (waiting for\n"
     "other processes), the MPI functions and call sites it was spent in, and each rank.\n"
     "FILE is the mpidbg-profile.*.json the runtime writes at MPI_Finalize under\n"
     "`mpidbg run --profile`; --pids/--cores/--launcher read the samples of running\n"
-    "ranks or their cores. --rank N shows one rank in detail.\n";
+    "ranks or their cores. --rank N shows one rank in detail. --slurm reads the ranks\n"
+    "of a Slurm job on every node of it through `srun --overlap`, --launcher those on\n"
+    "other hosts through --remote-shell (as `mpidbg job` does).\n";
 
 struct ProfileOptions {
   JobInputOptions input;
@@ -60,7 +66,9 @@ int ProfileCommand(const std::vector<std::string>& args) {
     std::cout << kUsage;
     return 0;
   }
-  auto job = LoadJobInput(options->input, profile::LoadProfileFile, profile::ReadJobProfile);
+  auto job = host::ReadsAcrossNodes(options->input.targets)
+                 ? profile::ReadProfileAcrossNodes(options->input.targets)
+                 : LoadJobInput(options->input, profile::LoadProfileFile, profile::ReadJobProfile);
   if (!job.ok()) return ReportFailure(job.status(), options->json);
   if (options->rank >= job->world_size) {
     return ReportFailure(host::Status::Usage("--rank " + std::to_string(options->rank) +

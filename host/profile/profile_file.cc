@@ -68,6 +68,26 @@ void ReadRank(JsonFields& f, const json& e, const std::string& at, RankProfile* 
   ReadSites(f, e, at, &r->sites);
 }
 
+// The "job" object; true when it carries the job-wide totals.
+bool ReadJob(JsonFields& f, const json& j, const std::string& at, JobProfile* job) {
+  f.String(j, at, "id", &job->id);
+  f.Int(j, at, "world_size", &job->world_size, true);
+  f.I64(j, at, "period_ns", &job->period_ns, true);
+  f.String(j, at, "clock", &job->clock);
+  f.Int(j, at, "signal", &job->signal);
+  f.I64(j, at, "written_time_ns", &job->written_time_ns);
+  bool totals = f.ok() && j.contains("samples");
+  ReadCounts(f, j, at, &job->samples);
+  ReadFunctions(f, j, at, &job->functions);
+  ReadSites(f, j, at, &job->sites);
+  host::CheckWorldSize(f, job->world_size, host::kMaxWorldSize);
+  if (f.ok() && job->period_ns <= 0) f.Fail(JoinPath(at, "period_ns") + " is not positive");
+  if (f.ok() && job->clock != "wall" && job->clock != "cpu") {
+    f.Fail(JoinPath(at, "clock") + " is \"" + job->clock + "\", not \"wall\" or \"cpu\"");
+  }
+  return totals;
+}
+
 }  // namespace
 
 host::Result<JobProfile> ProfileFromJson(const json& doc, const std::string& name) {
@@ -76,24 +96,7 @@ host::Result<JobProfile> ProfileFromJson(const json& doc, const std::string& nam
   host::Status schema = host::CheckSchema(f, doc, name, kSchema);
   if (!schema.ok()) return schema;
   const json* j = f.Object(doc, "", "job", true);
-  bool job_totals = false;
-  if (j != nullptr) {
-    f.String(*j, "job", "id", &job.id);
-    f.Int(*j, "job", "world_size", &job.world_size, true);
-    f.I64(*j, "job", "period_ns", &job.period_ns, true);
-    f.String(*j, "job", "clock", &job.clock);
-    f.Int(*j, "job", "signal", &job.signal);
-    f.I64(*j, "job", "written_time_ns", &job.written_time_ns);
-    job_totals = f.ok() && j->contains("samples");
-    ReadCounts(f, *j, "job", &job.samples);
-    ReadFunctions(f, *j, "job", &job.functions);
-    ReadSites(f, *j, "job", &job.sites);
-  }
-  host::CheckWorldSize(f, job.world_size, host::kMaxWorldSize);
-  if (f.ok() && job.period_ns <= 0) f.Fail("job.period_ns is not positive");
-  if (f.ok() && job.clock != "wall" && job.clock != "cpu") {
-    f.Fail("job.clock is \"" + job.clock + "\", not \"wall\" or \"cpu\"");
-  }
+  bool job_totals = j != nullptr && ReadJob(f, *j, "job", &job);
   host::ReadRanks(f, doc, job.world_size, &job.ranks,
                      [&](const json& e, const std::string& at, RankProfile* r) {
                        ReadRank(f, e, at, r);
@@ -102,6 +105,41 @@ host::Result<JobProfile> ProfileFromJson(const json& doc, const std::string& nam
   if (!job_totals) MergeRanks(&job);
   job.source = "file";
   return job;
+}
+
+host::Status ProfileJobFromJson(const json& job_object, JobProfile* job) {
+  JsonFields f;
+  JobProfile read;
+  ReadJob(f, job_object, "job", &read);
+  if (!f.ok()) return host::Status::Unreadable(f.error());
+  if (job->ranks.empty()) {
+    job->id = read.id;
+    job->period_ns = read.period_ns;
+    job->clock = read.clock;
+    job->signal = read.signal;
+  } else if (read.period_ns != job->period_ns || read.clock != job->clock) {
+    return host::Status::Unreadable("sampled with another period or clock than the job's other ranks");
+  }
+  if (read.world_size > job->world_size) {
+    job->world_size = read.world_size;
+    std::size_t had = job->ranks.size();
+    job->ranks.resize(static_cast<std::size_t>(read.world_size));
+    for (std::size_t i = had; i < job->ranks.size(); ++i) job->ranks[i].rank = static_cast<int>(i);
+  }
+  return host::Status::Ok();
+}
+
+host::Status AddProfileRankFromJson(const json& entry, JobProfile* job) {
+  JsonFields f;
+  if (RankProfile* r = host::ClaimRank(f, entry, "rank", &job->ranks)) {
+    ReadRank(f, entry, "rank", r);
+    if (!f.ok()) {
+      const int rank = r->rank;
+      *r = RankProfile();  // not present: a rank whose entry failed shows no data
+      r->rank = rank;
+    }
+  }
+  return f.ok() ? host::Status::Ok() : host::Status::Unreadable(f.error());
 }
 
 host::Result<JobProfile> LoadProfileFile(const std::string& path) {

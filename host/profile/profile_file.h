@@ -15,4 +15,11 @@ namespace mpidbg::profile {
 host::Result<JobProfile> ProfileFromJson(const nlohmann::json& doc, const std::string& name);
 host::Result<JobProfile> LoadProfileFile(const std::string& path);
 
+// The pieces a node record carries (`collect --content profile`, profile_json.h): the
+// "job" object, which sizes `job` to its world size (the largest any node names) and
+// must agree on the period and clock; and one entry of "ranks", claimed in `job`. The
+// job-wide totals are left to MergeRanks once every rank is in.
+host::Status ProfileJobFromJson(const nlohmann::json& job_object, JobProfile* job);
+host::Status AddProfileRankFromJson(const nlohmann::json& entry, JobProfile* job);
+
 }  // namespace mpidbg::profile

@@ -47,34 +47,44 @@ json SitesJson(const std::vector<SiteSamples>& sites, bool with_ranks) {
 
 }  // namespace
 
+json ProfileJobObject(const JobProfile& job, bool with_totals) {
+  json out = {{"id", job.id.empty() ? json(nullptr) : json(job.id)},
+              {"world_size", job.world_size},
+              {"period_ns", job.period_ns},
+              {"clock", job.clock},
+              {"signal", job.signal},
+              {"written_time_ns", job.written_time_ns}};
+  if (with_totals) {
+    out["samples"] = Counts(job.samples);
+    out["seconds"] = SecondsOf(job.samples, job.period_ns);
+    out["functions"] = FunctionsJson(job.functions, job.period_ns);
+    out["sites"] = SitesJson(job.sites, true);
+  }
+  return out;
+}
+
+json ProfileRankObject(const RankProfile& r, int64_t period_ns) {
+  return {{"rank", r.rank},
+          {"pid", r.pid},
+          {"host", r.host},
+          {"threads", r.threads},
+          {"lost", r.lost},
+          {"start_time_ns", r.start_time_ns},
+          {"stop_time_ns", r.stop_time_ns},
+          {"samples", Counts(r.samples)},
+          {"seconds", SecondsOf(r.samples, period_ns)},
+          {"functions", FunctionsJson(r.functions, period_ns)},
+          {"sites", SitesJson(r.sites, false)}};
+}
+
 json ProfileToJson(const JobProfile& job) {
   json doc;
   doc["schema"] = "mpidbg.profile/1";
   doc["source"] = job.source;
-  doc["job"] = {{"id", job.id.empty() ? json(nullptr) : json(job.id)},
-                {"world_size", job.world_size},
-                {"period_ns", job.period_ns},
-                {"clock", job.clock},
-                {"signal", job.signal},
-                {"written_time_ns", job.written_time_ns},
-                {"samples", Counts(job.samples)},
-                {"seconds", SecondsOf(job.samples, job.period_ns)},
-                {"functions", FunctionsJson(job.functions, job.period_ns)},
-                {"sites", SitesJson(job.sites, true)}};
+  doc["job"] = ProfileJobObject(job, true);
   json ranks = json::array();
   for (const RankProfile& r : job.ranks) {
-    if (!r.present) continue;
-    ranks.push_back({{"rank", r.rank},
-                     {"pid", r.pid},
-                     {"host", r.host},
-                     {"threads", r.threads},
-                     {"lost", r.lost},
-                     {"start_time_ns", r.start_time_ns},
-                     {"stop_time_ns", r.stop_time_ns},
-                     {"samples", Counts(r.samples)},
-                     {"seconds", SecondsOf(r.samples, job.period_ns)},
-                     {"functions", FunctionsJson(r.functions, job.period_ns)},
-                     {"sites", SitesJson(r.sites, false)}});
+    if (r.present) ranks.push_back(ProfileRankObject(r, job.period_ns));
   }
   doc["ranks"] = ranks;
   return doc;

@@ -10,4 +10,10 @@ namespace mpidbg::profile {
 
 nlohmann::json ProfileToJson(const JobProfile& job);
 
+// Its pieces, as node records carry them (`collect --content profile`): the "job"
+// object (with the job-wide totals, or without them for a node's share, whose reader
+// merges them from the ranks) and one entry of "ranks".
+nlohmann::json ProfileJobObject(const JobProfile& job, bool with_totals);
+nlohmann::json ProfileRankObject(const RankProfile& rank, int64_t period_ns);
+
 }  // namespace mpidbg::profile

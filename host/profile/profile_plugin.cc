@@ -104,6 +104,21 @@ host::Result<RankSampling> ReadRankProfile(extensions::ExtensionTarget& t) {
   return out;
 }
 
+host::Result<RankSampling> ReadTargetProfile(const host::TargetSpec& spec) {
+  host::Result<RankSampling> out = host::Status::Unreadable("not read");
+  host::Status st = extensions::WithExtensionTarget(spec, [&](extensions::ExtensionTarget& t) {
+    auto rank = ReadRankProfile(t);
+    if (!rank.ok()) return rank.status();
+    if (rank->rank.rank < 0 || rank->rank.rank >= rank->world_size) {
+      return host::Status::Unreadable("the process names no world rank of its job");
+    }
+    out = std::move(rank.value());
+    return host::Status::Ok();
+  });
+  if (!st.ok()) return st;
+  return out;
+}
+
 host::Result<JobProfile> ReadJobProfile(const std::vector<host::TargetSpec>& targets) {
   JobProfile job;
   job.source = "live";

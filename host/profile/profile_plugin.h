@@ -21,6 +21,10 @@ struct RankSampling {
 };
 host::Result<RankSampling> ReadRankProfile(extensions::ExtensionTarget& t);
 
+// One target (a node reader's rank, `collect --content profile`); a target without a
+// world rank is an error.
+host::Result<RankSampling> ReadTargetProfile(const host::TargetSpec& spec);
+
 // Every target; failures are named on stderr and left out, and only a job where no
 // target could be read fails.
 host::Result<JobProfile> ReadJobProfile(const std::vector<host::TargetSpec>& targets);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host/fanout/fanout_collect.h"
 #include "host/fanout/remote_shell.h"
 #include "host/fanout/slurm_step.h"
 
@@ -45,7 +46,7 @@ TEST(SlurmStep, SrunStartsOneReaderPerNodeOfTheStep) {
 
 TEST(RemoteShell, OneCommandPerHostWithItsPids) {
   std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1, 2}}, {"b", {3}}};
-  auto reads = RemoteReaders(kDefaultRemoteShell, "/m", "", hosts);
+  auto reads = RemoteReaders(kDefaultRemoteShell, ReaderCommandWords({"/m", "", {}}), hosts);
   ASSERT_TRUE(reads.ok()) << reads.status().message();
   ASSERT_EQ(reads->size(), 2u);
   EXPECT_EQ(CommandText((*reads)[0].command.argv),
@@ -55,7 +56,7 @@ TEST(RemoteShell, OneCommandPerHostWithItsPids) {
 
 TEST(RemoteShell, OneCommandForAllHostsListsEachHostsPids) {
   std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1, 2}}, {"b", {3}}};
-  auto reads = RemoteReaders("pdsh -w {hosts}", "/m", "/p.so", hosts);
+  auto reads = RemoteReaders("pdsh -w {hosts}", ReaderCommandWords({"/m", "/p.so", {}}), hosts);
   ASSERT_TRUE(reads.ok());
   ASSERT_EQ(reads->size(), 1u);
   EXPECT_EQ(CommandText((*reads)[0].command.argv),
@@ -65,9 +66,28 @@ TEST(RemoteShell, OneCommandForAllHostsListsEachHostsPids) {
 
 TEST(RemoteShell, ATemplateNeedsExactlyOnePlaceholder) {
   std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1}}};
-  EXPECT_FALSE(RemoteReaders("ssh", "/m", "", hosts).ok());
-  EXPECT_FALSE(RemoteReaders("x {host} {hosts}", "/m", "", hosts).ok());
-  EXPECT_FALSE(RemoteReaders("", "/m", "", hosts).ok());
+  const std::vector<std::string> reader = {"/m", "collect", "--framed"};
+  EXPECT_FALSE(RemoteReaders("ssh", reader, hosts).ok());
+  EXPECT_FALSE(RemoteReaders("x {host} {hosts}", reader, hosts).ok());
+  EXPECT_FALSE(RemoteReaders("", reader, hosts).ok());
+}
+
+TEST(RemoteShell, ReadersAskForTheContentTheirCommandNeeds) {
+  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {7}}};
+  auto reads = RemoteReaders(
+      kDefaultRemoteShell,
+      ReaderCommandWords({"/m", "", {"--content", "monitor", "--which", "current"}}), hosts);
+  ASSERT_TRUE(reads.ok());
+  EXPECT_EQ(CommandText((*reads)[0].command.argv),
+            "ssh -o BatchMode=yes a /m collect --framed --content monitor --which current "
+            "--pids 7");
+}
+
+TEST(FanoutReaderWords, AnEmptyPathIsThisExecutable) {
+  std::vector<std::string> words = ReaderCommandWords({"", "", {}});
+  ASSERT_EQ(words.size(), 3u);
+  EXPECT_EQ(words[0], ThisExecutable());
+  EXPECT_EQ(words[1], "collect");
 }
 
 }  // namespace

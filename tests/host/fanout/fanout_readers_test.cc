@@ -79,7 +79,10 @@ class FanoutReaders : public ::testing::Test {
   FanoutResult Run(const std::vector<RemoteRead>& reads, double timeout = 20) {
     PhaseClock clock(phases_);
     clock.Start("fan-out");
-    return CollectFromReaders(reads, {"node1", "node2", "node3", "node4"}, timeout, clock);
+    FanoutPlan plan;
+    plan.reads = reads;
+    plan.hosts = {"node1", "node2", "node3", "node4"};
+    return CollectSnapshots(plan, timeout, clock);
   }
 
   std::string Why(const FanoutResult& r, const std::string& host) const {
