@@ -10,7 +10,10 @@ With --cut-node NODE the readers run through a wrapper that cuts NODE's reader m
 be incomplete and name NODE, with every other node's ranks read. With --hang as well,
 NODE's reader sends half its record and hangs: the front end stops the readers at its
 --timeout and names NODE as timed out (and the job's processes, readers included, are
-checked to be gone as always). Then kills the job and
+checked to be gone as always). With --views the ranks also count their messages and
+sample their MPI state (MPIDBG_MONITOR, MPIDBG_PROFILE), and `mpidbg matrix --slurm` and
+`mpidbg profile --slurm` must give every rank, the same message counts as the program run
+on this machine alone, and the blocked call as the job's top function. Then kills the job and
 checks that neither the job nor the cluster left anything behind. Exit 0 pass, 1 fail,
 77 skipped (not root, or no Slurm/munge)."""
 import argparse
@@ -52,6 +55,8 @@ def on_alarm(signum, frame):
 
 
 HANG_TIMEOUT = 5   # --timeout of the run whose node hangs
+PROFILE_HZ = "50"
+VIEW_ENV = {"MPIDBG_MONITOR": "1", "MPIDBG_PROFILE": PROFILE_HZ}
 
 
 def wrapped_reader(directory, mpidbg, node, hang):
@@ -95,13 +100,52 @@ def check_cut(doc, args):
     return failures
 
 
+def top_function(profile_doc):
+    functions = profile_doc["job"]["functions"]
+    return functions[0]["call"] if functions else None
+
+
+def read_views(job, args):
+    """matrix and profile across nodes: {command: document}, phases printed."""
+    docs = {}
+    for command in ("matrix", "profile"):
+        t = time.monotonic()
+        docs[command], err = job.read(args.mpidbg, command=command)
+        print(f"{command}_slurm_s={time.monotonic() - t:.1f}", flush=True)
+        for line in err.splitlines():
+            if line.startswith("mpidbg: phase "):
+                print("  " + line, flush=True)
+    return docs
+
+
+def check_views(docs, reference, args):
+    failures = []
+    matrix, profile = docs["matrix"], docs["profile"]
+    present = [r["rank"] for r in matrix.get("ranks", []) if r.get("present")]
+    if matrix.get("world_size") != args.ranks or len(present) != args.ranks:
+        failures.append(f"matrix --slurm read ranks {present} of {matrix.get('world_size')}")
+    if matrix.get("p2p_messages") != reference["matrix"].get("p2p_messages"):
+        failures.append(f"matrix --slurm p2p messages {matrix.get('p2p_messages')}, on one "
+                        f"machine {reference['matrix'].get('p2p_messages')}")
+    print("cluster p2p messages:", matrix.get("p2p_messages"), flush=True)
+    sampled = [r["rank"] for r in profile.get("ranks", []) if sum(r["samples"].values()) > 0]
+    if profile["job"].get("world_size") != args.ranks or len(sampled) != args.ranks:
+        failures.append(f"profile --slurm has samples of ranks {sampled} of "
+                        f"{profile['job'].get('world_size')}")
+    top, want = top_function(profile), top_function(reference["profile"])
+    print(f"cluster top function: {top}, on one machine: {want}", flush=True)
+    if top != want or top is None:
+        failures.append(f"profile --slurm top function {top}, on one machine {want}")
+    return failures
+
+
 def run(args):
     t_test = time.monotonic()
     failures = []
     with cluster_mod.Cluster(nodes=args.nodes) as c:
         print(f"bringup_s={c.bringup_s:.1f}", flush=True)
         job = slurm_job.SlurmJob(c, args.flavour, args.program, args.runtime,
-                                 args.ranks, args.nodes)
+                                 args.ranks, args.nodes, VIEW_ENV if args.views else None)
         try:
             t = time.monotonic()
             job_id = job.wait_ready()
@@ -123,6 +167,7 @@ def run(args):
             print("cluster verdict:", across, flush=True)
             if args.cut_node:
                 failures += check_cut(doc, args)
+            views = read_views(job, args) if args.views else None
         finally:
             left = job.kill()
         if left:
@@ -143,9 +188,14 @@ def run(args):
         failures.append(f"verdict across nodes {across}, the program makes {want}")
 
     t = time.monotonic()
-    alone = verdict.of(local_reference.verdict_json(args.mpidbg, args.flavour, args.program,
-                                                    args.ranks))
+    commands = ["job", "matrix", "profile"] if args.views else ["job"]
+    options = ["--monitor", f"--profile={PROFILE_HZ}"] if args.views else []
+    reference = local_reference.documents(args.mpidbg, args.flavour, args.program, args.ranks,
+                                          commands, options)
+    alone = verdict.of(reference["job"])
     print(f"local_reference_s={time.monotonic() - t:.1f} local verdict: {alone}", flush=True)
+    if args.views:
+        failures += check_views(views, reference, args)
     if across != alone:
         failures.append(f"verdict across nodes {across}, on one machine {alone}")
 
@@ -168,6 +218,8 @@ def main():
     p.add_argument("--hang", action="store_true",
                    help="with --cut-node: the node's reader hangs after half its record "
                         f"instead; read with --timeout {HANG_TIMEOUT}")
+    p.add_argument("--views", action="store_true",
+                   help="also read matrix and profile across the nodes")
     args = p.parse_args()
     reason = skip_reason()
     if reason:

@@ -1,6 +1,7 @@
 """local_reference.py — the same program run on this machine alone under
-`mpidbg run -- mpiexec ...`, read with `mpidbg job --pids`: the verdict a job spread
-over nodes must reproduce. The job is killed by process id afterwards."""
+`mpidbg run -- mpiexec ...`, read with `mpidbg job --pids` (and, asked for, `matrix
+--pids`): the verdict and the counts a job spread over nodes must reproduce. The job is
+killed by process id afterwards."""
 import json
 import os
 import signal
@@ -22,20 +23,30 @@ def launcher(flavour, ranks):
 
 def verdict_json(mpidbg, flavour, program, ranks):
     """Returns the mpidbg.job/1 document of a local run of program with `ranks` ranks."""
+    return documents(mpidbg, flavour, program, ranks, ["job"])["job"]
+
+
+def documents(mpidbg, flavour, program, ranks, commands, run_options=()):
+    """{command: its --json document} for each of `commands` (job, matrix, profile) read
+    with --pids from one local run of program under `mpidbg run RUN_OPTIONS`."""
     marker = f"MPIDBG_CLUSTER_REFERENCE={uuid.uuid4().hex}"
     key, value = marker.split("=")
     with tempfile.TemporaryDirectory(prefix="mpidbg-cluster-ref-", dir="/var/tmp") as d:
         log = open(f"{d}/job.log", "w+")
-        job = subprocess.Popen([mpidbg, "run", "--", *launcher(flavour, ranks), program],
+        job = subprocess.Popen([mpidbg, "run", *run_options, "--", *launcher(flavour, ranks),
+                                program],
                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                env=dict(os.environ, **{key: value}), start_new_session=True)
         try:
             pids = wait_ranks(job, program, marker, ranks, f"{d}/job.log")
-            r = subprocess.run([mpidbg, "job", "--pids", ",".join(map(str, pids)), "--json"],
-                               capture_output=True, text=True, timeout=120)
-            if not r.stdout.strip():
-                raise RuntimeError(f"local mpidbg job gave nothing: {r.stderr}")
-            return json.loads(r.stdout)
+            docs = {}
+            for command in commands:
+                r = subprocess.run([mpidbg, command, "--pids", ",".join(map(str, pids)),
+                                    "--json"], capture_output=True, text=True, timeout=120)
+                if not r.stdout.strip():
+                    raise RuntimeError(f"local mpidbg {command} gave nothing: {r.stderr}")
+                docs[command] = json.loads(r.stdout)
+            return docs
         finally:
             kill_job(job, program, marker)
             log.close()

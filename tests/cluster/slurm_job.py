@@ -26,10 +26,11 @@ def mpi_settings(flavour, interface):
 
 
 class SlurmJob:
-    def __init__(self, cluster, flavour, program, runtime, ranks, nodes):
+    def __init__(self, cluster, flavour, program, runtime, ranks, nodes, rank_env=None):
         self.cluster, self.program, self.ranks = cluster, program, ranks
         self.name = f"mpidbg-{flavour}-{os.path.basename(program)}"
         plugin, env = mpi_settings(flavour, cluster.node_interface())
+        env.update(rank_env or {})
         self.srun = cluster.popen(
             ["srun", f"--mpi={plugin}", f"--job-name={self.name}", "--time=5",
              f"--nodes={nodes}", f"--ntasks={ranks}", f"--ntasks-per-node={ranks // nodes}",
@@ -51,13 +52,13 @@ class SlurmJob:
             time.sleep(0.1)
         raise RuntimeError("the job did not get ready:\n" + self.cluster.log("job.out"))
 
-    def read(self, mpidbg, *extra):
-        """`mpidbg job --slurm <job> --json` from the host, as a user on a login node runs
-        it: returns (the mpidbg.job/1 document, its stderr)."""
-        r = self.cluster.run([mpidbg, "job", "--slurm", self.id, "--json", *extra],
+    def read(self, mpidbg, *extra, command="job"):
+        """`mpidbg COMMAND --slurm <job> --json` from the host, as a user on a login node
+        runs it: returns (the document, its stderr)."""
+        r = self.cluster.run([mpidbg, command, "--slurm", self.id, "--json", *extra],
                              check=False, timeout=READ_SECONDS)
         if r.returncode != 0 or not r.stdout.strip():
-            raise RuntimeError(f"mpidbg job --slurm exited {r.returncode}:\n{r.stderr}")
+            raise RuntimeError(f"mpidbg {command} --slurm exited {r.returncode}:\n{r.stderr}")
         return json.loads(r.stdout), r.stderr
 
     def nodes(self):
