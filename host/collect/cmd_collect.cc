@@ -36,7 +36,8 @@ constexpr const char* kUsage =
     "--job finds the ranks by itself: the processes running under the mpidbg runtime\n"
     "whose launch record names job ID (`metadata.pmi.job_id` of `snapshot --json`:\n"
     "the PMI KVS name or Hydra's port/pgid, Open MPI's job id or PMIx namespace, or\n"
-    "Slurm's JOB.STEP, where JOB alone matches every step).\n"
+    "Slurm's JOB.STEP, where JOB alone matches every step), or whose environment names\n"
+    "the Slurm allocation ID (SLURM_JOB_ID, as for ranks an mpiexec started in it).\n"
     "--framed cuts the record into short tagged lines (frames) that survive a transport\n"
     "interleaving many nodes' output, as `mpidbg job --slurm` and a launcher's remote\n"
     "readers use it. --host-pids HOST=P,P (repeatable) reads the pids listed for this host.\n"
@@ -177,7 +178,11 @@ int CollectCommand(const std::vector<std::string>& args) {
         skipped.push_back({spec.pid, st});
         continue;
       }
-      if (!(snap->launch && host::JobIdMatches(snap->launch->job_id, options->job))) continue;
+      // The launcher's job, or the Slurm allocation it runs in (an mpiexec inside
+      // `salloc` gives its ranks a job id of its own).
+      bool member = snap->launch && host::JobIdMatches(snap->launch->job_id, options->job);
+      member = member || host::JobIdMatches(host::SlurmAllocationOf(spec.pid), options->job);
+      if (!member) continue;
     }
     if (st.ok() && snapshots) {
       ranks.push_back(std::move(*snap));

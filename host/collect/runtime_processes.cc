@@ -38,7 +38,36 @@ bool AllDigits(const char* s) {
   return true;
 }
 
+// An environment is a few kilobytes; one longer than this is not read further.
+constexpr std::size_t kMaxEnvironBytes = std::size_t{1} << 20;
+
 }  // namespace
+
+std::string SlurmAllocationOf(int64_t pid, const std::string& proc) {
+  std::ifstream in(proc + "/" + std::to_string(pid) + "/environ", std::ios::binary);
+  std::string job, step;
+  std::string entry;
+  std::size_t read = 0;
+  while (read < kMaxEnvironBytes && std::getline(in, entry, '\0')) {
+    read += entry.size() + 1;
+    auto value = [&entry](const char* name) -> const char* {
+      std::size_t n = std::char_traits<char>::length(name);
+      return entry.compare(0, n, name) == 0 && entry.size() > n && entry[n] == '='
+                 ? entry.c_str() + n + 1
+                 : nullptr;
+    };
+    if (const char* v = value("SLURM_JOB_ID")) job = v;
+    if (const char* v = value("SLURM_JOBID"); v != nullptr && job.empty()) job = v;
+    if (const char* v = value("SLURM_STEP_ID")) step = v;
+    if (const char* v = value("SLURM_STEPID"); v != nullptr && step.empty()) step = v;
+  }
+  // Only numbers are Slurm's ids; anything else is not believed.
+  auto number = [](const std::string& t) {
+    return !t.empty() && t.size() <= 20 && AllDigits(t.c_str());
+  };
+  if (!number(job)) return "";
+  return number(step) ? job + "." + step : job;
+}
 
 std::vector<int64_t> RuntimeProcesses(const std::string& proc) {
   std::vector<int64_t> pids;

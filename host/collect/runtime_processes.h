@@ -14,6 +14,13 @@ namespace mpidbg::host {
 // `proc` is the /proc to scan (tests point it elsewhere).
 std::vector<int64_t> RuntimeProcesses(const std::string& proc = "/proc");
 
+// The Slurm allocation a process runs in, from the environment it was started with
+// (/proc/PID/environ): "JOB.STEP" (SLURM_JOB_ID, SLURM_STEP_ID), "JOB" without a step,
+// "" outside Slurm or when the environment cannot be read. Unlike the launch record,
+// which names the launcher's job (Hydra's or Open MPI's for an mpiexec run inside
+// `salloc`), this names the allocation whatever launched the rank in it.
+std::string SlurmAllocationOf(int64_t pid, const std::string& proc = "/proc");
+
 // Whether a process's job id `recorded` (the runtime's launch record) answers the job
 // the user asked for, `wanted`: the same text, or a Slurm job id "J" for any of its
 // steps "J.S".
