@@ -98,6 +98,9 @@ host::Result<CollectOptions> ParseCollectOptions(const std::vector<std::string>&
   }
   if (!o.job.empty()) {
     for (int64_t pid : host::RuntimeProcesses()) {
+      // A process of another Slurm allocation is no rank of a Slurm job: it is not
+      // stopped to be asked (on a shared node, other users' jobs are left alone).
+      if (host::OtherSlurmAllocation(pid, o.job)) continue;
       host::TargetSpec spec;
       spec.pid = pid;
       spec.plugin = targets.plugin;

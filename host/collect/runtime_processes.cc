@@ -69,6 +69,18 @@ std::string SlurmAllocationOf(int64_t pid, const std::string& proc) {
   return number(step) ? job + "." + step : job;
 }
 
+bool OtherSlurmAllocation(int64_t pid, const std::string& wanted, const std::string& proc) {
+  std::size_t dot = wanted.find('.');
+  std::string job = wanted.substr(0, dot);
+  std::string step = dot == std::string::npos ? "" : wanted.substr(dot + 1);
+  if (job.empty() || job.size() > 20 || !AllDigits(job.c_str()) ||
+      (dot != std::string::npos && (step.empty() || !AllDigits(step.c_str())))) {
+    return false;  // not a Slurm id: a launcher's job id, matched by the launch record
+  }
+  std::string allocation = SlurmAllocationOf(pid, proc);
+  return !allocation.empty() && allocation.substr(0, allocation.find('.')) != job;
+}
+
 std::vector<int64_t> RuntimeProcesses(const std::string& proc) {
   std::vector<int64_t> pids;
   DIR* dir = opendir(proc.c_str());

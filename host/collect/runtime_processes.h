@@ -21,6 +21,11 @@ std::vector<int64_t> RuntimeProcesses(const std::string& proc = "/proc");
 // `salloc`), this names the allocation whatever launched the rank in it.
 std::string SlurmAllocationOf(int64_t pid, const std::string& proc = "/proc");
 
+// True when `wanted` is a Slurm job id ("J" or "J.S") and the process runs in another
+// Slurm allocation than J: surely no rank of the job, whatever its launch record says
+// (a launch record's Slurm id comes from the same environment).
+bool OtherSlurmAllocation(int64_t pid, const std::string& wanted, const std::string& proc = "/proc");
+
 // Whether a process's job id `recorded` (the runtime's launch record) answers the job
 // the user asked for, `wanted`: the same text, or a Slurm job id "J" for any of its
 // steps "J.S".

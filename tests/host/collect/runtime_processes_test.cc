@@ -67,5 +67,18 @@ TEST_F(FakeProc, AllocationFromTheEnvironment) {
   EXPECT_TRUE(JobIdMatches(SlurmAllocationOf(40, dir_), "77"));
 }
 
+TEST_F(FakeProc, RanksOfAnotherAllocationAreNotCandidates) {
+  using namespace std::string_literals;
+  Process(50, "", "SLURM_JOB_ID=77\0SLURM_STEP_ID=3\0"s);
+  Process(51, "", "HOME=/root\0"s);
+  EXPECT_FALSE(OtherSlurmAllocation(50, "77", dir_));
+  EXPECT_FALSE(OtherSlurmAllocation(50, "77.0", dir_));  // another step: its launch record decides
+  EXPECT_TRUE(OtherSlurmAllocation(50, "78", dir_));
+  EXPECT_TRUE(OtherSlurmAllocation(50, "78.3", dir_));
+  EXPECT_FALSE(OtherSlurmAllocation(51, "78", dir_));     // outside Slurm: asked
+  EXPECT_FALSE(OtherSlurmAllocation(50, "kvs_1_0", dir_)); // a launcher's id: asked
+  EXPECT_FALSE(OtherSlurmAllocation(50, "78.", dir_));
+}
+
 }  // namespace
 }  // namespace mpidbg::host
