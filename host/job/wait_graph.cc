@@ -104,10 +104,12 @@ class Builder {
         if (needs.clauses.empty()) return;  // this request completes: so does the call
         for (Clause& clause : needs.clauses) clauses.push_back(std::move(clause));
       }
-      // One receive from a big group stays drawn on it rather than listed.
-      if (clauses.size() == 1 && clauses.front().drawn) {
+      // A receive from a big group stays drawn on it rather than listed, also when the
+      // other requests need only ranks of that set (a Waitany over an ANY_SOURCE
+      // receive and sends to members): the OR over the set covers theirs.
+      if (std::optional<std::size_t> k = CoveringDrawnClause(clauses)) {
         Needs needs;
-        needs.clauses = std::move(clauses);
+        needs.clauses.push_back(std::move(clauses[*k]));
         Record(i, thread, std::move(needs), summary, waits);
         return;
       }
@@ -138,6 +140,44 @@ class Builder {
       Record(i, thread, std::move(all[k]),
              call + ": " + OperationSummary(job_, i, thread.waited[k]), waits);
     }
+  }
+
+  // The drawn clause among `clauses` whose set holds every rank the others name; none
+  // when there is no drawn clause or some rank lies outside it.
+  static std::optional<std::size_t> CoveringDrawnClause(const std::vector<Clause>& clauses) {
+    std::optional<std::size_t> drawn;
+    for (std::size_t k = 0; k < clauses.size(); ++k) {
+      if (clauses[k].drawn && !drawn) drawn = k;
+    }
+    if (!drawn) return std::nullopt;
+    const RankSet& set = *clauses[*drawn].drawn;
+    for (std::size_t k = 0; k < clauses.size(); ++k) {
+      if (k == *drawn) continue;
+      if (clauses[k].drawn) {
+        // Another group's set: covered only if it is the same group and leaves out the
+        // same rank.
+        const RankSet& other = *clauses[k].drawn;
+        if (other.shared() != set.shared() || other.excluded() != set.excluded()) return std::nullopt;
+        continue;
+      }
+      for (int r : clauses[k].to) {
+        if (!Contains(set, r)) return std::nullopt;
+      }
+    }
+    return drawn;
+  }
+
+  static bool Contains(const RankSet& set, int rank) {
+    std::size_t lo = 0, hi = set.size();
+    while (lo < hi) {
+      std::size_t mid = lo + (hi - lo) / 2;
+      if (set[mid] < rank) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo < set.size() && set[lo] == rank;
   }
 
   void Record(std::size_t i, const model::Thread& thread, Needs needs,

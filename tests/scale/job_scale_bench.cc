@@ -148,7 +148,7 @@ std::vector<std::string> Split(const std::string& list) {
 
 int main(int argc, char** argv) {
   std::vector<int> sizes;
-  std::vector<std::string> patterns = {"ring", "barrier-but-one", "any-source", "healthy"};
+  std::vector<std::string> patterns = mpidbg::scale::PatternNames();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--patterns" && i + 1 < argc) {

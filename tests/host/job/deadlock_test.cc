@@ -152,6 +152,28 @@ TEST(Deadlock, AnySourceOnABigCommunicatorWithOneMemberFinalized) {
   EXPECT_EQ(w->to.size(), static_cast<std::size_t>(n - 1));
 }
 
+// A Waitany over an ANY_SOURCE receive on a big communicator and a receive from one
+// member stays one wait drawn on the group (never every member listed), and still
+// finds the deadlock.
+TEST(Deadlock, WaitanyOverAnySourceAndAMemberStaysDrawnOnTheGroup) {
+  const int n = 100;
+  JobBuilder job(n);
+  for (int r = 0; r < n; ++r) {
+    if (r == 42) continue;
+    job.Wait(r, "MPI_Waitany", {Op("MPI_Irecv", false, model::Rank::AnySource(), Tag(1)),
+                                Op("MPI_Irecv", false, R((r + 1) % n), Tag(2))});
+  }
+  job.Finalized(42);
+  const JobReport report = Analyze(job.snapshots());
+  ASSERT_TRUE(report.deadlock.detected);
+  EXPECT_EQ(report.deadlock.ranks.size(), static_cast<std::size_t>(n - 1));
+  const WaitRequirement* w = FindWait(report, 0);
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->kind, WaitKind::kOr);
+  EXPECT_NE(w->to.shared(), nullptr) << "the wait lists its ranks instead of drawing on the group";
+  EXPECT_EQ(w->to.size(), static_cast<std::size_t>(n - 1));
+}
+
 TEST(Deadlock, AnySourceWhileEveryoneFinalized) {
   JobBuilder job(3);
   job.Recv(0, model::Rank::AnySource(), AnyTag()).Finalized(1).Finalized(2);

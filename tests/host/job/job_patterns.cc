@@ -39,7 +39,7 @@ void BlockInP2p(model::Thread* t, model::Operation op, const char* mode) {
 
 const std::vector<std::string>& PatternNames() {
   static const std::vector<std::string> names = {"ring", "barrier-but-one", "any-source",
-                                                 "healthy"};
+                                                 "waitany-any-source", "healthy"};
   return names;
 }
 
@@ -95,6 +95,19 @@ model::ProcessSnapshot MakeRankSnapshot(const std::string& pattern, int rank, in
     }
   } else if (pattern == "any-source") {
     BlockInP2p(&t, Envelope("MPI_Recv", false, model::Rank::AnySource(), 7), "");
+  } else if (pattern == "waitany-any-source") {
+    // MPI_Waitany over an ANY_SOURCE receive and a receive from the next rank: nobody
+    // sends, every rank waits on any other.
+    model::Operation any = Envelope("MPI_Irecv", false, model::Rank::AnySource(), 7);
+    model::Operation from_next = Envelope("MPI_Irecv", false, model::Rank::Of(next), 8);
+    any.request = 0x98000010u;
+    from_next.request = 0x98000011u;
+    t.state = "blocked";
+    t.call = "MPI_Waitany";
+    t.call_class = "wait";
+    t.seconds_in_call = 30.0;
+    t.waited = {any, from_next};
+    world.pending_receives = {any, from_next};
   } else if (pattern == "healthy") {
     // Outside MPI with a matched pair in flight: an Isend to the next rank and an
     // Irecv from the previous one, which posted the matching Isend.
