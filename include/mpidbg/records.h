@@ -190,6 +190,17 @@ typedef struct mpidbg_root {
   /* ---- appended: communication monitoring and MPI-state sampling ---- */
   uint64_t monitor; /* target address of the mpidbg_monitor block, 0 until monitoring first starts */
   uint64_t profile; /* target address of the mpidbg_profile block, 0 unless sampling was enabled */
+
+  /* ---- appended: requests a debugger writes, the runtime carries out ---- */
+  /* A debugger asks without calling into the process (which needs the process stopped
+   * outside MPI, and fails on some machines): it writes a number above
+   * orphan_release_done into orphan_release_asked (done + 1). The runtime releases every
+   * orphan, as mpidbg_release_orphans() does, at a safe point off the application's
+   * path — its clock thread, within 250 ms of the process running again, also while
+   * every application thread is blocked in MPI; or the next MPI_*_free — and then
+   * stores the number it carried out in orphan_release_done. asked != done: pending. */
+  uint64_t orphan_release_asked;
+  uint64_t orphan_release_done;
 } mpidbg_root;
 
 /* How MPI_Status holds the received byte count. */
@@ -886,7 +897,7 @@ typedef struct mpidbg_profile {
  * sits at an 8-aligned offset, so i386's 4-byte alignment of int64_t changes nothing). */
 static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
-static_assert(sizeof(mpidbg_root) == 944, "mpidbg_root layout");
+static_assert(sizeof(mpidbg_root) == 960, "mpidbg_root layout");
 static_assert(sizeof(mpidbg_comm_record) == 224, "mpidbg_comm_record layout");
 static_assert(sizeof(mpidbg_operation_record) == 224, "mpidbg_operation_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");

@@ -43,8 +43,18 @@ uint32_t OrphanList::TakeExcessLocked(Entry* out, uint32_t max) {
   return n;
 }
 
+bool OrphanList::CarryOutAskedRelease() {
+  if (c_.release_asked == nullptr || c_.release_done == nullptr) return false;
+  const uint64_t asked = __atomic_load_n(c_.release_asked, __ATOMIC_ACQUIRE);
+  if (asked == __atomic_load_n(c_.release_done, __ATOMIC_ACQUIRE)) return false;
+  ReleaseAll();
+  __atomic_store_n(c_.release_done, asked, __ATOMIC_RELEASE);
+  return true;
+}
+
 void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) {
   if (rec == nullptr || release == nullptr) return;
+  CarryOutAskedRelease();
   Entry batch[kBatch];
   uint32_t n = 0;
   bool kept = false;

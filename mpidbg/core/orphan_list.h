@@ -33,6 +33,10 @@ class OrphanList {
     uint64_t* count;      // orphans kept now
     uint64_t* evictions;  // released because of the budget
     uint64_t* releases;   // released by ReleaseAll
+    // A release a debugger asks for by writing memory (records.h): asked above done
+    // means one is outstanding; nullptr for none.
+    uint64_t* release_asked = nullptr;
+    uint64_t* release_done = nullptr;
   };
 
   constexpr explicit OrphanList(Counters counters) : c_(counters) {}
@@ -46,6 +50,12 @@ class OrphanList {
 
   // Releases every orphan; returns how many.
   uint64_t ReleaseAll();
+
+  // Carries out the release a debugger asked for, if one is outstanding: every orphan
+  // released, then the request's number stored in `release_done` (after the releases,
+  // so a debugger that reads it sees them done). True if there was one. Add does this
+  // first; the runtime also calls it from its clock thread.
+  bool CarryOutAskedRelease();
 
   // Applies a new budget now (evicting if it shrank).
   void SetBudget(uint32_t budget);

@@ -27,6 +27,7 @@ bool g_stop = false;
 int64_t g_period_ns = 0;
 const uint64_t* g_activity = nullptr;  // see StartTickClock; nullptr: always tick
 uint64_t g_min_activity = 0;           // per tick, for ticking to pay
+void (*g_chore)() = nullptr;           // see StartTickClock
 pthread_t g_thread;
 bool g_atfork_registered = false;
 
@@ -34,7 +35,16 @@ int64_t ReadCoarse() { return ClockNs(CLOCK_REALTIME_COARSE); }
 
 void Store(int64_t ns) { __atomic_store_n(&g_tick_now_ns, ns, __ATOMIC_RELAXED); }
 
-// Sleeps until `period_ns` from now or a stop; false when stopped. g_mutex held.
+// The chore without g_mutex, so a stop is never held up by it. g_mutex held.
+void RunChore() {
+  if (g_chore == nullptr) return;
+  pthread_mutex_unlock(&g_mutex);
+  g_chore();
+  pthread_mutex_lock(&g_mutex);
+}
+
+// Sleeps until `period_ns` from now or a stop, then runs the chore; false when
+// stopped. g_mutex held.
 bool WaitFor(int64_t period_ns) {
   const int64_t end = ClockNs(CLOCK_MONOTONIC) + period_ns;
   struct timespec until;
@@ -43,6 +53,8 @@ bool WaitFor(int64_t period_ns) {
   // Spurious or early wake-ups only mean an extra tick.
   while (!g_stop && pthread_cond_timedwait(&g_wake, &g_mutex, &until) == 0) {
   }
+  if (g_stop) return false;
+  RunChore();
   return !g_stop;
 }
 
@@ -108,7 +120,8 @@ int64_t TickPeriodNs(long requested_ms) {
   return 4000000;  // HZ=250, the common kernel tick
 }
 
-bool StartTickClock(int64_t period_ns, const uint64_t* activity, uint64_t min_activity) {
+bool StartTickClock(int64_t period_ns, const uint64_t* activity, uint64_t min_activity,
+                    void (*chore)()) {
   pthread_mutex_lock(&g_mutex);
   if (g_running) {
     pthread_mutex_unlock(&g_mutex);
@@ -128,6 +141,7 @@ bool StartTickClock(int64_t period_ns, const uint64_t* activity, uint64_t min_ac
   g_period_ns = period_ns > 0 ? period_ns : TickPeriodNs(0);
   g_activity = activity;
   g_min_activity = min_activity;
+  g_chore = chore;
   g_stop = false;
   // The first stamp before any caller can see the keeper as running.
   Store(ReadCoarse());

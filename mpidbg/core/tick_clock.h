@@ -56,8 +56,14 @@ int64_t TickPeriodNs(long requested_ms);
 // MPI a few thousand times a second, is not woken every tick, and one that calls MPI
 // hundreds of thousands of times a second pays one load per call. Without `activity`
 // the keeper always ticks.
+//
+// `chore`, if given, runs on the keeper thread after every wake-up, ticking or idle, so
+// at least every 250 ms while the process runs: the work a debugger asks for by writing
+// the runtime's memory (records.h, "requests a debugger writes"), done off the
+// application's threads, also while they are blocked in MPI. It must be cheap when
+// nothing was asked (a load or two) and may take locks: the keeper holds none then.
 bool StartTickClock(int64_t period_ns, const uint64_t* activity = nullptr,
-                    uint64_t min_activity = 1);
+                    uint64_t min_activity = 1, void (*chore)() = nullptr);
 
 // Stops the keeper and waits for its thread to end (at most a wake-up: it sleeps on a
 // condition variable). Afterwards TickNowNs() is 0.

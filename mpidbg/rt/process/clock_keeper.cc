@@ -3,6 +3,8 @@
 // MPIDBG_CLOCK_TICK_MS: unset or empty, the keeper ticks at the coarse clock's own
 // resolution; 1-1000, every that many milliseconds; 0, no keeper (every outermost call
 // reads the vDSO's coarse clock, as before MPI_Init). See doc/hot_path.md, "Time".
+// The keeper also carries out what a debugger asked for by writing the root
+// (CarryOutDebuggerRequests): without it, only the next MPI_*_free does.
 #include <stdlib.h>
 
 #include "core/tick_clock.h"
@@ -30,7 +32,7 @@ void ClockAfterInit() {
   // Every outermost call steps root.generation twice; below kMinCallsPerTick calls per
   // tick the keeper idles.
   core::StartTickClock(core::TickPeriodNs(ms), &mpidbg_runtime_root.generation,
-                       kMinCallsPerTick * 2);
+                       kMinCallsPerTick * 2, CarryOutDebuggerRequests);
 }
 
 void ClockAfterFinalize() { core::StopTickClock(); }

@@ -57,7 +57,7 @@ core::SlabTable g_thread_table(&R.threads, &R.generation, MPIDBG_KIND_THREAD,
 
 core::OrphanList g_orphans(core::OrphanList::Counters{
     &R.orphan_budget, &R.orphan_keep_all, &R.orphan_count, &R.orphan_evictions,
-    &R.orphan_releases});
+    &R.orphan_releases, &R.orphan_release_asked, &R.orphan_release_done});
 
 namespace {
 core::SlabTable g_group_table(&R.groups, &R.generation, MPIDBG_KIND_GROUP,
@@ -102,6 +102,8 @@ void ConfigureOrphans() {
   }
   g_orphans.SetBudget(budget);
 }
+
+void CarryOutDebuggerRequests() { g_orphans.CarryOutAskedRelease(); }
 
 }  // namespace mpidbg::rt
 

@@ -44,6 +44,11 @@ inline uint64_t NextPostSerial() {
 // Reads MPIDBG_ORPHAN_BUDGET (a count; default 4096) into the root. Called at MPI_Init.
 void ConfigureOrphans();
 
+// Work a debugger asked for by writing the root (records.h, "requests a debugger
+// writes"): today an orphan release. Cheap when nothing is asked; the clock thread
+// calls it after each wake-up.
+void CarryOutDebuggerRequests();
+
 // Calls fn(header) for every slot of `table` in use (live or orphan), walking the slab
 // chain as a debugger does. For the few places that need every record of a kind (is a
 // freed communicator still used by a pending operation, is an errhandler still

@@ -5,6 +5,9 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <vector>
@@ -147,6 +150,37 @@ int main(int argc, char** argv) {
   FreeInfos(5);
   RT_CHECK_EQ(R->orphan_count, 4u);
   RT_CHECK(OrphanSerials() == Newest(4));
+
+  // 7. A release asked for by writing the root (as a debugger that cannot call into
+  // the process does) is carried out by the clock thread while this thread sits in a
+  // blocking call, then acknowledged.
+  const uint64_t releases1 = R->orphan_releases;
+  const uint64_t kept1 = R->orphan_count;
+  RT_CHECK(kept1 > 0);
+  const uint64_t asked = R->orphan_release_done + 1;
+  __atomic_store_n(&R->orphan_release_asked, asked, __ATOMIC_RELEASE);
+  uint64_t done = 0;
+  for (int i = 0; i < 100 && done != asked; ++i) {
+    usleep(20000);  // outside MPI: no free, no call of ours runs it
+    done = __atomic_load_n(&R->orphan_release_done, __ATOMIC_ACQUIRE);
+  }
+  if (getenv("MPIDBG_CLOCK_TICK_MS") != nullptr && strcmp(getenv("MPIDBG_CLOCK_TICK_MS"), "0") == 0) {
+    // No clock thread: the next free carries it out.
+    RT_CHECK(done != asked);
+    FreeInfos(1);
+    done = __atomic_load_n(&R->orphan_release_done, __ATOMIC_ACQUIRE);
+    RT_CHECK_EQ(done, asked);
+    RT_CHECK_EQ(R->orphan_count, 1u);  // the info freed just now
+    RT_CHECK_EQ(R->orphan_releases, releases1 + kept1);
+  } else {
+    RT_CHECK_EQ(done, asked);
+    RT_CHECK_EQ(R->orphan_count, 0u);
+    RT_CHECK_EQ(R->orphan_releases, releases1 + kept1);
+  }
+  // Asked once, carried out once: the next free keeps its orphan.
+  const uint64_t count3 = R->orphan_count;
+  FreeInfos(1);
+  RT_CHECK_EQ(R->orphan_count, count3 + 1);
 
   MPI_Finalize();
   return Finish("orphans_check");
