@@ -30,12 +30,16 @@ std::string BaseName(const char* path) {
   return slash != nullptr ? slash + 1 : path;
 }
 
+Dwarf_Addr LookupAddress(const RawFrame& raw) {
+  return raw.activation || raw.pc == 0 ? raw.pc : raw.pc - 1;
+}
+
 }  // namespace
 
 model::Frame DescribeFrame(Dwfl* dwfl, const RawFrame& raw) {
   model::Frame frame;
   frame.pc = raw.pc;
-  const Dwarf_Addr at = raw.activation || raw.pc == 0 ? raw.pc : raw.pc - 1;
+  const Dwarf_Addr at = LookupAddress(raw);
   Dwfl_Module* mod = dwfl_addrmodule(dwfl, at);
   if (mod == nullptr) return frame;
   const char* name =
@@ -45,15 +49,21 @@ model::Frame DescribeFrame(Dwfl* dwfl, const RawFrame& raw) {
   GElf_Sym sym;
   const char* symbol = dwfl_module_addrinfo(mod, at, &offset, &sym, nullptr, nullptr, nullptr);
   if (symbol != nullptr && *symbol != '\0') frame.function = Demangle(symbol);
-  if (Dwfl_Line* line = dwfl_module_getsrc(mod, at)) {
-    int lineno = 0;
-    const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
-    if (file != nullptr && *file != '\0' && lineno > 0) {
-      frame.file = file;
-      frame.line = lineno;
-    }
-  }
   return frame;
+}
+
+void AddSourceLine(Dwfl* dwfl, const RawFrame& raw, model::Frame* frame) {
+  const Dwarf_Addr at = LookupAddress(raw);
+  Dwfl_Module* mod = dwfl_addrmodule(dwfl, at);
+  if (mod == nullptr) return;
+  Dwfl_Line* line = dwfl_module_getsrc(mod, at);
+  if (line == nullptr) return;
+  int lineno = 0;
+  const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
+  if (file != nullptr && *file != '\0' && lineno > 0) {
+    frame->file = file;
+    frame->line = lineno;
+  }
 }
 
 }  // namespace mpidbg::host

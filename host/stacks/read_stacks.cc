@@ -41,7 +41,13 @@ std::map<int64_t, ThreadStack> ReadStacks(OpenedTarget& target, const std::vecto
     RawStack raw = UnwindThread(dwfl, tid);
     std::vector<model::Frame> frames;
     frames.reserve(raw.frames.size());
-    for (const RawFrame& f : raw.frames) frames.push_back(DescribeFrame(dwfl, f));
+    for (const RawFrame& f : raw.frames) {
+      model::Frame frame = DescribeFrame(dwfl, f);
+      // Lines only where a person reads them: the program's frames. The MPI library's
+      // fold away, and a system library's cost its whole debug file to look up.
+      if (ClassifyFrame(frame) == FrameOrigin::kProgram) AddSourceLine(dwfl, f, &frame);
+      frames.push_back(std::move(frame));
+    }
     stack.frames = FoldMpiFrames(frames);
     if (!raw.error.empty()) stack.error = raw.error;
   }
