@@ -44,6 +44,9 @@ struct RankReport {
   int threads = 0;
   int blocked_threads = 0;
   std::string summary;                    // "MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)"
+  // The stack of the thread the rank's state comes from (the representative thread, or
+  // the main thread of a rank outside MPI), innermost first; empty when not read.
+  std::vector<model::Frame> frames;
   // kUnreadable only, when known: why the rank could not be read (one sentence) and the
   // exit status that failure alone gives (1 no MPI debugging support, 3 cannot be read).
   std::optional<std::string> error;

@@ -2,6 +2,8 @@
 // never rename or drop one; extra keys are fine.
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 #include "job/job_analysis.h"
 
 namespace mpidbg::job {
@@ -30,6 +32,21 @@ json Optional(const std::optional<T>& value) {
   return *value;
 }
 
+// OUTPUT.md "FRAME": the same keys as a snapshot's threads[].frames.
+json FramesJson(const std::vector<model::Frame>& frames) {
+  json out = json::array();
+  char pc[32];
+  for (const model::Frame& f : frames) {
+    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(f.pc));
+    out.push_back(json{{"function", Optional(f.function)},
+                       {"file", Optional(f.file)},
+                       {"line", Optional(f.line)},
+                       {"module", f.module.empty() ? json(nullptr) : json(f.module)},
+                       {"pc", pc}});
+  }
+  return out;
+}
+
 json RankEntry(const RankReport& r) {
   return json{
       {"rank", r.rank},
@@ -50,6 +67,7 @@ json RankEntry(const RankReport& r) {
       // null unless the rank is "unreadable"
       {"error", Optional(r.error)},
       {"error_kind", Optional(r.error_kind)},
+      {"frames", FramesJson(r.frames)},
   };
 }
 

@@ -1,6 +1,7 @@
 // job_text.cc — the job for a person at a terminal: the verdict first, then what the
 // ranks do, who waits for whom, stray messages and hints.
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -128,6 +129,69 @@ void Unmatched(const JobReport& report, std::ostringstream& out) {
   }
 }
 
+// A frame's name in a call path: its function, else its pc in its module.
+std::string FrameName(const model::Frame& f) {
+  if (f.function) return *f.function;
+  char pc[32];
+  std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(f.pc));
+  return f.module.empty() ? std::string(pc) : std::string(pc) + " in " + f.module;
+}
+
+std::string FileLine(const model::Frame& f) {
+  const std::size_t slash = f.file->rfind('/');
+  return (slash == std::string::npos ? *f.file : f.file->substr(slash + 1)) + ":" +
+         std::to_string(*f.line);
+}
+
+// Where a rank's call was made: " at hang.c:7 in wait_for_token ← main". The folded
+// MPI frame is the call the summary already names; the path ends at main or a thread's
+// start, whose callers are the C library's.
+std::string StackPhrase(const RankReport& r) {
+  const std::vector<model::Frame>& frames = r.frames;
+  std::size_t i = 0;
+  if (!frames.empty() && r.call && frames[0].function == r.call) i = 1;
+  if (i >= frames.size()) return "";
+  std::string out;
+  bool located = false;
+  for (std::size_t k = i; k < frames.size(); ++k) {
+    const model::Frame& f = frames[k];
+    const std::string name = FrameName(f);
+    if (k == i) {
+      out += (f.file && f.line) ? " at " + FileLine(f) + " in " + name : " in " + name;
+      located = f.file && f.line;
+    } else {
+      out += " \u2190 " + name;
+      if (!located && f.file && f.line) {
+        out += " (" + FileLine(f) + ")";
+        located = true;
+      }
+    }
+    if (name == "main" || name == "start_thread") break;
+  }
+  return out;
+}
+
+// Each rank's call and where it was made, ranks with the same line together.
+void Stacks(const JobReport& report, std::ostringstream& out) {
+  std::map<std::string, std::vector<int>> lines;
+  std::vector<std::string> order;
+  for (const RankReport& r : report.ranks) {
+    const std::string where = StackPhrase(r);
+    if (where.empty()) continue;
+    const std::string line = r.summary + where;
+    auto [it, fresh] = lines.try_emplace(line);
+    if (fresh) order.push_back(line);
+    it->second.push_back(r.rank);
+  }
+  if (order.empty()) return;
+  out << "\nstacks:\n";
+  for (const std::string& line : order) {
+    const std::vector<int>& ranks = lines[line];
+    out << "  " << (ranks.size() == 1 ? "rank " : "ranks ") << FormatRankRanges(ranks) << ": "
+        << line << "\n";
+  }
+}
+
 void Hints(const JobReport& report, std::ostringstream& out) {
   if (report.hints.empty()) return;
   out << "\nhints:\n";
@@ -140,6 +204,7 @@ std::string ToText(const JobReport& report) {
   std::ostringstream out;
   Verdict(report, out);
   Groups(report, out);
+  Stacks(report, out);
   Waits(report, out);
   Unmatched(report, out);
   Hints(report, out);

@@ -82,6 +82,24 @@ bool IsFinalizing(const model::ProcessSnapshot& snapshot) {
   return false;
 }
 
+namespace {
+
+// The stack that speaks for the rank: its representative thread's, else (a rank outside
+// MPI) its main thread's, whose tid is the pid, else the first one read.
+const std::vector<model::Frame>* RankFrames(const model::ProcessSnapshot& snapshot) {
+  const int t = RepresentativeThread(snapshot);
+  if (t >= 0) return &snapshot.threads[static_cast<std::size_t>(t)].frames;
+  for (const model::Thread& thread : snapshot.threads) {
+    if (thread.tid == snapshot.process.pid) return &thread.frames;
+  }
+  for (const model::Thread& thread : snapshot.threads) {
+    if (!thread.frames.empty()) return &thread.frames;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 RankReport DescribeRank(const JobIndex& job, std::size_t i) {
   const model::ProcessSnapshot& snapshot = job.snapshot(i);
   RankReport report;
@@ -93,6 +111,7 @@ RankReport DescribeRank(const JobIndex& job, std::size_t i) {
   for (const model::Thread& thread : snapshot.threads) {
     if (thread.state == "blocked") ++report.blocked_threads;
   }
+  if (const std::vector<model::Frame>* frames = RankFrames(snapshot)) report.frames = *frames;
 
   switch (report.state) {
     case RankState::kUnreadable:

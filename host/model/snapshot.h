@@ -55,6 +55,16 @@ struct Operation {
   uint64_t post_serial = 0;    // posting order in the process (matching order)
 };
 
+// One frame of a thread's call stack (OUTPUT.md "FRAME"). The frames of the runtime's
+// wrapper and of the MPI library are folded into one frame named after the MPI call.
+struct Frame {
+  std::optional<std::string> function;  // symbol (demangled), nullopt when none covers pc
+  std::optional<std::string> file;      // from the line table; nullopt without DWARF
+  std::optional<int> line;
+  std::string module;                   // file name of the module ("libmpich.so.12"), "" if none
+  uint64_t pc = 0;                      // the frame's pc (a caller's: its return address)
+};
+
 // What one thread is doing in MPI.
 struct Thread {
   int64_t tid = 0;
@@ -70,6 +80,8 @@ struct Thread {
   std::string comm_id;                      // communicator of a collective, "" if none
   std::string comm_name;
   std::optional<int> root;                  // collective root (comm rank)
+  std::vector<Frame> frames;                // innermost first; empty when not unwound
+  std::optional<std::string> stack_error;   // why frames is empty or cut short, if it is
 };
 
 struct Communicator {

@@ -25,7 +25,7 @@ struct FunctionSamples {
 
 // Where the application called MPI.
 struct SiteSamples {
-  std::string site;    // "ring+0x11a9": module base name + offset
+  std::string site;    // "ring.c:12" where DWARF covers it, else "ring+0x11a9" (module + offset)
   std::string module;  // the module's path
   std::string offset;  // "0x11a9", in the module
   std::optional<std::string> symbol;  // "main+0x44"

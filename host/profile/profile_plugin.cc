@@ -39,6 +39,11 @@ SiteSamples SiteAt(host::SymbolIndex& symbols, const mpidbg_profile_site_info& i
   s.offset = Hex(where->offset);
   s.symbol = where->symbol;
   s.site = SiteName(where->module, where->offset);
+  // The site is the MPI call's return address: its call instruction ends one byte
+  // before. Where the module has DWARF the site reads as the program's file:line.
+  if (info.address > 0) {
+    if (auto line = symbols.SourceLineAt(info.address - 1)) s.site = SourceSiteName(line->first, line->second);
+  }
   return s;
 }
 
@@ -48,6 +53,11 @@ std::string SiteName(const std::string& module, uint64_t offset) {
   size_t slash = module.rfind('/');
   std::string base = slash == std::string::npos ? module : module.substr(slash + 1);
   return base + "+" + Hex(offset);
+}
+
+std::string SourceSiteName(const std::string& file, int line) {
+  size_t slash = file.rfind('/');
+  return (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" + std::to_string(line);
 }
 
 host::Result<RankSampling> ReadRankProfile(extensions::ExtensionTarget& t) {

@@ -31,5 +31,7 @@ host::Result<JobProfile> ReadJobProfile(const std::vector<host::TargetSpec>& tar
 
 // "ring+0x11a9" from "/path/to/ring" and 0x11a9.
 std::string SiteName(const std::string& module, uint64_t offset);
+// "ring.c:12": a site's name where the module's line table covers it.
+std::string SourceSiteName(const std::string& file, int line);
 
 }  // namespace mpidbg::profile

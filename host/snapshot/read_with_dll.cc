@@ -2,6 +2,7 @@
 #include "host/snapshot/read_with_dll.h"
 
 #include "host/snapshot/snapshot_reader.h"
+#include "host/stacks/read_stacks.h"
 
 namespace mpidbg::host {
 
@@ -26,6 +27,13 @@ Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginCho
     facts.plugin = choice.path;
     facts.want_mpit = want_mpit;
     snap = ReadSnapshot(*session.value(), ctx, facts);
+  }
+  // Stacks while a live target's threads are still stopped; the threads are the ones
+  // the snapshot lists (those that called MPI, or all of them for a foreign DLL).
+  if (snap.ok() && StacksWanted()) {
+    std::vector<int64_t> tids;
+    for (const model::Thread& t : snap->threads) tids.push_back(t.tid);
+    AttachStacks(ReadStacks(target, tids), &snap->threads);
   }
   Status closed = target.Close();
   if (snap.ok() && !closed.ok()) return closed;

@@ -40,6 +40,14 @@ json OperationsToJson(const std::vector<model::Operation>& ops) {
   return out;
 }
 
+json FrameToJson(const model::Frame& f) {
+  return json{{"function", OptionalToJson(f.function)},
+              {"file", OptionalToJson(f.file)},
+              {"line", OptionalToJson(f.line)},
+              {"module", StringOrNull(f.module)},
+              {"pc", HexString(f.pc)}};
+}
+
 json ThreadToJson(const model::Thread& t) {
   json j;
   j["tid"] = t.tid;
@@ -55,6 +63,10 @@ json ThreadToJson(const model::Thread& t) {
   j["comm"] = StringOrNull(t.comm_id);
   j["comm_name"] = StringOrNull(t.comm_name);
   j["root"] = OptionalToJson(t.root);
+  json frames = json::array();
+  for (const model::Frame& f : t.frames) frames.push_back(FrameToJson(f));
+  j["frames"] = std::move(frames);
+  j["stack_error"] = OptionalToJson(t.stack_error);
   return j;
 }
 

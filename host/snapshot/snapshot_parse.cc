@@ -82,6 +82,16 @@ std::vector<model::Operation> OperationsFromJson(const json& j) {
   return ops;
 }
 
+model::Frame FrameFromJson(const json& j) {
+  model::Frame f;
+  GetOptional(j, "function", &f.function);
+  GetOptional(j, "file", &f.file);
+  GetOptional(j, "line", &f.line);
+  Get(j, "module", &f.module);
+  if (Has(j, "pc")) f.pc = ParseHex(j.at("pc"));
+  return f;
+}
+
 model::Thread ThreadFromJson(const json& j) {
   model::Thread t;
   Get(j, "tid", &t.tid);
@@ -97,6 +107,10 @@ model::Thread ThreadFromJson(const json& j) {
   Get(j, "comm", &t.comm_id);
   Get(j, "comm_name", &t.comm_name);
   GetOptional(j, "root", &t.root);
+  if (Has(j, "frames") && j.at("frames").is_array()) {
+    for (const json& f : j.at("frames")) t.frames.push_back(FrameFromJson(f));
+  }
+  GetOptional(j, "stack_error", &t.stack_error);
   return t;
 }
 

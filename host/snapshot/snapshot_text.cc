@@ -95,6 +95,26 @@ std::string ProcessHeaderText(const model::ProcessSnapshot& snap) {
   return out.str();
 }
 
+// "#1 wait_for_token at hang.c:7", or with the module where there is no line table:
+// "#0 MPI_Recv in libmpidbg_rt_mpich.so".
+void StackLines(std::ostringstream& out, const model::Thread& t) {
+  if (t.frames.empty()) {
+    if (t.stack_error) out << "      stack not read: " << *t.stack_error << "\n";
+    return;
+  }
+  for (std::size_t i = 0; i < t.frames.size(); ++i) {
+    const model::Frame& f = t.frames[i];
+    out << "      #" << i << ' ' << (f.function ? *f.function : HexString(f.pc));
+    if (f.file && f.line) {
+      out << " at " << *f.file << ':' << *f.line;
+    } else if (!f.module.empty()) {
+      out << " in " << f.module;
+    }
+    out << "\n";
+  }
+  if (t.stack_error) out << "      (" << *t.stack_error << ")\n";
+}
+
 std::string ThreadsText(const model::ProcessSnapshot& snap) {
   std::ostringstream out;
   out << "threads: " << snap.threads.size() << "\n";
@@ -102,10 +122,12 @@ std::string ThreadsText(const model::ProcessSnapshot& snap) {
     out << "  " << t.tid << "  ";
     if (t.state == "not_in_mpi") {
       out << "not in MPI\n";
+      StackLines(out, t);
       continue;
     }
     if (t.state == "unknown") {
       out << "state unknown (the message-queue DLL does not report threads)\n";
+      StackLines(out, t);
       continue;
     }
     out << (t.state == "blocked" ? "blocked in " : "in ") << t.call.value_or("an MPI call");
@@ -118,6 +140,7 @@ std::string ThreadsText(const model::ProcessSnapshot& snap) {
     if (t.waited_unknown > 0) {
       out << "      waits for " << t.waited_unknown << " request(s) not known to mpidbg\n";
     }
+    StackLines(out, t);
   }
   return out.str();
 }

@@ -126,6 +126,17 @@ std::optional<CodeLocation> SymbolIndex::DescribeAddress(uint64_t address) const
   return where;
 }
 
+std::optional<std::pair<std::string, int>> SymbolIndex::SourceLineAt(uint64_t address) const {
+  Dwfl_Module* mod = dwfl_addrmodule(dwfl_, address);
+  if (mod == nullptr) return std::nullopt;
+  Dwfl_Line* line = dwfl_module_getsrc(mod, address);
+  if (line == nullptr) return std::nullopt;
+  int lineno = 0;
+  const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
+  if (file == nullptr || *file == '\0' || lineno <= 0) return std::nullopt;
+  return std::make_pair(std::string(file), lineno);
+}
+
 void SymbolIndex::BuildTable() {
   table_built_ = true;
   for (Dwfl_Module* mod : Modules()) {

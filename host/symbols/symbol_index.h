@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "host/symbols/dwarf_types.h"
@@ -44,10 +45,16 @@ class SymbolIndex {
   std::optional<uint64_t> FindFunction(const std::string& name);
   // The module, offset and symbol of a code address; nullopt outside every module.
   std::optional<CodeLocation> DescribeAddress(uint64_t address) const;
+  // The source line of a code address from its module's line table ("ring.c", 12);
+  // nullopt where the module has no DWARF for it. For a return address pass address - 1.
+  std::optional<std::pair<std::string, int>> SourceLineAt(uint64_t address) const;
   // Module names (file paths as the target mapped them), for messages.
   std::vector<std::string> ModuleNames() const;
 
   DwarfTypes& types() { return *types_; }
+  // The libdwfl session, for the stack unwinder (host/stacks), which attaches its thread
+  // state to the same modules instead of reporting them a second time.
+  Dwfl* dwfl() const { return dwfl_; }
 
  private:
   struct Entry {

@@ -42,6 +42,10 @@ class OpenedTarget {
   // The executable, "" when unknown.
   const std::string& image_name() const { return image_name_; }
   std::vector<int64_t> tids() const;
+  // The core as libelf sees it (for unwinding its threads), nullptr for a live process.
+  Elf* core_elf() const { return core_ ? core_->elf() : nullptr; }
+  // True while a live process's threads are stopped under our ptrace.
+  bool is_live() const { return live_ != nullptr; }
   Status Close();
 
  private:

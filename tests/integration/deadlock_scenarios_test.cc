@@ -125,6 +125,19 @@ void ExpectCycleWithin(const json& job, const std::vector<int>& ranks) {
   for (int r : cycle) EXPECT_TRUE(std::count(ranks.begin(), ranks.end(), r)) << r;
 }
 
+// A stack whose first frame is the folded MPI call and whose second is the program's
+// main at file:line.
+void ExpectCallAt(const json& frames, const std::string& call, const std::string& file, int line) {
+  ASSERT_TRUE(frames.is_array() && frames.size() >= 2) << frames.dump();
+  EXPECT_EQ(frames[0]["function"], call) << frames.dump();
+  EXPECT_TRUE(frames[0]["file"].is_null()) << frames.dump();
+  EXPECT_EQ(frames[1]["function"], "main") << frames.dump();
+  const std::string f = frames[1]["file"].is_string() ? frames[1]["file"].get<std::string>() : "";
+  EXPECT_TRUE(f.size() >= file.size() && f.compare(f.size() - file.size(), file.size(), file) == 0)
+      << frames.dump();
+  EXPECT_EQ(frames[1]["line"], line) << frames.dump();
+}
+
 class Scenario : public ::testing::TestWithParam<std::string> {};
 
 // --- scenarios --------------------------------------------------------------------
@@ -186,6 +199,13 @@ TEST_P(Scenario, ReceiveForATagNeverSentWhileSenderIsInBarrier) {
                 const json t = CallingThread(v.by_rank.at(0));
                 EXPECT_EQ(t["operation"]["bytes"], 8);
                 EXPECT_EQ(t["operation"]["datatype"], "MPI_DOUBLE");
+                // Stacks: the runtime's wrapper and the MPI library fold into the call,
+                // then the program's line (testapps are built with -g).
+                ExpectCallAt(r0["frames"], "MPI_Recv", "tag_never_sent.c", 13);
+                ExpectCallAt(t["frames"], "MPI_Recv", "tag_never_sent.c", 13);
+                for (int r = 1; r < 4; ++r) {
+                  ExpectCallAt(RankEntry(v.job, r)["frames"], "MPI_Barrier", "tag_never_sent.c", 17);
+                }
                 // Rank 1's send completed eagerly: only the traffic counters know of it.
                 bool eager_send_found = false;
                 for (const json& m : v.job["unmatched"]) {

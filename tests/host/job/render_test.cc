@@ -306,3 +306,64 @@ TEST(Render, NarrowOrWaitsStayEdges) {
 
 }  // namespace
 }  // namespace mpidbg::job
+
+namespace mpidbg::job {
+namespace {
+
+model::Frame Frame(const char* function, const char* file, int line, uint64_t pc) {
+  model::Frame f;
+  if (function != nullptr) f.function = function;
+  if (file != nullptr) {
+    f.file = file;
+    f.line = line;
+  }
+  f.module = file != nullptr ? "hang" : "libmpidbg_rt_mpich.so";
+  f.pc = pc;
+  return f;
+}
+
+// The blocked thread's stack: JSON ranks[].frames, and one text line per call site.
+TEST(Stacks, JsonFramesAndTextCallSites) {
+  JobBuilder job(3);
+  job.Recv(0, R(2), Tag(5));
+  job.Recv(1, R(2), Tag(5));
+  job.Recv(2, R(0), Tag(5));
+  for (int r = 0; r < 3; ++r) {
+    job.Thread(r).frames = {Frame("MPI_Recv", nullptr, 0, 0x7f00),
+                            Frame("wait_for_token", "/src/hang.c", r == 2 ? 9 : 7, 0x1100),
+                            Frame("main", "/src/hang.c", 20, 0x1200),
+                            Frame("__libc_start_call_main", nullptr, 0, 0x7e00)};
+  }
+  const JobReport report = Analyze(job.snapshots());
+  const json doc = ToJson(report);
+  const json& frames = doc["ranks"][0]["frames"];
+  ASSERT_EQ(frames.size(), 4u) << doc.dump();
+  ExpectHasKeys(frames[0], {"function", "file", "line", "module", "pc"});
+  EXPECT_EQ(frames[0]["function"], "MPI_Recv");
+  EXPECT_TRUE(frames[0]["file"].is_null());
+  EXPECT_TRUE(frames[0]["line"].is_null());
+  EXPECT_EQ(frames[1]["file"], "/src/hang.c");
+  EXPECT_EQ(frames[1]["line"], 7);
+  EXPECT_EQ(frames[1]["pc"], "0x1100");
+  const std::string text = ToText(report);
+  EXPECT_NE(text.find("stacks:\n  ranks 0-1: MPI_Recv(source=2, tag=5, comm=MPI_COMM_WORLD) at "
+                      "hang.c:7 in wait_for_token \u2190 main\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  rank 2: MPI_Recv(source=0, tag=5, comm=MPI_COMM_WORLD) at hang.c:9 in "
+                      "wait_for_token \u2190 main\n"),
+            std::string::npos)
+      << text;
+}
+
+// Without stacks nothing changes: no section, empty frames.
+TEST(Stacks, NoStacksNoSection) {
+  JobBuilder job(2);
+  job.Recv(0, R(1), Tag(5));
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_EQ(ToText(report).find("stacks:"), std::string::npos);
+  EXPECT_EQ(ToJson(report)["ranks"][0]["frames"], json::array());
+}
+
+}  // namespace
+}  // namespace mpidbg::job
