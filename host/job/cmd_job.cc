@@ -262,7 +262,8 @@ int JobCommand(const std::vector<std::string>& args) {
   } else {
     std::cout << job::ToText(report);
   }
-  return 0;
+  // A script must not read "no deadlock" in a verdict on part of the job.
+  return report.Incomplete() ? kExitIncomplete : 0;
 }
 
 }  // namespace mpidbg::cli
