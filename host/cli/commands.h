@@ -7,6 +7,10 @@
 
 namespace mpidbg::cli {
 
+// `job`: the output was written, but some rank or input could not be read, so the
+// verdict covers only part of the job (OUTPUT.md). The failures' own statuses are 1-3.
+inline constexpr int kExitIncomplete = 4;
+
 int SnapshotCommand(const std::vector<std::string>& args);
 int QueuesCommand(const std::vector<std::string>& args);
 int ThreadsCommand(const std::vector<std::string>& args);

@@ -63,9 +63,22 @@ std::string StateFlags(const json& h) {
 }
 
 void CommText(const json& h, std::ostringstream& out) {
-  out << Head(h) << ": " << (h.value("intercomm", false) ? "inter" : "intra") << ", rank "
-      << Str(h["rank"]) << " of " << Str(h["size"]) << StateFlags(h) << "\n";
-  out << "  world ranks: " << RankListText(Ints(h["world_ranks"])) << "\n";
+  if (h.value("null", false)) {
+    // MPI_COMM_NULL (or a handle freed to it) has no group: no rank, size or members.
+    out << Head(h) << ": the null communicator";
+    if (h.value("freed", false)) out << " (FREED)";
+    out << "\n";
+    return;
+  }
+  const bool member = h["rank"].is_number_integer() && h["rank"].get<int>() >= 0;
+  out << Head(h) << ": " << (h.value("intercomm", false) ? "inter" : "intra") << ", "
+      << (member ? "rank " + Str(h["rank"]) + " of " + Str(h["size"])
+                 : "size " + Str(h["size"]) + ", this process not a member")
+      << StateFlags(h) << "\n";
+  const std::vector<int> world = Ints(h["world_ranks"]);
+  // An empty list is "not recorded" (a freed handle whose group is gone), never a group.
+  out << "  world ranks: " << (world.empty() ? std::string("not recorded") : RankListText(world))
+      << "\n";
   if (h["remote_world_ranks"].is_array()) {
     out << "  remote world ranks: " << RankListText(Ints(h["remote_world_ranks"])) << "\n";
   }

@@ -233,6 +233,12 @@ int JobCommand(const std::vector<std::string>& args) {
     if (n.status.ok()) continue;
     report.unreadable_inputs.push_back({n.input, n.hostname, n.ranks_read, n.status.message()});
   }
+  if (!report.unreadable_inputs.empty()) {
+    // A rank absent from the records was most likely on the node not read in full.
+    for (job::UnreadRank& u : report.unread) {
+      if (u.pid == 0) u.reason = "not read: in no node record read in full";
+    }
+  }
   if (!options->dot_file.empty()) {
     host::Status st = WriteFile(options->dot_file, job::ToDot(report));
     if (!st.ok()) return ReportFailure(st, options->json);
@@ -246,7 +252,8 @@ int JobCommand(const std::vector<std::string>& args) {
   } else {
     std::cout << job::ToText(report);
   }
-  return 0;
+  // A script must not read "no deadlock" in a verdict on part of the job.
+  return report.Incomplete() ? kExitIncomplete : 0;
 }
 
 }  // namespace mpidbg::cli

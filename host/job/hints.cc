@@ -15,8 +15,6 @@ namespace {
 
 // Beyond this the list stops helping; the last hint says how many were left out.
 constexpr std::size_t kMaxHints = 100;
-// A world size read from a target is not trusted to size a loop beyond this.
-constexpr int kMaxWorldSize = 1 << 20;
 
 class HintList {
  public:
@@ -84,36 +82,37 @@ void ReceiveHints(const JobIndex& job, const MessageIndex& messages,
     const std::string waits = "rank " + std::to_string(r.at) + " waits for " +
                               (op.tag.any ? std::string("a message") : "tag " + TagText(op.tag)) +
                               " from " + FromPhrase(r.from) + " on " + comm;
-    if (r.from != kAnyRank) {
-      const int peer = job.IndexOf(r.from);
-      if (peer >= 0) {
-        const std::size_t p = static_cast<std::size_t>(peer);
-        if (ranks[p].state == RankState::kFinalized) {
-          hints->Add(waits + "; rank " + std::to_string(r.from) + " has finalized");
-          continue;
-        }
-        if (IsFinalizing(job.snapshot(p))) {
-          hints->Add(waits + "; rank " + std::to_string(r.from) + " is in MPI_Finalize");
-          continue;
-        }
-      }
-    }
+    // A message that went out with another tag or on another communicator explains
+    // most; it is said even when the sender has moved on to MPI_Finalize since (a
+    // Sendrecv ring with one wrong tag: the sender's call completed, its message waits).
     bool explained = false;
     for (std::size_t id : messages.SendsTo(op.comm_id, r.at)) {
       const PostedSend& send = messages.sends()[id];
+      if (send.delivered) continue;
       if (send.from < 0 || (r.from != kAnyRank && send.from != r.from)) continue;
       hints->Add(waits + "; rank " + std::to_string(send.from) + " sent tag " +
                  TagText(send.op->tag) + " to rank " + std::to_string(r.at) + " instead");
       explained = true;
     }
-    if (explained) continue;
+    const bool same_comm = explained;
     for (std::size_t id : messages.SendsTo(r.at)) {
+      if (same_comm) break;
       const PostedSend& send = messages.sends()[id];
-      if (send.comm_id == op.comm_id) continue;
+      if (send.delivered || send.comm_id == op.comm_id) continue;
       if (send.from < 0 || (r.from != kAnyRank && send.from != r.from)) continue;
       hints->Add(waits + "; rank " + std::to_string(send.from) + " sent tag " +
                  TagText(send.op->tag) + " to rank " + std::to_string(r.at) + " on " +
                  job.CommLabel(send.owner, send.comm_id, send.op->comm_name) + " instead");
+      explained = true;
+    }
+    if (explained || r.from == kAnyRank) continue;
+    const int peer = job.IndexOf(r.from);
+    if (peer < 0) continue;
+    const std::size_t p = static_cast<std::size_t>(peer);
+    if (ranks[p].state == RankState::kFinalized) {
+      hints->Add(waits + "; rank " + std::to_string(r.from) + " has finalized");
+    } else if (IsFinalizing(job.snapshot(p))) {
+      hints->Add(waits + "; rank " + std::to_string(r.from) + " is in MPI_Finalize");
     }
   }
 }
@@ -178,36 +177,12 @@ void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
   }
 }
 
-// Ranks the analysis could not see are assumed able to proceed; say which, since a
-// deadlock through them goes unreported.
-void CoverageHints(const JobIndex& job, const std::vector<RankReport>& ranks, HintList* hints) {
-  std::vector<int> unreadable;
-  int size = 0;
-  for (std::size_t i = 0; i < job.size(); ++i) {
-    size = std::max(size, std::min(job.snapshot(i).process.size, kMaxWorldSize));
-    if (job.participates(i) && ranks[i].state == RankState::kUnreadable) {
-      unreadable.push_back(job.world_rank(i));
-    }
-  }
-  if (!unreadable.empty()) {
-    hints->Add(RanksPhrase(unreadable) + " could not be read; assumed able to proceed");
-  }
-  std::vector<int> missing;
-  for (int r = 0; r < size; ++r) {
-    if (job.IndexOf(r) < 0) missing.push_back(r);
-  }
-  if (!missing.empty()) {
-    hints->Add(RanksPhrase(missing) + " of " + std::to_string(size) +
-               " were not given or could not be read; assumed able to proceed");
-  }
-}
-
 }  // namespace
 
 std::vector<UnmatchedMessage> FindUnmatched(const JobIndex& job, const MessageIndex& messages) {
   std::vector<UnmatchedMessage> out;
   for (const PostedSend& send : messages.sends()) {
-    if (send.from < 0 || send.to < 0) continue;
+    if (send.from < 0 || send.to < 0 || send.delivered) continue;
     const int receiver = job.IndexOf(send.to);
     if (receiver < 0) continue;
     if (job.snapshot(static_cast<std::size_t>(receiver)).process.state == "unreadable") continue;
@@ -282,7 +257,6 @@ std::vector<std::string> MakeHints(const JobIndex& job, const MessageIndex& mess
                                    const std::vector<CollectiveMismatch>& mismatches) {
   HintList hints;
   for (const std::string& problem : job.problems()) hints.Add(problem);
-  CoverageHints(job, ranks, &hints);
   MismatchHints(mismatches, &hints);
   ReceiveHints(job, messages, ranks, &hints);
   AbsentMemberHints(job, collectives, ranks, &hints);

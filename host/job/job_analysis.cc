@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "job/collective_index.h"
+#include "job/coverage.h"
 #include "job/deadlock.h"
 #include "job/hints.h"
 #include "job/job_index.h"
@@ -52,10 +53,16 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
 
   JobReport report;
   report.deadlock = FindDeadlock(job, states, finalizing, graph);
+  const std::vector<int> outside_view = std::move(graph.outside_view);
   report.deadlock.waits = std::move(graph.requirements);
   std::stable_sort(report.deadlock.waits.begin(), report.deadlock.waits.end(),
                    [](const WaitRequirement& a, const WaitRequirement& b) { return a.from < b.from; });
 
+  report.unread = FindUnreadRanks(job, ranks);
+  report.waiting_on_unread = RanksWaitingOnUnread(report.deadlock, report.unread, outside_view);
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    report.world_size = std::max(report.world_size, job.snapshot(i).process.size);
+  }
   report.unmatched = FindUnmatched(job, messages);
   report.collective_mismatches = FindCollectiveMismatches(job);
   report.hints = MakeHints(job, messages, collectives, ranks, report.collective_mismatches);
@@ -74,7 +81,7 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
 }
 
 bool JobReport::Incomplete() const {
-  if (!unreadable_inputs.empty()) return true;
+  if (!unreadable_inputs.empty() || !unread.empty()) return true;
   for (const RankReport& r : ranks) {
     if (r.state == RankState::kUnreadable) return true;
   }

@@ -126,6 +126,15 @@ struct UnreadableInput {
   std::string error;                      // one sentence
 };
 
+// A rank of the job the verdict does not cover: its process or core could not be read,
+// or no input held it (the world size every snapshot reports says it exists).
+struct UnreadRank {
+  std::optional<int> rank;                // world rank; nullopt when not known
+  int64_t pid = 0;                        // 0 when no process of it was given
+  std::string source;                     // "live" | "core" | "" (not given)
+  std::string reason;                     // one sentence
+};
+
 struct JobReport {
   std::vector<RankReport> ranks;          // sorted by rank
   std::vector<RankGroup> groups;          // ordered by their lowest rank
@@ -134,6 +143,10 @@ struct JobReport {
   std::vector<CollectiveMismatch> collective_mismatches;
   std::vector<std::string> hints;
   std::vector<UnreadableInput> unreadable_inputs;  // never set by Analyze
+  std::vector<UnreadRank> unread;         // ranks the verdict does not cover, by rank
+  int world_size = 0;                     // the largest size a snapshot reports, 0 if none
+  // Blocked ranks waiting for an unread rank: the verdict on them is open.
+  std::vector<int> waiting_on_unread;
   // Some rank or input could not be read: the verdict covers only what was.
   bool Incomplete() const;
 };

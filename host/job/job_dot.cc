@@ -116,15 +116,20 @@ void Legend(std::ostringstream& out) {
 std::string ToDot(const JobReport& report) {
   const std::unordered_set<int> deadlocked(report.deadlock.ranks.begin(),
                                            report.deadlock.ranks.end());
+  // As in the text: what was not read first; no "no deadlock" without it.
+  const bool incomplete = report.Incomplete();
+  std::string label = incomplete ? "INCOMPLETE: not every rank was read; " : "";
+  if (report.deadlock.detected) {
+    label += "DEADLOCK: ranks " + FormatRankRanges(report.deadlock.ranks);
+  } else {
+    label += incomplete ? "no deadlock among the ranks read" : "no deadlock detected";
+  }
   std::ostringstream out;
   out << "digraph mpidbg_job {\n"
       << "  rankdir=LR;\n"
       << "  node [shape=box, fontname=\"Helvetica\"];\n"
       << "  edge [fontname=\"Helvetica\", fontsize=10];\n"
-      << "  label=" << Quote(report.deadlock.detected
-                                 ? "DEADLOCK: ranks " + FormatRankRanges(report.deadlock.ranks)
-                                 : std::string("no deadlock detected"))
-      << ";\n";
+      << "  label=" << Quote(label) << ";\n";
   Nodes(report, deadlocked, out);
   WaitEdges(report, deadlocked, out);
   UnmatchedEdges(report, out);

@@ -25,10 +25,10 @@ JobIndex::JobIndex(const std::vector<model::ProcessSnapshot>& snapshots)
     const int rank = snapshots[i].process.rank;
     if (rank < 0) {
       const model::ProcessInfo& p = snapshots[i].process;
+      // An unreadable one is named, with why, among the ranks not read (coverage).
+      if (p.state == "unreadable") continue;
       const std::string who = p.pid > 0 ? "process " + std::to_string(p.pid) : "a target";
-      problems_.push_back(who + (p.state == "unreadable" ? " could not be read"
-                                                         : " has no MPI rank") +
-                          " and takes no part in the analysis");
+      problems_.push_back(who + " has no MPI rank and takes no part in the analysis");
       continue;
     }
     if (!index_of_rank_.emplace(rank, static_cast<int>(i)).second) {

@@ -4,6 +4,7 @@
 #include <dirent.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -41,8 +42,17 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
       auto core = CoreTarget::Open(spec.core, spec.exe);
       if (core.ok()) pid = core.value()->pid();
     }
-    std::fprintf(stderr, "mpidbg: %s: %s\n", TargetDescription(spec).c_str(),
-                 snap.status().message().c_str());
+    // Most sentences name their target already ("process 12 has exited ..."): one
+    // name per line is enough.
+    const std::string what = TargetDescription(spec);
+    const std::string& why = snap.status().message();
+    const std::size_t at = why.find(what);
+    const std::size_t after = at + what.size();
+    if (at != std::string::npos && (after == why.size() || !std::isdigit(static_cast<unsigned char>(why[after])))) {
+      std::fprintf(stderr, "mpidbg: %s\n", why.c_str());
+    } else {
+      std::fprintf(stderr, "mpidbg: %s: %s\n", what.c_str(), why.c_str());
+    }
     if (failures != nullptr) failures->push_back(snap.status());
     snaps.push_back(UnreadableSnapshot(spec, pid, snap.status()));
   }

@@ -142,6 +142,13 @@ nlohmann::json ToJson(const JobReport& report) {
                           {"ranks_read", u.ranks_read},
                           {"error", u.error}});
   }
+  json unread = json::array();
+  for (const UnreadRank& u : report.unread) {
+    unread.push_back(json{{"rank", Optional(u.rank)},
+                          {"reason", u.reason},
+                          {"pid", u.pid > 0 ? json(u.pid) : json(nullptr)},
+                          {"source", u.source.empty() ? json(nullptr) : json(u.source)}});
+  }
   return json{{"schema", "mpidbg.job/1"},
               {"ranks", std::move(ranks)},
               {"groups", std::move(groups)},
@@ -150,7 +157,12 @@ nlohmann::json ToJson(const JobReport& report) {
               {"hints", report.hints},
               {"collective_mismatches", std::move(mismatches)},
               {"incomplete", report.Incomplete()},
-              {"unreadable_inputs", std::move(inputs)}};
+              {"unreadable_inputs", std::move(inputs)},
+              // The same fact as "incomplete", the other way round, and which ranks.
+              {"complete", !report.Incomplete()},
+              {"unreadable", std::move(unread)},
+              {"world_size", report.world_size > 0 ? json(report.world_size) : json(nullptr)},
+              {"waiting_on_unread", report.waiting_on_unread}};
 }
 
 }  // namespace mpidbg::job

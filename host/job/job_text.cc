@@ -12,33 +12,76 @@
 namespace mpidbg::job {
 namespace {
 
+// A state as a person says it (the JSON keeps the enum names).
+const char* StateText(RankState state) {
+  switch (state) {
+    case RankState::kBlocked: return "blocked";
+    case RankState::kInMpi: return "in MPI";
+    case RankState::kNotInMpi: return "not in MPI";
+    case RankState::kFinalized: return "finalized";
+    case RankState::kUnreadable: return "not readable";
+  }
+  return "not readable";
+}
+
+// Said before the verdict: what the verdict does not cover, one line per rank or input.
+void Coverage(const JobReport& report, std::ostringstream& out) {
+  if (!report.Incomplete()) return;
+  int read = 0;
+  for (const RankReport& r : report.ranks) read += r.state != RankState::kUnreadable && r.rank >= 0;
+  out << "INCOMPLETE: ";
+  if (report.world_size > 0) {
+    out << read << " of " << report.world_size << " ranks read";
+  } else {
+    out << read << (read == 1 ? " rank read" : " ranks read");
+  }
+  out << "; the verdict covers only " << (read == 1 ? "that rank" : "those") << "\n";
+  for (const UnreadRank& u : report.unread) {
+    out << "  ";
+    if (u.rank) out << "rank " << *u.rank;
+    if (u.pid > 0) {
+      out << (u.rank ? " (" : "") << (u.source == "core" ? "core of pid " : "pid ") << u.pid
+          << (u.rank ? ")" : "");
+    }
+    out << ": " << u.reason << "\n";
+  }
+  for (const UnreadableInput& u : report.unreadable_inputs) {
+    out << "  " << (u.input == "-" ? std::string("standard input") : u.input);
+    if (!u.hostname.empty()) out << " (node " << u.hostname << ")";
+    out << ": " << u.error << "; " << u.ranks_read << (u.ranks_read == 1 ? " rank" : " ranks")
+        << " read from it\n";
+  }
+}
+
 void Verdict(const JobReport& report, std::ostringstream& out) {
   const DeadlockReport& d = report.deadlock;
-  if (!d.detected) {
-    out << "no deadlock detected\n";
-  } else {
+  const bool incomplete = report.Incomplete();
+  if (d.detected) {
+    // Ranks not read count as able to proceed, so this holds whatever they do.
     out << "DEADLOCK: " << RanksPhrase(d.ranks) << " can never proceed\n";
     if (!d.cycle.empty()) {
       out << "cycle: ";
       for (int r : d.cycle) out << r << " -> ";
       out << d.cycle.front() << "\n";
     }
+  } else if (!incomplete) {
+    out << "no deadlock detected\n";
+  } else if (!report.waiting_on_unread.empty()) {
+    out << "no verdict: " << RanksPhrase(report.waiting_on_unread)
+        << (report.waiting_on_unread.size() == 1 ? " waits" : " wait")
+        << " for ranks not read, which may be stuck as well\n";
+  } else {
+    out << "no deadlock among the ranks read\n";
   }
-  std::map<std::string, int> counts;
-  for (const RankReport& r : report.ranks) ++counts[RankStateName(r.state)];
+  std::map<RankState, int> counts;
+  for (const RankReport& r : report.ranks) ++counts[r.state];
   out << report.ranks.size() << (report.ranks.size() == 1 ? " rank" : " ranks");
   const char* sep = ": ";
   for (const auto& [state, count] : counts) {
-    out << sep << count << ' ' << state;
+    out << sep << count << ' ' << StateText(state);
     sep = ", ";
   }
   out << "\n";
-  for (const UnreadableInput& u : report.unreadable_inputs) {
-    out << "incomplete: " << u.input;
-    if (!u.hostname.empty()) out << " (node " << u.hostname << ")";
-    out << ": " << u.error << "; " << u.ranks_read << (u.ranks_read == 1 ? " rank" : " ranks")
-        << " read from it\n";
-  }
 }
 
 void Groups(const JobReport& report, std::ostringstream& out) {
@@ -202,6 +245,7 @@ void Hints(const JobReport& report, std::ostringstream& out) {
 
 std::string ToText(const JobReport& report) {
   std::ostringstream out;
+  Coverage(report, out);
   Verdict(report, out);
   Groups(report, out);
   Stacks(report, out);

@@ -110,10 +110,11 @@ void MessageIndex::CollectOutstanding(const JobIndex& job) {
     }
   }
   // Sends still held by their sender are listed already, from its pending operations.
-  std::map<FlowKey, uint64_t> held;
-  for (const PostedSend& send : sends_) {
+  std::map<FlowKey, std::vector<std::size_t>> held_sends;
+  for (std::size_t id = 0; id < sends_.size(); ++id) {
+    const PostedSend& send = sends_[id];
     if (send.arrived || send.envelope_unknown || send.op == nullptr || send.op->tag.any) continue;
-    ++held[{send.comm_id, send.from, send.to, send.op->tag.value}];
+    held_sends[{send.comm_id, send.from, send.to, send.op->tag.value}].push_back(id);
   }
   for (std::size_t i = 0; i < job.size(); ++i) {
     if (!usable(i)) continue;
@@ -127,9 +128,15 @@ void MessageIndex::CollectOutstanding(const JobIndex& job) {
       if (receiver < 0 || !usable(static_cast<std::size_t>(receiver))) continue;
       const FlowKey key{c.comm_id, self, to, c.tag};
       const uint64_t taken = received.count(key) != 0 ? received[key] : 0;
+      auto held_it = held_sends.find(key);
+      const uint64_t still_held = held_it != held_sends.end() ? held_it->second.size() : 0;
+      // Sends are counted when posted, receives when complete: the sender's sends that
+      // no longer pend went first (a flow is delivered in order), so a receiver that
+      // took more than those took the oldest pending ones too.
+      const uint64_t done = c.sends > still_held ? c.sends - still_held : 0;
+      if (taken > done && still_held > 0) MarkDelivered(held_it->second, taken - done);
       if (c.sends <= taken) continue;
       const uint64_t outstanding = c.sends - taken;
-      const uint64_t still_held = held.count(key) != 0 ? held[key] : 0;
       if (outstanding <= still_held) continue;
       // MPI delivers a flow in order, so the receiver took ordinals 1..taken; the rest
       // are outstanding. The sender's pending ones are usually the newest.
@@ -149,6 +156,16 @@ void MessageIndex::CollectOutstanding(const JobIndex& job) {
         AddSend(std::move(send));
       }
     }
+  }
+}
+
+void MessageIndex::MarkDelivered(const std::vector<std::size_t>& held, uint64_t count) {
+  std::vector<std::size_t> oldest_first = held;
+  std::stable_sort(oldest_first.begin(), oldest_first.end(), [this](std::size_t a, std::size_t b) {
+    return sends_[a].op->post_serial < sends_[b].op->post_serial;
+  });
+  for (std::size_t k = 0; k < oldest_first.size() && k < count; ++k) {
+    sends_[oldest_first[k]].delivered = true;
   }
 }
 
@@ -240,6 +257,7 @@ bool MessageIndex::HasSendFor(const std::string& comm_id, int from, int to,
   for (int dest : {to, kUnknownRank}) {
     for (std::size_t id : SendsTo(comm_id, dest)) {
       const PostedSend& send = sends_[id];
+      if (send.delivered) continue;
       const bool sender_fits = from == kAnyRank || send.from == from || send.from == kUnknownRank;
       if (sender_fits && (send.envelope_unknown || TagsMatch(tag, send.op->tag))) return true;
     }

@@ -7,7 +7,9 @@
 // receiver's unexpected queue (messages that arrived before any receive), when a
 // snapshot lacks it, the send half of an MPI_Sendrecv in progress as a wildcard, and
 // the messages the runtimes' traffic counters prove sent and not yet received (sends
-// that completed at the sender, e.g. eagerly, and that no receive has taken).
+// that completed at the sender, e.g. eagerly, and that no receive has taken). The same
+// counters tell which pending sends the receiver has taken already (`delivered`); the
+// lookups and the hints skip those.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +42,11 @@ struct PostedSend {
   // tag), and `op` comes from the sender's send log when the send is still in it.
   bool from_counts = false;
   uint64_t ordinal = 0;
+  // A pending send the receiver has taken already, by the traffic counters: the send
+  // half of an MPI_Sendrecv whose receive half still waits (the runtime sees the call
+  // end, not its halves), or a nonblocking send not yet completed by a Wait. It is no
+  // message anybody can still receive.
+  bool delivered = false;
 };
 
 struct PostedReceive {
@@ -75,6 +82,7 @@ class MessageIndex {
   using RankMap = std::unordered_map<int, std::vector<std::size_t>>;
   void Collect(const JobIndex& job, std::size_t i);
   void CollectOutstanding(const JobIndex& job);
+  void MarkDelivered(const std::vector<std::size_t>& held, uint64_t count);
   void AddSend(PostedSend send);
   void AddReceive(PostedReceive receive);
 

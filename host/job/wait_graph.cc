@@ -48,11 +48,42 @@ class Builder {
         if (threads[t].state == "blocked") AddThread(i, t);
       }
     }
+    std::vector<int>& outside = graph_.outside_view;
+    std::sort(outside.begin(), outside.end());
+    outside.erase(std::unique(outside.begin(), outside.end()), outside.end());
     return std::move(graph_);
   }
 
  private:
+  // The rank whose thread is being added waits (also) on ranks outside the view.
+  void NoteOutsideView() { graph_.outside_view.push_back(job_.world_rank(current_)); }
+
+  // Whether a communicator has members no snapshot holds (once per communicator).
+  bool HasMembersOutsideView(const std::string& comm_id) {
+    auto [it, fresh] = comm_outside_.try_emplace(comm_id, false);
+    if (!fresh) return it->second;
+    if (comm_id == kFinalizeComm) {
+      // MPI_Finalize waits for the whole world, which may be larger than the job read.
+      int size = 0;
+      for (std::size_t i = 0; i < job_.size(); ++i) {
+        size = std::max(size, job_.snapshot(i).process.size);
+      }
+      it->second = static_cast<std::size_t>(size) > job_.AllRanks().size();
+      return it->second;
+    }
+    if (const CommMembers* comm = job_.Comm(comm_id)) {
+      for (int member : comm->members) {
+        if (job_.IndexOf(member) < 0) {
+          it->second = true;
+          break;
+        }
+      }
+    }
+    return it->second;
+  }
+
   void AddThread(std::size_t i, std::size_t t) {
+    current_ = i;
     const model::Thread& thread = job_.snapshot(i).threads[t];
     ThreadWaits waits;
     waits.rank_index = i;
@@ -213,6 +244,7 @@ class Builder {
     if (!call) return Unknown();
     const std::vector<int>* outsiders = collectives_.Outsiders(*call);
     if (outsiders == nullptr) return Unknown();
+    if (HasMembersOutsideView(call->comm_id)) NoteOutsideView();
     if (outsiders->empty()) return {};
     return Need(WaitKind::kAnd, *outsiders);
   }
@@ -232,7 +264,10 @@ class Builder {
     if (!op.blocking && op.mode && *op.mode == "buffered") return {};
     const std::optional<int> dest = job_.PeerWorld(i, op);
     if (!dest) return Unknown();
-    if (job_.IndexOf(*dest) < 0) return {};  // not in our view: cannot prove anything
+    if (job_.IndexOf(*dest) < 0) {  // not in our view: cannot prove anything
+      NoteOutsideView();
+      return {};
+    }
     if (messages_.HasReceiveFor(op.comm_id, *dest, job_.world_rank(i), op.tag)) return {};
     return Need(WaitKind::kAnd, {*dest});
   }
@@ -244,7 +279,10 @@ class Builder {
       const model::RankList* list = job_.SourceGroup(i, op.comm_id);
       if (list == nullptr) return Unknown();
       const Group& group = GroupOf(*list);
-      if (!group.all_in_view) return {};  // a rank outside our view may send
+      if (!group.all_in_view) {  // a rank outside our view may send
+        NoteOutsideView();
+        return {};
+      }
       RankSet sources = RankSet::AllBut(group.ranks, self);
       Needs needs;
       if (sources.size() > kMaxEdgesPerWait) {
@@ -256,7 +294,10 @@ class Builder {
     }
     const std::optional<int> source = job_.PeerWorld(i, op);
     if (!source) return Unknown();
-    if (job_.IndexOf(*source) < 0) return {};
+    if (job_.IndexOf(*source) < 0) {
+      NoteOutsideView();
+      return {};
+    }
     if (messages_.HasSendFor(op.comm_id, *source, self, op.tag)) return {};
     return Need(WaitKind::kAnd, {*source});
   }
@@ -283,6 +324,8 @@ class Builder {
   CollectiveIndex& collectives_;
   WaitGraph graph_;
   std::unordered_map<const std::vector<int>*, Group> groups_;  // by the list's storage
+  std::unordered_map<std::string, bool> comm_outside_;         // HasMembersOutsideView
+  std::size_t current_ = 0;                                    // snapshot of AddThread
 };
 
 }  // namespace

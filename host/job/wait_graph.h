@@ -27,6 +27,10 @@ struct ThreadWaits {
 struct WaitGraph {
   std::vector<WaitRequirement> requirements;
   std::vector<ThreadWaits> threads;        // the blocked threads of blocked ranks
+  // World ranks with a blocked thread whose wait names ranks no snapshot holds. Such a
+  // wait is left out (those ranks may act), yet it is why the verdict on these ranks is
+  // open when the job was read in part. Sorted, unique.
+  std::vector<int> outside_view;
 };
 
 // states[i] is the state of snapshot i.

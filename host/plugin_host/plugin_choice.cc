@@ -1,8 +1,10 @@
 // plugin_choice.cc — choosing the message-queue DLL for a target.
 #include "host/plugin_host/plugin_choice.h"
 
+#include <set>
 #include <vector>
 
+#include "host/plugin_host/dll_exports.h"
 #include "host/plugin_host/plugin_locator.h"
 #include "mpidbg/records.h"
 
@@ -30,12 +32,31 @@ std::string ModuleList(const SymbolIndex& symbols) {
   return out;
 }
 
+// --plugin names a file the user chose: one that is no DLL of ours to load is a mistake
+// on the command line (2), not a target without support (1). Checked from the file, so
+// nothing of it runs. A bare name is left to dlopen's search.
+Status CheckPluginOption(const std::string& path) {
+  if (path.find('/') == std::string::npos) return Status::Ok();
+  std::set<std::string> names;
+  std::string error;
+  if (!DynamicSymbols(path, &names, &error)) {
+    return Status::Usage("cannot load the message-queue DLL " + path + " (--plugin): " + error);
+  }
+  for (const std::string& name : names) {
+    if (name.rfind("mqs_", 0) == 0 || name.rfind("mpidbg_", 0) == 0) return Status::Ok();
+  }
+  return Status::Usage(path + " (--plugin) is not a message-queue DLL: it does not export "
+                       "mqs_setup_basic_callbacks or any other mqs_* function");
+}
+
 }  // namespace
 
 Result<PluginChoice> ChoosePlugin(SymbolIndex& symbols, TargetMemory& memory,
                                   const std::string& override_path, int64_t pid) {
   PluginChoice choice;
   if (!override_path.empty()) {
+    Status usable = CheckPluginOption(override_path);
+    if (!usable.ok()) return usable;
     choice.path = override_path;
     choice.ours = Basename(override_path) == "libmpidbg_plugin.so";
     choice.reason = "--plugin";

@@ -71,7 +71,17 @@ std::string ProcessHeaderText(const model::ProcessSnapshot& snap) {
   if (p.rank >= 0) out << ", rank " << p.rank << " of " << p.size;
   if (!p.hostname.empty()) out << ", host " << p.hostname;
   out << " (" << p.source << ")\n";
-  if (!p.state.empty()) out << "  state: " << p.state << "\n";
+  // The process's place in MPI's life, not whether it runs: a rank asleep in sleep()
+  // between MPI calls is "initialized", never "running".
+  if (p.state == "before_init") {
+    out << "  MPI: not initialized yet\n";
+  } else if (p.state == "running") {
+    out << "  MPI: initialized\n";
+  } else if (p.state == "finalized") {
+    out << "  MPI: finalized\n";
+  } else if (!p.state.empty()) {
+    out << "  MPI: " << p.state << "\n";
+  }
   if (!p.mpi_library.empty()) out << "  MPI library: " << p.mpi_library << "\n";
   if (!p.thread_level.empty()) out << "  thread level: " << p.thread_level << "\n";
   if (!p.plugin.empty()) out << "  message-queue DLL: " << p.plugin << "\n";

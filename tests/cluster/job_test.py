@@ -77,12 +77,14 @@ exec "{mpidbg}" "$@"
     return path
 
 
-def check_cut(doc, args):
-    """The verdict of a job whose `args.cut_node` reader was cut: incomplete, that node
-    named with why, every other node's ranks read."""
+def check_cut(doc, status, args):
+    """The verdict of a job whose `args.cut_node` reader was cut: incomplete (exit status
+    4), that node named with why, every other node's ranks read."""
     failures = []
-    if doc.get("incomplete") is not True:
+    if doc.get("incomplete") is not True or doc.get("complete") is not False:
         failures.append("the verdict is not marked incomplete")
+    if status != 4:
+        failures.append(f"exit status {status} for an incomplete verdict, not 4")
     named = [u for u in doc.get("unreadable_inputs") or [] if u.get("hostname") == args.cut_node]
     if len(named) != 1 or not named[0].get("error"):
         failures.append(f"unreadable_inputs does not name {args.cut_node} with why: "
@@ -166,7 +168,9 @@ def run(args):
             across = verdict.of(doc)
             print("cluster verdict:", across, flush=True)
             if args.cut_node:
-                failures += check_cut(doc, args)
+                failures += check_cut(doc, job.status, args)
+            elif job.status != 0:
+                failures.append(f"exit status {job.status} for a job read in full, not 0")
             views = read_views(job, args) if args.views else None
         finally:
             left = job.kill()

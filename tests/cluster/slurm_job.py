@@ -37,6 +37,7 @@ class SlurmJob:
              f"--export=ALL,LD_PRELOAD={runtime}", program],
             log="job.out", env=env)
         self.id = None
+        self.status = None  # of the last read()
 
     def wait_ready(self):
         """Waits for every rank's "ready" line; returns the job id."""
@@ -54,10 +55,12 @@ class SlurmJob:
 
     def read(self, mpidbg, *extra, command="job"):
         """`mpidbg COMMAND --slurm <job> --json` from the host, as a user on a login node
-        runs it: returns (the document, its stderr)."""
+        runs it: returns (the document, its stderr). Exit status 4 (a job verdict on part
+        of the job: a node not read) is a document too; `self.status` keeps it."""
         r = self.cluster.run([mpidbg, command, "--slurm", self.id, "--json", *extra],
                              check=False, timeout=READ_SECONDS)
-        if r.returncode != 0 or not r.stdout.strip():
+        self.status = r.returncode
+        if r.returncode not in (0, 4) or not r.stdout.strip():
             raise RuntimeError(f"mpidbg {command} --slurm exited {r.returncode}:\n{r.stderr}")
         return json.loads(r.stdout), r.stderr
 

@@ -9,6 +9,9 @@
 #include <map>
 #include <thread>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "mpi_job.h"
 
 namespace mpidbg::itest {
@@ -482,6 +485,98 @@ TEST_P(Scenario, BusyPingPongIsNeverReportedLive) {
     EXPECT_EQ(view["deadlock"]["detected"], false) << view.dump(1);
     EXPECT_TRUE(view["deadlock"]["ranks"].empty());
   }
+}
+
+// The ring: rank 2 expects tag 99 where everybody sends 12. Every other
+// Sendrecv completes and its rank reaches MPI_Finalize; rank 2's send half was received
+// by rank 3, so the one unmatched message is 1 -> 2 tag 12, and the hint says why.
+TEST_P(Scenario, SendrecvRingWithOneWrongTag) {
+  auto settled = [](const json& j) {
+    if (!j["ranks"].is_array() || j["ranks"].size() != 4) return false;
+    for (const json& r : j["ranks"]) {
+      const std::string want = r["rank"] == 2 ? "MPI_Sendrecv" : "MPI_Finalize";
+      if (r["call"] != want) return false;
+    }
+    return true;
+  };
+  RunScenario(GetParam(), "sendrecv_one_tag_wrong", 4, settled, [](const JobView& v) {
+    EXPECT_EQ(RankEntry(v.job, 2)["call"], "MPI_Sendrecv");
+    EXPECT_EQ(RankEntry(v.job, 2)["tag"], 99);
+    ASSERT_EQ(v.job["unmatched"].size(), 1u) << "only 1 -> 2 is unmatched";
+    const json& m = v.job["unmatched"][0];
+    EXPECT_EQ(m["from"], 1);
+    EXPECT_EQ(m["to"], 2);
+    EXPECT_EQ(m["tag"], 12);
+    const std::string hint =
+        "rank 2 waits for tag 99 from rank 1 on MPI_COMM_WORLD; rank 1 sent tag 12 to rank 2 "
+        "instead";
+    bool found = false;
+    for (const json& h : v.job["hints"]) found = found || h == hint;
+    EXPECT_TRUE(found) << "hint: " << hint << "\n" << v.job["hints"].dump();
+    EXPECT_EQ(v.job["complete"], true);
+  });
+}
+
+// The same job read in part: three of four pids, then four cores of which one is cut
+// short. Either way `job` says INCOMPLETE first, names the rank not read, never says
+// "no deadlock detected", and exits 4.
+TEST_P(Scenario, JobReadInPartIsIncomplete) {
+  MpiJob job(GetParam(), "ssend_cycle", 4);
+  std::string why;
+  ASSERT_TRUE(job.Start(&why)) << why;
+  // Wait until every rank sits in its Ssend.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (;;) {
+    const json all = JobJson({"--pids", job.PidList()});
+    if (DeadlockOf(all, {0, 1, 2, 3}) || std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  std::string three;
+  int left_out = -1;
+  for (std::size_t k = 0; k < job.pids().size(); ++k) {
+    MpidbgResult one = Mpidbg({"snapshot", "--pid", std::to_string(job.pids()[k]), "--json"});
+    if (one.json.is_object() && one.json["process"]["rank"] == 3) {
+      left_out = static_cast<int>(k);
+      continue;
+    }
+    three += (three.empty() ? "" : ",") + std::to_string(job.pids()[k]);
+  }
+  ASSERT_GE(left_out, 0) << "rank 3 not found";
+  MpidbgResult part = Mpidbg({"job", "--pids", three, "--json", "--confirm", "0"});
+  EXPECT_EQ(part.exit_code, 4) << part.err;
+  ASSERT_TRUE(part.json.is_object()) << part.out;
+  EXPECT_EQ(part.json["complete"], false);
+  EXPECT_EQ(part.json["incomplete"], true);
+  ASSERT_EQ(part.json["unreadable"].size(), 1u) << part.json.dump(1);
+  EXPECT_EQ(part.json["unreadable"][0]["rank"], 3);
+  MpidbgResult text = Mpidbg({"job", "--pids", three, "--confirm", "0"});
+  EXPECT_EQ(text.exit_code, 4);
+  EXPECT_EQ(text.out.rfind("INCOMPLETE: 3 of 4 ranks read", 0), 0u) << text.out;
+  EXPECT_EQ(text.out.find("no deadlock detected"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("rank 2 waits for ranks not read"), std::string::npos) << text.out;
+
+  std::vector<std::string> cores = job.DumpCores(&why);
+  job.Kill();
+  ASSERT_EQ(cores.size(), 4u) << why;
+  const std::string& cut = cores[static_cast<std::size_t>(left_out)];
+  struct stat sb;
+  ASSERT_EQ(stat(cut.c_str(), &sb), 0);
+  ASSERT_EQ(truncate(cut.c_str(), sb.st_size / 2), 0);
+  std::vector<std::string> args = {"job", "--cores"};
+  args.insert(args.end(), cores.begin(), cores.end());
+  MpidbgResult from_cores = Mpidbg(args);
+  EXPECT_EQ(from_cores.exit_code, 4) << from_cores.err;
+  EXPECT_EQ(from_cores.out.rfind("INCOMPLETE: 3 of 4 ranks read", 0), 0u) << from_cores.out;
+  EXPECT_NE(from_cores.out.find("\n  rank 3: core file "), std::string::npos) << from_cores.out;
+  EXPECT_NE(from_cores.out.find("is truncated"), std::string::npos) << from_cores.out;
+  EXPECT_EQ(from_cores.out.find("no deadlock detected"), std::string::npos) << from_cores.out;
+  args.push_back("--json");
+  MpidbgResult cores_json = Mpidbg(args);
+  EXPECT_EQ(cores_json.exit_code, 4);
+  ASSERT_TRUE(cores_json.json.is_object());
+  ASSERT_EQ(cores_json.json["unreadable"].size(), 1u) << cores_json.json.dump(1);
+  EXPECT_EQ(cores_json.json["unreadable"][0]["rank"], 3);
+  EXPECT_EQ(cores_json.json["unreadable"][0]["source"], "core");
 }
 
 INSTANTIATE_TEST_SUITE_P(Flavours, Scenario, ::testing::ValuesIn(BuiltFlavours()),

@@ -252,7 +252,8 @@ TEST_F(LiveChild, JobDocumentSaysWhyARankIsUnreadable) {
   int rc = -1;
   nlohmann::json doc = RunJson(
       {"job", "--pids", Pid() + "," + gone, "--plugin", FAKE_DLL_PATH, "--confirm", "0"}, &rc);
-  ASSERT_EQ(rc, 0) << doc.dump(1);
+  ASSERT_EQ(rc, 4) << doc.dump(1);  // a verdict on part of the job
+  EXPECT_EQ(doc["complete"], false);
   EXPECT_EQ(doc["schema"], "mpidbg.job/1");
   const nlohmann::json& ranks = doc["ranks"];
   ASSERT_EQ(ranks.size(), 2u) << doc.dump(1);
@@ -320,23 +321,31 @@ TEST_F(LiveChild, DllWithoutTheNeededInterfaceIs1) {
           " has no MPI handle interface: it does not export mpidbg_init_once");
   const std::string libm = "/usr/lib/x86_64-linux-gnu/libm.so.6";
   if (access(libm.c_str(), R_OK) == 0) {
-    ExpectRefusal({"snapshot", "--pid", Pid(), "--plugin", libm}, 1,
+    // A library the user named that is no message-queue DLL: a usage error, not "the
+    // target has no support".
+    ExpectRefusal({"snapshot", "--pid", Pid(), "--plugin", libm}, 2,
                   libm +
-                      " is not a message-queue DLL: it does not export "
+                      " (--plugin) is not a message-queue DLL: it does not export "
                       "mqs_setup_basic_callbacks or any other mqs_* function");
   }
 }
 
-TEST_F(LiveChild, PluginThatIsNoDllIs1) {
+// 1 means the target lacks support; a --plugin that cannot be loaded is the command
+// line's fault: 2, for every command that takes one.
+TEST_F(LiveChild, PluginThatIsNoDllIs2) {
   ScratchDir scratch;
   std::string text = scratch.path + "/plugin.so";
   std::ofstream(text) << "not a shared library\n";
-  ExpectRefusal({"snapshot", "--pid", Pid(), "--plugin", text}, 1,
+  ExpectRefusal({"snapshot", "--pid", Pid(), "--plugin", text}, 2,
+                "cannot load the message-queue DLL " + text + " (--plugin): not an ELF shared "
+                "library");
+  ExpectRefusal({"handle", "--pid", Pid(), "--plugin", text, "--kind", "comm", "0x1"}, 2,
                 "cannot load the message-queue DLL " + text);
-  ExpectRefusal({"handle", "--pid", Pid(), "--plugin", text, "--kind", "comm", "0x1"}, 1,
-                "cannot load the DLL " + text + ": not an ELF shared library");
-  ExpectRefusal({"snapshot", "--pid", Pid(), "--plugin", "/nonexistent/libplugin.so"}, 1,
-                "cannot load the message-queue DLL /nonexistent/libplugin.so");
+  ExpectRefusal({"job", "--pids", Pid(), "--plugin", text}, 2,
+                "cannot load the message-queue DLL " + text);
+  ExpectRefusal({"snapshot", "--pid", Pid(), "--plugin", "/nonexistent/libplugin.so"}, 2,
+                "cannot load the message-queue DLL /nonexistent/libplugin.so (--plugin): No "
+                "such file or directory");
 }
 
 TEST(BadUsage, HandleArgumentsAre2) {

@@ -122,6 +122,29 @@ TEST(HandleJson, CommWithoutExtension) {
   EXPECT_NE(text.find("FREED by the application"), std::string::npos) << text;
 }
 
+// A freed handle that is now MPI_COMM_NULL has no group: the text says what it is
+// instead of "rank -1 of 0" and an empty list of world ranks.
+TEST(HandleJson, NullCommIsNotAGroupOfNobody) {
+  mpidbg_comm_info_t c{};
+  c.comm_bitflags = static_cast<mpidbg_comm_info_bitmap_t>(MPIDBG_COMM_INFO_FREED_HANDLE);
+  c.comm_rank = -1;
+  c.comm_size = 0;
+  c.comm_c_handle = 0x04000000;
+  c.comm_fortran_handle = MPIDBG_ERR_UNAVAILABLE;
+  json j = CommToJson(c, nullptr, Namer);
+  j["null"] = true;
+  std::string text = HandleText(json{{"handle", j}, {"query", json::object()}});
+  EXPECT_EQ(text.find("rank -1"), std::string::npos) << text;
+  EXPECT_EQ(text.find("world ranks"), std::string::npos) << text;
+  EXPECT_NE(text.find("the null communicator (FREED)"), std::string::npos) << text;
+  // Not null, but freed and its group gone: no member rank, the list "not recorded".
+  j["null"] = false;
+  text = HandleText(json{{"handle", j}, {"query", json::object()}});
+  EXPECT_EQ(text.find("rank -1"), std::string::npos) << text;
+  EXPECT_NE(text.find("this process not a member"), std::string::npos) << text;
+  EXPECT_NE(text.find("world ranks: not recorded"), std::string::npos) << text;
+}
+
 // The memory rule: every non-NULL member, strings of arrays first, then the structure.
 // Under AddressSanitizer or valgrind a missed or doubled free shows; here the frees
 // must at least not crash on a full result.

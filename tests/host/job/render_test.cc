@@ -148,8 +148,78 @@ TEST(Json, UnreadableRanksSayWhy) {
   EXPECT_EQ(ranks[3]["state"], "unreadable");
   EXPECT_TRUE(ranks[3]["error"].is_null());
   EXPECT_TRUE(ranks[3]["error_kind"].is_null());
-  // The text is unchanged: the reasons are on stderr, printed while reading.
-  EXPECT_EQ(ToText(Analyze(job.snapshots())).find("no process 123"), std::string::npos);
+  // The same reasons, one entry per rank, in the list of what the verdict lacks.
+  EXPECT_EQ(doc["complete"], false);
+  EXPECT_EQ(doc["incomplete"], true);
+  ASSERT_EQ(doc["unreadable"].size(), 3u) << doc.dump(1);
+  EXPECT_EQ(doc["unreadable"][0]["rank"], 1);
+  EXPECT_EQ(doc["unreadable"][0]["reason"], "no process 123");
+  EXPECT_EQ(doc["unreadable"][2]["reason"], "could not be read");
+  // The text says each once, before the verdict.
+  const std::string text = ToText(Analyze(job.snapshots()));
+  EXPECT_EQ(text.rfind("INCOMPLETE: 1 of 4 ranks read; the verdict covers only that rank\n"
+                       "  rank 1 (pid 1001): no process 123\n",
+                       0),
+            0u)
+      << text;
+}
+
+// A rank nobody gave and a core that could not be read at all (its rank unknown): the
+// one is the other. Rank 0 waits for it, so no "no deadlock" verdict is given.
+TEST(Text, IncompleteVerdictNamesTheRankNotRead) {
+  JobBuilder job(4);
+  job.Recv(0, R(2), Tag(5));
+  for (int r : {1, 3}) job.Collective(r, "MPI_Barrier");
+  std::vector<model::ProcessSnapshot> snaps = job.snapshots();
+  snaps[2] = model::ProcessSnapshot{};
+  snaps[2].process.pid = 4242;
+  snaps[2].process.source = "core";
+  snaps[2].process.state = "unreadable";
+  snaps[2].process.error = "core file c.2 is truncated";
+  const JobReport report = Analyze(snaps);
+  EXPECT_TRUE(report.Incomplete());
+  const std::string text = ToText(report);
+  EXPECT_EQ(text.rfind("INCOMPLETE: 3 of 4 ranks read; the verdict covers only those\n"
+                       "  rank 2 (core of pid 4242): core file c.2 is truncated\n"
+                       "no verdict: ranks 0-1,3 wait for ranks not read, which may be stuck as "
+                       "well\n",
+                       0),
+            0u)
+      << text;
+  EXPECT_EQ(text.find("no deadlock"), std::string::npos) << text;
+  const json doc = ToJson(report);
+  EXPECT_EQ(doc["complete"], false);
+  ASSERT_EQ(doc["unreadable"].size(), 1u) << doc.dump(1);
+  EXPECT_EQ(doc["unreadable"][0]["rank"], 2);
+  EXPECT_EQ(doc["unreadable"][0]["pid"], 4242);
+  EXPECT_EQ(doc["unreadable"][0]["source"], "core");
+  EXPECT_EQ(doc["waiting_on_unread"], (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(doc["world_size"], 4);
+}
+
+// Ranks not given at all (--pids naming three of four): the fourth is named.
+TEST(Text, RanksNotGivenAreNamed) {
+  JobBuilder job(4);
+  for (int r = 0; r < 3; ++r) job.InMpi(r, "MPI_Test");
+  std::vector<model::ProcessSnapshot> three(job.snapshots().begin(), job.snapshots().begin() + 3);
+  const JobReport report = Analyze(three);
+  const std::string text = ToText(report);
+  EXPECT_EQ(text.rfind("INCOMPLETE: 3 of 4 ranks read; the verdict covers only those\n"
+                       "  rank 3: not read: no process, core or record of it was given\n"
+                       "no deadlock among the ranks read\n3 ranks: 3 in MPI\n",
+                       0),
+            0u)
+      << text;
+  EXPECT_EQ(ToJson(report)["complete"], false);
+}
+
+TEST(Json, CompleteJobSaysSo) {
+  JobBuilder job(2);
+  const json doc = ToJson(Analyze(job.snapshots()));
+  EXPECT_EQ(doc["complete"], true);
+  EXPECT_EQ(doc["incomplete"], false);
+  EXPECT_EQ(doc["unreadable"], json::array());
+  EXPECT_EQ(doc["waiting_on_unread"], json::array());
 }
 
 TEST(Json, OrEdgesAndNoDeadlock) {

@@ -13,6 +13,7 @@ namespace mpidbg::job {
 namespace {
 
 using testing::JobBuilder;
+using testing::Op;
 using testing::R;
 using testing::Tag;
 
@@ -145,6 +146,63 @@ TEST(TrafficJoin, AMessageThatSatisfiesTheReceiveMeansNoDeadlock) {
   job.Rank(1).traffic->sends = {Logged(0, 7, 1, 40)};
   const JobReport report = Analyze(job.snapshots());
   EXPECT_FALSE(report.deadlock.detected);
+}
+
+// The ring: every rank sends tag 12 right and receives tag 12 from the left,
+// but rank 2 expects tag 99. Every other Sendrecv completed (eager messages) and its
+// rank sits in MPI_Finalize; rank 2 still holds both halves of its Sendrecv, and rank 3
+// has received the send half. Only 1 -> 2 is unmatched.
+JobBuilder SendrecvRingOneTagWrong() {
+  JobBuilder job(4);
+  for (int r : {0, 1, 3}) job.Collective(r, "MPI_Finalize");
+  job.Blocked(2, Op("MPI_Sendrecv", false, R(1), Tag(99)));
+  model::Operation send = Op("MPI_Sendrecv", true, R(3), Tag(12));
+  send = job.Resolve(2, send);
+  send.blocking = true;
+  send.tid = job.Thread(2).tid;
+  send.post_serial = 7;
+  job.Comm(2, testing::kWorld).pending_sends.push_back(send);
+  for (int r = 0; r < 4; ++r) {
+    model::Traffic t;
+    const int right = (r + 1) % 4, left = (r + 3) % 4;
+    t.counts = {Count(right, 12, 1, 0)};
+    if (r != 2) t.counts.push_back(Count(left, 12, 0, 1));  // rank 2 received nothing
+    t.sends = {Logged(right, 12, 1, 16)};
+    t.log_capacity = 1024;
+    t.sends_logged = 1;
+    job.Rank(r).traffic = t;
+  }
+  return job;
+}
+
+TEST(TrafficJoin, SendHalfTheReceiverTookIsNotUnmatched) {
+  const JobReport report = Analyze(SendrecvRingOneTagWrong().snapshots());
+  ASSERT_EQ(report.unmatched.size(), 1u);
+  EXPECT_EQ(report.unmatched[0].from, 1);
+  EXPECT_EQ(report.unmatched[0].to, 2);
+  EXPECT_EQ(report.unmatched[0].tag.value, 12);
+  EXPECT_TRUE(report.unmatched[0].from_counts);
+}
+
+TEST(TrafficJoin, ReceiveHalfWaitingForAnotherTagIsExplained) {
+  const JobReport report = Analyze(SendrecvRingOneTagWrong().snapshots());
+  EXPECT_TRUE(HasHint(report,
+                      "rank 2 waits for tag 99 from rank 1 on MPI_COMM_WORLD; rank 1 sent tag 12 "
+                      "to rank 2 instead"))
+      << AllHints(report);
+  EXPECT_TRUE(report.deadlock.detected);
+}
+
+TEST(TrafficJoin, SendHalfNotYetReceivedStaysUnmatched) {
+  // The same ring, but rank 3 has not received rank 2's message: it is still a message
+  // nobody took.
+  JobBuilder job = SendrecvRingOneTagWrong();
+  job.Rank(3).traffic->counts = {Count(0, 12, 1, 0)};
+  const JobReport report = Analyze(job.snapshots());
+  ASSERT_EQ(report.unmatched.size(), 2u);
+  EXPECT_EQ(report.unmatched[1].from, 2);
+  EXPECT_EQ(report.unmatched[1].to, 3);
+  EXPECT_FALSE(report.unmatched[1].from_counts);
 }
 
 }  // namespace
