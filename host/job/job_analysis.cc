@@ -9,6 +9,7 @@
 #include "job/hints.h"
 #include "job/job_index.h"
 #include "job/message_index.h"
+#include "job/rank_classes.h"
 #include "job/rank_ranges.h"
 #include "job/rank_state.h"
 #include "job/wait_graph.h"
@@ -77,6 +78,7 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
   std::stable_sort(report.ranks.begin(), report.ranks.end(),
                    [](const RankReport& a, const RankReport& b) { return a.rank < b.rank; });
   report.groups = GroupBySummary(grouped);
+  report.classes = RankClasses(grouped);
   return report;
 }
 

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "job/call_tree.h"
 #include "job/rank_set.h"
 #include "model/snapshot.h"
 
@@ -138,6 +139,7 @@ struct UnreadRank {
 struct JobReport {
   std::vector<RankReport> ranks;          // sorted by rank
   std::vector<RankGroup> groups;          // ordered by their lowest rank
+  CallTree classes;                       // the ranks by call path (rank_classes.h)
   DeadlockReport deadlock;
   std::vector<UnmatchedMessage> unmatched;
   std::vector<CollectiveMismatch> collective_mismatches;

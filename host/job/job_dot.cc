@@ -39,18 +39,52 @@ std::string Wrap(std::string summary) {
   return summary;
 }
 
-void Nodes(const JobReport& report, const std::unordered_set<int>& deadlocked,
-           std::ostringstream& out) {
-  for (const RankReport& r : report.ranks) {
-    if (r.rank < 0) continue;
-    out << "  " << Node(r.rank) << " [label="
+void RankNode(const RankReport& r, const std::unordered_set<int>& deadlocked,
+              std::ostringstream& out) {
+  out << "  " << Node(r.rank) << " [label="
         << Quote("rank " + std::to_string(r.rank) + "\n" + Wrap(r.summary));
     if (deadlocked.count(r.rank) != 0) {
       out << ", color=red, fontcolor=red, penwidth=2";
     } else if (r.state == RankState::kFinalized || r.state == RankState::kUnreadable) {
       out << ", style=dashed, color=gray40";
+  }
+  out << "];\n";
+}
+
+// With stacks, each rank class (rank_classes.h) is a box of its own labelled with its
+// path, so ranks that are in the same place read as one group.
+void Nodes(const JobReport& report, const std::unordered_set<int>& deadlocked,
+           std::ostringstream& out) {
+  std::unordered_map<int, const RankReport*> by_rank;
+  bool stacks = false;
+  for (const RankReport& r : report.ranks) {
+    by_rank.emplace(r.rank, &r);
+    stacks = stacks || !r.frames.empty();
+  }
+  std::unordered_set<int> placed;
+  if (stacks && report.classes.classes.size() > 1) {
+    int k = 0;
+    for (const RankClass& c : report.classes.classes) {
+      std::string path;
+      for (auto it = c.path.rbegin(); it != c.path.rend(); ++it) {
+        path += (path.empty() ? "" : "\n\u2190 ") + *it;
+      }
+      out << "  subgraph cluster_class" << k++ << " {\n"
+          << "    label=" << Quote(RanksPhrase(c.ranks) + ": " + path) << ";\n"
+          << "    style=rounded; color=gray60; fontsize=10;\n";
+      for (int r : c.ranks) {
+        auto found = by_rank.find(r);
+        if (found == by_rank.end()) continue;
+        out << "  ";
+        RankNode(*found->second, deadlocked, out);
+        placed.insert(r);
+      }
+      out << "  }\n";
     }
-    out << "];\n";
+  }
+  for (const RankReport& r : report.ranks) {
+    if (r.rank < 0 || placed.count(r.rank) != 0) continue;
+    RankNode(r, deadlocked, out);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <map>
 
 #include "job/job_analysis.h"
 
@@ -118,6 +119,33 @@ json MismatchJson(const CollectiveMismatch& m) {
   return json{{"comm", m.comm}, {"comm_name", m.comm_name}, {"sides", std::move(sides)}};
 }
 
+// The call tree, nested; depth is bounded by the tree's (kMaxCallPathDepth).
+json TreeJson(const CallTreeNode& node) {
+  json children = json::array();
+  for (const CallTreeNode& child : node.children) children.push_back(TreeJson(child));
+  return json{{"name", node.name},
+              {"ranks", FormatRankRanges(node.ranks)},
+              {"count", node.ranks.size()},
+              {"ends_here", node.ends_here},
+              {"children", std::move(children)}};
+}
+
+// Each class: its ranks, its path (outermost first), and the frames of its lowest rank
+// (every rank of the class has the same functions and lines).
+json ClassesJson(const JobReport& report) {
+  std::map<int, const RankReport*> by_rank;
+  for (const RankReport& r : report.ranks) by_rank.emplace(r.rank, &r);
+  json out = json::array();
+  for (const RankClass& c : report.classes.classes) {
+    const RankReport* first = by_rank.count(c.ranks.front()) ? by_rank[c.ranks.front()] : nullptr;
+    out.push_back(json{{"ranks", FormatRankRanges(c.ranks)},
+                       {"count", c.ranks.size()},
+                       {"path", c.path},
+                       {"frames", first != nullptr ? FramesJson(first->frames) : json::array()}});
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json ToJson(const JobReport& report) {
@@ -152,6 +180,8 @@ nlohmann::json ToJson(const JobReport& report) {
   return json{{"schema", "mpidbg.job/1"},
               {"ranks", std::move(ranks)},
               {"groups", std::move(groups)},
+              {"rank_classes", ClassesJson(report)},
+              {"call_tree", TreeJson(report.classes.root)},
               {"deadlock", DeadlockJson(report.deadlock)},
               {"unmatched", std::move(unmatched)},
               {"hints", report.hints},

@@ -214,25 +214,52 @@ std::string StackPhrase(const RankReport& r) {
   return out;
 }
 
-// Each rank's call and where it was made, ranks with the same line together.
-void Stacks(const JobReport& report, std::ostringstream& out) {
-  std::map<std::string, std::vector<int>> lines;
-  std::vector<std::string> order;
-  for (const RankReport& r : report.ranks) {
-    const std::string where = StackPhrase(r);
-    if (where.empty()) continue;
-    const std::string line = r.summary + where;
-    auto [it, fresh] = lines.try_emplace(line);
-    if (fresh) order.push_back(line);
-    it->second.push_back(r.rank);
+// The class's call as its ranks share it: the summary when every rank has the same
+// one (arguments and all), else the call's name.
+std::string ClassCall(const RankClass& c, const std::map<int, const RankReport*>& by_rank) {
+  const RankReport* first = by_rank.at(c.ranks.front());
+  bool same = true;
+  for (int r : c.ranks) same = same && by_rank.at(r)->summary == first->summary;
+  if (same) return first->summary;
+  return first->call.value_or(first->summary);
+}
+
+// The ranks by where they are (rank_classes.h), innermost first as one reads a stack:
+// "ranks 0-3 (4): MPI_Recv(source=1, ...) at ring.c:12 in exchange ← main". A job of
+// thousands of ranks reads as its few classes.
+void Classes(const JobReport& report, std::ostringstream& out) {
+  const std::vector<RankClass>& classes = report.classes.classes;
+  if (classes.empty()) return;
+  std::map<int, const RankReport*> by_rank;
+  for (const RankReport& r : report.ranks) by_rank.emplace(r.rank, &r);
+  bool any_stack = false;
+  for (const RankReport& r : report.ranks) any_stack = any_stack || !r.frames.empty();
+  if (!any_stack) return;  // without stacks the classes are the "ranks" section again
+  out << "\nrank classes (" << classes.size() << "):\n";
+  for (const RankClass& c : classes) {
+    out << "  " << RanksPhrase(c.ranks);
+    if (c.ranks.size() > 1) out << " (" << c.ranks.size() << ")";
+    out << ": " << ClassCall(c, by_rank) << StackPhrase(*by_rank.at(c.ranks.front())) << "\n";
   }
-  if (order.empty()) return;
-  out << "\nstacks:\n";
-  for (const std::string& line : order) {
-    const std::vector<int>& ranks = lines[line];
-    out << "  " << (ranks.size() == 1 ? "rank " : "ranks ") << FormatRankRanges(ranks) << ": "
-        << line << "\n";
+}
+
+// The prefix tree behind the classes, as STAT draws it: each call path's frames from
+// main inwards, the ranks that pass through each. Only where paths part.
+void Tree(const CallTreeNode& node, int depth, std::ostringstream& out) {
+  for (const CallTreeNode& child : node.children) {
+    out << std::string(static_cast<std::size_t>(2 + 2 * depth), ' ') << child.name << " ["
+        << FormatRankRanges(child.ranks) << "]\n";
+    Tree(child, depth + 1, out);
   }
+}
+
+void CallTreeText(const JobReport& report, std::ostringstream& out) {
+  if (report.classes.classes.size() < 2) return;
+  bool any_stack = false;
+  for (const RankReport& r : report.ranks) any_stack = any_stack || !r.frames.empty();
+  if (!any_stack) return;
+  out << "\ncall tree:\n";
+  Tree(report.classes.root, 0, out);
 }
 
 void Hints(const JobReport& report, std::ostringstream& out) {
@@ -248,7 +275,8 @@ std::string ToText(const JobReport& report) {
   Coverage(report, out);
   Verdict(report, out);
   Groups(report, out);
-  Stacks(report, out);
+  Classes(report, out);
+  CallTreeText(report, out);
   Waits(report, out);
   Unmatched(report, out);
   Hints(report, out);

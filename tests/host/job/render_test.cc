@@ -416,14 +416,51 @@ TEST(Stacks, JsonFramesAndTextCallSites) {
   EXPECT_EQ(frames[1]["line"], 7);
   EXPECT_EQ(frames[1]["pc"], "0x1100");
   const std::string text = ToText(report);
-  EXPECT_NE(text.find("stacks:\n  ranks 0-1: MPI_Recv(source=2, tag=5, comm=MPI_COMM_WORLD) at "
-                      "hang.c:7 in wait_for_token \u2190 main\n"),
+  EXPECT_NE(text.find("rank classes (2):\n  ranks 0-1 (2): MPI_Recv(source=2, tag=5, "
+                      "comm=MPI_COMM_WORLD) at hang.c:7 in wait_for_token \u2190 main\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  rank 2: MPI_Recv(source=0, tag=5, comm=MPI_COMM_WORLD) at hang.c:9 in "
                       "wait_for_token \u2190 main\n"),
             std::string::npos)
       << text;
+  // The prefix tree parts where the lines differ.
+  EXPECT_NE(text.find("call tree:\n  main at hang.c:20 [0-2]\n    wait_for_token at hang.c:7 "
+                      "[0-1]\n      MPI_Recv [0-1]\n    wait_for_token at hang.c:9 [2]\n"),
+            std::string::npos)
+      << text;
+  const json& classes = doc["rank_classes"];
+  ASSERT_EQ(classes.size(), 2u) << doc.dump();
+  EXPECT_EQ(classes[0]["ranks"], "0-1");
+  EXPECT_EQ(classes[0]["count"], 2);
+  EXPECT_EQ(classes[0]["path"], json({"main at hang.c:20", "wait_for_token at hang.c:7", "MPI_Recv"}));
+  EXPECT_EQ(classes[0]["frames"].size(), 4u);
+  EXPECT_EQ(doc["call_tree"]["ranks"], "0-2");
+  EXPECT_EQ(doc["call_tree"]["children"][0]["name"], "main at hang.c:20");
+  // The picture boxes each class.
+  const std::string dot = ToDot(report);
+  EXPECT_NE(dot.find("subgraph cluster_class0"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("label=\"ranks 0-1: MPI_Recv\\n\u2190 wait_for_token at hang.c:7\\n\u2190 main at hang.c:20\""),
+            std::string::npos)
+      << dot;
+}
+
+// 4096 ranks in two places read as two classes, whatever their arguments.
+TEST(Stacks, ThousandsOfRanksReadAsTheirClasses) {
+  const int n = 4096;
+  JobBuilder job(n);
+  for (int r = 0; r < n; ++r) {
+    job.Recv(r, R((r + 1) % n), Tag(5));
+    job.Thread(r).frames = {Frame("MPI_Recv", nullptr, 0, 0x7f00),
+                            Frame("main", "/src/ring.c", r == 7 ? 31 : 30, 0x1200)};
+  }
+  const JobReport report = Analyze(job.snapshots());
+  ASSERT_EQ(report.classes.classes.size(), 2u);
+  const std::string text = ToText(report);
+  EXPECT_NE(text.find("rank classes (2):\n  ranks 0-6,8-4095 (4095): MPI_Recv at ring.c:30 in main\n"
+                      "  rank 7: MPI_Recv(source=8, tag=5, comm=MPI_COMM_WORLD) at ring.c:31 in main\n"),
+            std::string::npos)
+      << text.substr(0, 2000);
 }
 
 // Without stacks nothing changes: no section, empty frames.
@@ -431,7 +468,8 @@ TEST(Stacks, NoStacksNoSection) {
   JobBuilder job(2);
   job.Recv(0, R(1), Tag(5));
   const JobReport report = Analyze(job.snapshots());
-  EXPECT_EQ(ToText(report).find("stacks:"), std::string::npos);
+  EXPECT_EQ(ToText(report).find("rank classes"), std::string::npos);
+  EXPECT_EQ(ToText(report).find("call tree"), std::string::npos);
   EXPECT_EQ(ToJson(report)["ranks"][0]["frames"], json::array());
 }
 
