@@ -26,6 +26,7 @@ constexpr const char* kHelp =
     "  collect ...       this node's ranks of a job as one record for job --nodes\n"
     "  matrix ...        who sent how much to whom (communication matrices, heat map)\n"
     "  profile ...       where the job spends its time: outside MPI, working, blocked\n"
+    "  release ...       ask running ranks' runtime to drop the freed handles it keeps\n"
     "  gdb-script        path of the gdb extension's loader script (gdb -x)\n"
     "  run ...           run an MPI program with the mpidbg runtime\n"
     "\n"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   if (cmd == "handle") return HandleCommand(args);
   if (cmd == "matrix") return MatrixCommand(args);
   if (cmd == "profile") return ProfileCommand(args);
+  if (cmd == "release") return ReleaseCommand(args);
   // `run` receives its own argv: argv[0] is "run".
   if (cmd == "run") return RunCommand(argc - 1, argv + 1);
   std::cerr << "mpidbg: unknown command '" << cmd << "'\n" << kHelp;

@@ -47,6 +47,11 @@ class mpidbg_root_head(ctypes.Structure):
     ]
 
 
+# Root fields past the mirrored head, by their offsets in mpidbg_root (gdb.abi checks
+# them against the C compiler): the release request a debugger writes (records.h).
+ROOT_FIELDS = {"orphan_release_asked": 960 - 16, "orphan_release_done": 960 - 8}
+
+
 # Handle kind -> (root table, C record type, handle field and offset, name offset or
 # None, free_serial offset). The kinds after comm/op share mpidbg_object_head.
 _OBJECT_HEAD = ("mpidbg_object_head", "handle", 16, 56, 32)

@@ -4,11 +4,10 @@ import ctypes
 
 import gdb
 
-from . import (abi_mqs, handle_query, report_handle, report_info, report_orphans,
+from . import (handle_query, release_request, report_handle, report_info, report_orphans,
                report_queues, report_threads, target_access)
 from .session import NotAvailable, current
 
-RELEASE_FUNCTION = "mpidbg_release_orphans"
 
 
 def _run(report, *args):
@@ -21,27 +20,6 @@ def _run(report, *args):
         raise gdb.GdbError("mpi: bad call into the plugin: %s" % exc)
 
 
-def _threads_in_mpi():
-    """Thread ids the runtime reports inside an MPI call ([] when it cannot tell)."""
-    try:
-        session = current()
-        plugin, process = session.require_mqs()
-    except NotAvailable:
-        return []
-    if plugin.mpidbg_thread_count is None or plugin.mpidbg_thread_get is None:
-        return []
-    plugin.mqs_update_communicator_list(process)
-    count = ctypes.c_int(0)
-    if plugin.mpidbg_thread_count(process, ctypes.byref(count)) != abi_mqs.MQS_OK:
-        return []
-    busy = []
-    for i in range(max(0, min(count.value, report_threads.MAX_THREADS))):
-        t = abi_mqs.sized(abi_mqs.mpidbg_thread_info)
-        if plugin.mpidbg_thread_get(process, i, ctypes.byref(t)) == abi_mqs.MQS_OK and t.state:
-            busy.append(t.tid)
-    return busy
-
-
 class MpiPrefix(gdb.Command):
     """MPI state of the program, read through the mpidbg plugin.
 
@@ -50,7 +28,7 @@ mpi threads         what each thread is doing in MPI
 mpi info [mpit]     the process, the launcher/PMI view, the MPI_T catalogue
 mpi orphans         the runtime's orphan counters and the freed handles it keeps
 mpi handle EXPR     one MPI handle (MPI_Comm, MPI_Request, ...) decoded in full
-mpi release         drop the runtime's orphans (live processes only)
+mpi release         ask the runtime to drop its orphans (live processes only)
 
 Works on live processes, core files and gdbserver targets of programs running under
 the mpidbg runtime."""
@@ -127,8 +105,10 @@ MPI's ompi_*_t pointers); -kind names it for a plain integer or address."""
 
 
 class MpiRelease(gdb.Command):
-    """Drops every orphan the runtime keeps, by calling mpidbg_release_orphans() in the
-process. Only for a live process stopped outside MPI.
+    """Asks the mpidbg runtime to release every orphan it keeps, by writing a request
+into its memory: nothing is called in the process. The runtime's clock thread carries it
+out once the process runs again (within 250 ms), also while its threads are blocked in
+MPI; `mpi orphans` then shows them released. Live processes only.
 
 Usage: mpi release"""
 
@@ -138,23 +118,27 @@ Usage: mpi release"""
     def invoke(self, arg, from_tty):
         inferior = gdb.selected_inferior()
         if target_access.is_core_target(inferior):
-            raise gdb.GdbError("mpi release: a core file cannot run code, so its orphans "
+            raise gdb.GdbError("mpi release: a core file does not run, so its orphans "
                                "cannot be released.")
         if inferior.pid == 0:
             raise gdb.GdbError("mpi release: there is no live process.")
-        busy = _threads_in_mpi()
-        if busy:
-            raise gdb.GdbError("mpi release: thread(s) %s are inside MPI calls, where the "
-                               "runtime may be updating its records; stop the process "
-                               "outside MPI first." % ", ".join(str(t) for t in busy))
-        if target_access.symbol_address(RELEASE_FUNCTION) is None:
-            raise gdb.GdbError("mpi release: the process has no %s (is the mpidbg runtime "
-                               "loaded?)" % RELEASE_FUNCTION)
         try:
-            released = int(gdb.parse_and_eval("((int (*)(void))%s)()" % RELEASE_FUNCTION))
-        except gdb.error as exc:
-            raise gdb.GdbError("mpi release: calling %s failed: %s" % (RELEASE_FUNCTION, exc))
-        gdb.write("released %d orphan(s)\n" % released)
+            request, pending = release_request.ask(inferior, _big_endian())
+        except release_request.Unavailable as exc:
+            raise gdb.GdbError("mpi release: %s" % exc)
+        except gdb.MemoryError as exc:
+            raise gdb.GdbError("mpi release: cannot write the request: %s" % exc)
+        if pending:
+            gdb.write("a release is already asked (request %d): the runtime carries it out "
+                      "once the process runs\n" % request)
+        else:
+            gdb.write("release asked (request %d): the runtime carries it out once the "
+                      "process runs (its clock thread, within 250 ms)\n" % request)
+
+
+def _big_endian():
+    """The target's byte order, as gdb has it."""
+    return "big endian" in gdb.execute("show endian", to_string=True)
 
 
 def register():

@@ -19,10 +19,11 @@ def _object_state(bits, null_word):
     words = []
     if bits & H.HANDLE_NULL:
         words.append(null_word)
+    # As `mpidbg handle` says it: the record is still kept (an orphan), whether or not
+    # MPI's own object is gone.
     if bits & H.HANDLE_FREED_HANDLE:
-        words.append("freed")
-    if bits & H.HANDLE_FREED_OBJECT:
-        words.append("released")
+        words.append("freed (handle and object)" if bits & H.HANDLE_FREED_OBJECT
+                     else "freed by the application (a stale handle)")
     return words
 
 

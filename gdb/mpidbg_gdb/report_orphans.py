@@ -5,7 +5,7 @@ from ctypes import byref
 import gdb
 
 from . import abi_mqs as A
-from . import describe, handle_query, orphan_walk
+from . import describe, handle_query, orphan_walk, release_request
 from . import text as T
 from .report_queues import process_line
 from .session import NotAvailable
@@ -32,12 +32,21 @@ def _describe(session, orphan):
         return '"%s"' % orphan.name if orphan.name else ""
 
 
+def _release_state(inferior, big_endian):
+    """", release asked (request N), pending" while the runtime has not acted on it."""
+    try:
+        asked, done = release_request.state(inferior, big_endian)
+    except (release_request.Unavailable, gdb.MemoryError, gdb.error):
+        return ""
+    return ", release asked (request %d), pending" % asked if asked != done else ""
+
+
 def report(session):
     plugin, process = session.require_mqs()
     plugin.mqs_update_communicator_list(process)
-    out = [process_line(session), counters(plugin, process)]
     inferior = gdb.selected_inferior()
     big_endian = session.d.callbacks.processes[process].big_endian
+    out = [process_line(session), counters(plugin, process) + _release_state(inferior, big_endian)]
     try:
         per_kind = orphan_walk.orphans(inferior, big_endian)
     except (LookupError, gdb.MemoryError, gdb.error) as exc:

@@ -60,7 +60,9 @@ json RankEntry(const RankReport& r) {
       {"peer", r.peer ? RankJson(*r.peer) : json(nullptr)},
       {"tag", r.tag ? TagJson(*r.tag) : json(nullptr)},
       // additions
-      {"peer_world", r.peer_world ? RankJson(*r.peer_world) : json(nullptr)},
+      // A process or null (OUTPUT.md): a wildcard names no process.
+      {"peer_world", r.peer_world && r.peer_world->is_rank() ? json(r.peer_world->value)
+                                                              : json(nullptr)},
       {"root", Optional(r.root)},
       {"summary", r.summary},
       {"threads", r.threads},

@@ -20,6 +20,12 @@ json RankToJson(const model::Rank& rank) {
   }
 }
 
+// A world rank, or null: the contract's `peer_world` (OUTPUT.md) names a process, and a
+// wildcard or PROC_NULL names none.
+json WorldRankToJson(const model::Rank& rank) {
+  return rank.kind == model::Rank::Kind::kRank ? json(rank.value) : json(nullptr);
+}
+
 json TagToJson(const model::Tag& tag) {
   if (tag.any) return "ANY_TAG";
   return tag.value;
@@ -107,7 +113,7 @@ json TrafficToJson(const model::Traffic& t) {
     json j;
     j["comm"] = c.comm_id;
     j["peer"] = c.peer;
-    j["peer_world"] = RankToJson(c.peer_world);
+    j["peer_world"] = WorldRankToJson(c.peer_world);
     j["tag"] = c.tag;
     j["sends"] = c.sends;
     j["receives"] = c.receives;
@@ -122,7 +128,7 @@ json TrafficToJson(const model::Traffic& t) {
     j["comm"] = l.comm_id;
     j["ordinal"] = l.ordinal;
     j["peer"] = l.peer;
-    j["peer_world"] = RankToJson(l.peer_world);
+    j["peer_world"] = WorldRankToJson(l.peer_world);
     j["tag"] = l.tag;
     j["count"] = l.count;
     j["bytes"] = l.bytes;
@@ -218,7 +224,7 @@ json OperationToJson(const model::Operation& op) {
   j["status"] = op.status;
   j["direction"] = op.is_send ? "send" : "receive";
   j["peer"] = RankToJson(op.peer);
-  j["peer_world"] = RankToJson(op.peer_world);
+  j["peer_world"] = WorldRankToJson(op.peer_world);
   j["tag"] = TagToJson(op.tag);
   j["count"] = op.count;
   j["datatype"] = op.datatype;

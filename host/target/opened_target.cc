@@ -59,6 +59,11 @@ std::vector<int64_t> OpenedTarget::tids() const {
   return {};
 }
 
+Status OpenedTarget::WriteLive(TargetAddr addr, size_t size, const void* data) {
+  if (!live_) return Status::Usage("a core file cannot be written");
+  return live_->Write(addr, size, data);
+}
+
 Status OpenedTarget::Close() {
   symbols_.reset();
   if (live_) return live_->Detach();

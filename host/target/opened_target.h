@@ -46,6 +46,8 @@ class OpenedTarget {
   Elf* core_elf() const { return core_ ? core_->elf() : nullptr; }
   // True while a live process's threads are stopped under our ptrace.
   bool is_live() const { return live_ != nullptr; }
+  // Writes into a live target (stopped while open); a core cannot be written.
+  Status WriteLive(TargetAddr addr, size_t size, const void* data);
   Status Close();
 
  private:

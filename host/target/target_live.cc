@@ -250,4 +250,27 @@ Status LiveTarget::ReadProcMem(TargetAddr addr, size_t size, void* out) {
   return Status::Ok();
 }
 
+Status LiveTarget::Write(TargetAddr addr, size_t size, const void* data) {
+  if (!attached_) {
+    return Status::Unreadable("process " + std::to_string(pid_) + " is not stopped for writing");
+  }
+  iovec local{const_cast<void*>(data), size};
+  iovec remote{reinterpret_cast<void*>(static_cast<uintptr_t>(addr.value)), size};
+  ssize_t n = process_vm_writev(pid_, &local, 1, &remote, 1, 0);
+  if (n == static_cast<ssize_t>(size)) return Status::Ok();
+  return Status::Unreadable("cannot write " + std::to_string(size) + " bytes at " + HexAddr(addr) +
+                            " of process " + std::to_string(pid_) + ": " +
+                            (n < 0 ? std::strerror(errno) : "partial write"));
+}
+
+Status ReadUnstopped(int64_t pid, TargetAddr addr, size_t size, void* out) {
+  iovec local{out, size};
+  iovec remote{reinterpret_cast<void*>(static_cast<uintptr_t>(addr.value)), size};
+  ssize_t n = process_vm_readv(static_cast<pid_t>(pid), &local, 1, &remote, 1, 0);
+  if (n == static_cast<ssize_t>(size)) return Status::Ok();
+  return Status::Unreadable("cannot read " + std::to_string(size) + " bytes at " + HexAddr(addr) +
+                            " of process " + std::to_string(pid) + ": " +
+                            (n < 0 ? std::strerror(errno) : "partial read"));
+}
+
 }  // namespace mpidbg::host

@@ -27,6 +27,9 @@ class LiveTarget : public TargetMemory {
   Status Detach();
 
   Status Read(TargetAddr addr, size_t size, void* out) override;
+  // Writes into the stopped process: only what a debugger may write by contract (a
+  // request in the runtime's root, records.h), never program data.
+  Status Write(TargetAddr addr, size_t size, const void* data);
 
   int64_t pid() const { return pid_; }
   std::vector<int64_t> tids() const;
@@ -50,6 +53,10 @@ class LiveTarget : public TargetMemory {
   int mem_fd_ = -1;
   bool attached_ = false;
 };
+
+// Reads `pid` without stopping it (process_vm_readv): for a word the process changes
+// by itself and a reader only watches, e.g. an acknowledgement.
+Status ReadUnstopped(int64_t pid, TargetAddr addr, size_t size, void* out);
 
 // One sentence explaining why ptrace is refused for `pid` (used for EPERM).
 std::string PtracePermissionHint(int64_t pid);

@@ -58,6 +58,9 @@ def c_program(package_dir):
             lines.append('  printf("record %s.%s %%zu\\n", offsetof(%s, %s));' % (
                 record, field, record, field))
             expected.append("record %s.%s %d" % (record, field, offset))
+    for field, offset in records.ROOT_FIELDS.items():
+        lines.append('  printf("root %s %%zu\\n", offsetof(mpidbg_root, %s));' % (field, field))
+        expected.append("root %s %d" % (field, offset))
     lines += ["  return 0;", "}"]
     return "\n".join(lines) + "\n", sorted(set(expected))
 

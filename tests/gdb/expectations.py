@@ -86,11 +86,16 @@ def common(flavour, source):
     }
 
 
+def release():
+    """`mpi release` while attached: the request written, nothing called."""
+    return {"release": [r"^release asked \(request 1\): the runtime carries it out once the "
+                        r"process runs"],
+            "pending": [r"^orphans: 1 kept .* 0 released, release asked \(request 1\), pending$"]}
+
+
 def after_release():
-    return {
-        "release": [r"^released 1 orphan\(s\)$"],
-        "after_release": [r"^orphans: 0 kept .* 1 released$", r"^  comm: none$"],
-    }
+    """A second gdb after the first let the process run: the runtime released them."""
+    return {"after_release": [r"^orphans: 0 kept .* 1 released$", r"^  comm: none$"]}
 
 
 def mi():
@@ -121,5 +126,5 @@ def no_runtime():
         "handle": [missing],
         "p_split": [r"^\$\d+ = (-?\d+|(\(MPI_Comm\) )?0x[0-9a-f]+)$"],
         "p_status": [r"^\$\d+ = \{.*MPI_SOURCE = 0, MPI_TAG = 7"],
-        "release": [r"^mpi release: the process has no mpidbg_release_orphans"],
+        "release": [r"^mpi release: the process has no mpidbg_runtime_root"],
     }

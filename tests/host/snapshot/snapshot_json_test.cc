@@ -231,6 +231,8 @@ TEST(SnapshotJson, OperationsFollowTheContract) {
   EXPECT_EQ(send["comm_name"], "sub");
   const json& recv = comms[0]["pending_receives"][0];
   EXPECT_EQ(recv["peer"], "ANY_SOURCE");
+  // A wildcard receive names no process: peer_world is null, as the contract says.
+  EXPECT_TRUE(recv["peer_world"].is_null()) << recv.dump();
   EXPECT_EQ(recv["tag"], "ANY_TAG");
   EXPECT_TRUE(recv["mode"].is_null());
   EXPECT_TRUE(recv["request"].is_null());

@@ -49,7 +49,9 @@ void ExpectChildStacks(OpenedTarget& target) {
     EXPECT_NE(stack.frames[0].pc, 0u);
     // The main thread sleeps in usleep called from test_child.cc's loop (the other
     // threads may still be starting when a live child is read).
-    if (tid == target.pid()) EXPECT_TRUE(HasFrameIn(stack, "test_child.cc"));
+    if (tid == target.pid()) {
+      EXPECT_TRUE(HasFrameIn(stack, "test_child.cc"));
+    }
   }
 }
 
