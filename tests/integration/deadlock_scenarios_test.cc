@@ -487,11 +487,13 @@ json BlockedCallsSummary(const JobView& v, int ranks) {
               {"tag", entry["tag"]}, {"comm_name", entry["comm_name"]}};
     if (v.by_rank.count(r)) {
       const json t = CallingThread(v.by_rank.at(r));
-      e["thread_call"] = plain(t["call"]);
-      e["call_class"] = t["call_class"];
-      e["blocked"] = t["blocked"];
+      auto field = [](const json& o, const char* k) { return o.is_object() ? o.value(k, json()) : json(); };
+      e["thread_call"] = plain(field(t, "call"));
+      e["call_class"] = field(t, "call_class");
+      e["blocked"] = field(t, "blocked");
+      const json op = field(t, "operation");
       for (const char* k : {"peer", "peer_world", "tag", "bytes", "count", "datatype", "mode", "blocking"})
-        e["op"][k] = t["operation"][k];
+        e["op"][k] = field(op, k);
     }
     out["ranks"].push_back(e);
   }
@@ -518,6 +520,7 @@ TEST_P(Scenario, LargeCountSendAndRecvShownAsTheirTwins) {
       EXPECT_EQ(entry["tag"], r % 2 == 0 ? 3 : 4);
       ASSERT_TRUE(v.by_rank.count(r));
       const json t = CallingThread(v.by_rank.at(r));
+      ASSERT_TRUE(t.is_object() && t.contains("operation") && t["operation"].is_object());
       EXPECT_EQ(t["call"], r % 2 == 0 ? "MPI_Send_c" : "MPI_Recv_c");
       EXPECT_EQ(t["call_class"], "p2p");
       EXPECT_EQ(t["operation"]["bytes"], 4 << 20);
