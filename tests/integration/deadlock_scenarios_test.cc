@@ -7,7 +7,9 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -577,6 +579,76 @@ TEST_P(Scenario, JobReadInPartIsIncomplete) {
   ASSERT_EQ(cores_json.json["unreadable"].size(), 1u) << cores_json.json.dump(1);
   EXPECT_EQ(cores_json.json["unreadable"][0]["rank"], 3);
   EXPECT_EQ(cores_json.json["unreadable"][0]["source"], "core");
+}
+
+// What a view says about each rank's blocked call, with the large-count names read as
+// their twins' (MPI_Send_c as MPI_Send): equal for send_recv_pairs and send_recv_pairs_c.
+json BlockedCallsSummary(const JobView& v, int ranks) {
+  auto plain = [](json call) {
+    if (call.is_string()) {
+      std::string name = call.get<std::string>();
+      if (name.size() > 2 && name.compare(name.size() - 2, 2, "_c") == 0) name.resize(name.size() - 2);
+      return json(name);
+    }
+    return call;
+  };
+  json out;
+  out["deadlock"] = v.job["deadlock"]["detected"];
+  out["deadlock_ranks"] = Ints(v.job["deadlock"]["ranks"]);
+  out["unmatched"] = v.job["unmatched"].size();
+  for (int r = 0; r < ranks; ++r) {
+    const json& entry = RankEntry(v.job, r);
+    json e = {{"state", entry["state"]}, {"call", plain(entry["call"])}, {"peer", entry["peer"]},
+              {"tag", entry["tag"]}, {"comm_name", entry["comm_name"]}};
+    if (v.by_rank.count(r)) {
+      const json t = CallingThread(v.by_rank.at(r));
+      auto field = [](const json& o, const char* k) { return o.is_object() ? o.value(k, json()) : json(); };
+      e["thread_call"] = plain(field(t, "call"));
+      e["call_class"] = field(t, "call_class");
+      e["blocked"] = field(t, "blocked");
+      const json op = field(t, "operation");
+      for (const char* k : {"peer", "peer_world", "tag", "bytes", "count", "datatype", "mode", "blocking"})
+        e["op"][k] = field(op, k);
+    }
+    out["ranks"].push_back(e);
+  }
+  return out;
+}
+
+TEST_P(Scenario, LargeCountSendAndRecvShownAsTheirTwins) {
+  // MPI_Send_c/MPI_Recv_c (MPI-4: MPICH) blocked exactly where send_recv_pairs blocks
+  // in MPI_Send/MPI_Recv: the same job analysis and snapshots, live and from cores, but
+  // for the call names.
+  if (GetParam() != "mpich") GTEST_SKIP() << "no MPI-4 large-count calls in " << GetParam();
+  const auto settled = [](const json& j) { return DeadlockOf(j, {0, 1, 2, 3}); };
+  std::vector<json> plain, large;
+  RunScenario(GetParam(), "send_recv_pairs", 4, settled,
+              [&](const JobView& v) { plain.push_back(BlockedCallsSummary(v, 4)); });
+  RunScenario(GetParam(), "send_recv_pairs_c", 4, settled, [&](const JobView& v) {
+    large.push_back(BlockedCallsSummary(v, 4));
+    EXPECT_TRUE(DeadlockOf(v.job, {0, 1, 2, 3}));
+    for (int r = 0; r < 4; ++r) {
+      const json& entry = RankEntry(v.job, r);
+      EXPECT_EQ(entry["state"], "blocked");
+      EXPECT_EQ(entry["call"], r % 2 == 0 ? "MPI_Send_c" : "MPI_Recv_c");
+      EXPECT_EQ(entry["peer"], r % 2 == 0 ? r + 1 : r - 1);
+      EXPECT_EQ(entry["tag"], r % 2 == 0 ? 3 : 4);
+      ASSERT_TRUE(v.by_rank.count(r));
+      const json t = CallingThread(v.by_rank.at(r));
+      ASSERT_TRUE(t.is_object() && t.contains("operation") && t["operation"].is_object());
+      EXPECT_EQ(t["call"], r % 2 == 0 ? "MPI_Send_c" : "MPI_Recv_c");
+      EXPECT_EQ(t["call_class"], "p2p");
+      EXPECT_EQ(t["operation"]["bytes"], 4 << 20);
+      EXPECT_EQ(t["operation"]["count"], 1 << 20);
+      EXPECT_EQ(t["operation"]["datatype"], "MPI_INT");
+    }
+  });
+  ASSERT_EQ(plain.size(), 2u);  // live and core
+  ASSERT_EQ(large.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(large[i], plain[i]) << (i == 0 ? "live" : "core") << " view\nlarge-count: "
+                                  << large[i].dump(1) << "\nplain: " << plain[i].dump(1);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Flavours, Scenario, ::testing::ValuesIn(BuiltFlavours()),

@@ -102,7 +102,7 @@ void PublishIntercomm(MPI_Comm comm, uint64_t local_parent_job_id, const CommMak
 // MPI_Comm_create_from_group: collective over the group, no parent communicator. The
 // members agree on the string tag and the group, so these stand in for the parent id
 // of MPI_Comm_create_group's recipe.
-void PublishFromGroup(MPI_Comm comm, const CommMakeArgs& args) {
+void PublishFromGroup(MPI_Comm comm, int32_t call, const CommMakeArgs& args) {
   Members m;
   if (!ReadMembers(comm, &m)) return;
   const uint64_t members = MemberHashOf(m);
@@ -110,18 +110,50 @@ void PublishFromGroup(MPI_Comm comm, const CommMakeArgs& args) {
       core::TagHash("comm_from_group"), core::TagHash(args.stringtag ? args.stringtag : "")));
   const uint64_t counter = NextCreationCounter(core::CreateGroupCounterKey(tag_id, members));
   PublishComm(comm, &m, core::CreateGroupJobId(tag_id, 0, members, counter),
-              OriginOf(MPIDBG_CALL_MPI_Comm_create_from_group, 0, args));
+              OriginOf(call, 0, args));
+}
+
+// An intercommunicator to another job (spawn, accept, connect, join, the parent):
+// collective over the local side only as far as the runtime can see, so its id is made
+// from what this side knows (the creating call, the parent, both member lists as world
+// ranks of their own jobs) and a per-process counter; the other job's id of the same
+// communicator differs (naming the other job is the host's work).
+void PublishDynamic(MPI_Comm comm, int32_t call, uint64_t parent_job_id,
+                    const CommMakeArgs& args) {
+  Members m;
+  if (!ReadMembers(comm, &m)) return;
+  const uint64_t key = core::NonZero(core::Combine(
+      core::Combine(core::TagHash("dynamic"), static_cast<uint64_t>(call)),
+      core::Combine(parent_job_id, MemberHashOf(m))));
+  PublishComm(comm, &m, core::IntercommJobId(key, NextCreationCounter(key)),
+              OriginOf(call, parent_job_id, args));
+}
+
+bool IsDynamic(int32_t call) {
+  return call == MPIDBG_CALL_MPI_Comm_spawn || call == MPIDBG_CALL_MPI_Comm_spawn_multiple ||
+         call == MPIDBG_CALL_MPI_Comm_accept || call == MPIDBG_CALL_MPI_Comm_connect ||
+         call == MPIDBG_CALL_MPI_Comm_join || call == MPIDBG_CALL_MPI_Comm_get_parent;
 }
 
 // After any communicator constructor returned.
 void AfterCommMake(int32_t call, const CommMakeArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.newcomm == nullptr) return;
   const MPI_Comm comm = *args.newcomm;
-  if (call == MPIDBG_CALL_MPI_Comm_create_from_group) {
-    if (comm != MPI_COMM_NULL) PublishFromGroup(comm, args);
+  if (call == MPIDBG_CALL_MPI_Comm_create_from_group ||
+      call == MPIDBG_CALL_MPI_Intercomm_create_from_groups) {
+    if (comm != MPI_COMM_NULL) PublishFromGroup(comm, call, args);
     return;
   }
-  const uint64_t parent_job_id = LookupComm(args.parent).job_id;
+  const uint64_t parent_job_id =
+      args.parent == MPI_COMM_NULL ? 0 : LookupComm(args.parent).job_id;
+  if (IsDynamic(call)) {
+    // MPI_Comm_get_parent hands out the same intercommunicator on every call.
+    if (comm == MPI_COMM_NULL ||
+        (call == MPIDBG_CALL_MPI_Comm_get_parent && LookupComm(comm).job_id != 0))
+      return;
+    PublishDynamic(comm, call, parent_job_id, args);
+    return;
+  }
   switch (call) {
     case MPIDBG_CALL_MPI_Comm_create_group:
       if (comm != MPI_COMM_NULL) PublishCreateGroup(comm, parent_job_id, args);

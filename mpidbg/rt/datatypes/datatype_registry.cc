@@ -7,6 +7,7 @@
 #include "core/record_write.h"
 #include "core/spinlock.h"
 #include "rt/datatypes/datatype_lifetime.h"
+#include "rt/datatypes/type_envelope.h"
 #include "rt/handle_widening.h"
 #include "rt/process/init_steps.h"
 #include "rt/process/registry.h"
@@ -40,9 +41,9 @@ bool IsF90(int combiner) {
 }
 
 int EnvelopeCombiner(MPI_Datatype t) {
-  int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
-  if (PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return -1;
-  return combiner;
+  TypeEnvelope e;
+  if (!ReadTypeEnvelope(t, &e)) return -1;
+  return e.combiner;
 }
 
 void FreeContents(Contents* c) {
@@ -58,8 +59,12 @@ void FreeContents(Contents* c) {
 // False when MPI would not describe the type; a named type has no contents.
 bool ReadContents(MPI_Datatype t, Contents* c) {
   *c = Contents{};
-  if (PMPI_Type_get_envelope(t, &c->ni, &c->na, &c->nd, &c->combiner) != MPI_SUCCESS)
-    return false;
+  TypeEnvelope e;
+  if (!ReadTypeEnvelope(t, &e)) return false;
+  c->ni = e.ni;
+  c->na = e.na;
+  c->nd = e.nd;
+  c->combiner = e.combiner;
   if (c->combiner == MPI_COMBINER_NAMED || c->ni < 0 || c->na < 0 || c->nd < 0) {
     c->ni = c->na = c->nd = 0;
     return true;
@@ -70,7 +75,7 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
   c->types =
       static_cast<MPI_Datatype*>(malloc(sizeof(MPI_Datatype) * static_cast<size_t>(c->nd + 1)));
   if (c->ints == nullptr || c->addrs == nullptr || c->types == nullptr ||
-      PMPI_Type_get_contents(t, c->ni, c->na, c->nd, c->ints, c->addrs, c->types) != MPI_SUCCESS) {
+      !ReadTypeContents(t, e, c->ints, c->addrs, c->types)) {
     FreeContents(c);  // the combiner alone is still worth recording
     return true;
   }

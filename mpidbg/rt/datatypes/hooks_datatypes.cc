@@ -5,6 +5,7 @@
 
 #include "rt/datatypes/datatype_lifetime.h"
 #include "rt/datatypes/datatype_registry.h"
+#include "rt/datatypes/type_envelope.h"
 #include "rt/handle_widening.h"
 
 namespace mpidbg::rt {
@@ -69,9 +70,9 @@ void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
 void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc) {
   RecheckFreedDatatypes();
   if (rc != MPI_SUCCESS || args.types == nullptr || args.max_datatypes <= 0) return;
-  int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
-  if (PMPI_Type_get_envelope(args.datatype, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return;
-  const int n = nd < args.max_datatypes ? nd : args.max_datatypes;
+  TypeEnvelope e;
+  if (!ReadTypeEnvelope(args.datatype, &e)) return;
+  const int n = e.nd < args.max_datatypes ? e.nd : static_cast<int>(args.max_datatypes);
   for (int i = 0; i < n; ++i) {
     const MPI_Datatype t = args.types[i];
     if (t == MPI_DATATYPE_NULL || !IsContentsReference(t)) continue;

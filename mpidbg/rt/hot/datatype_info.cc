@@ -72,9 +72,18 @@ void AskLibrary(MPI_Datatype datatype, DatatypeInfo* out) {
 }
 
 bool IsNamed(MPI_Datatype datatype) {
-  int ni = 0, na = 0, nd = 0, combiner = 0;
+  int combiner = 0;
+#if MPI_VERSION >= 4
+  // MPICH refuses the int query on a type made by a large-count constructor (an error,
+  // fatal by default); the _c query answers for every type.
+  MPI_Count ni = 0, na = 0, nc = 0, nd = 0;
+  return PMPI_Type_get_envelope_c(datatype, &ni, &na, &nc, &nd, &combiner) == MPI_SUCCESS &&
+         combiner == MPI_COMBINER_NAMED;
+#else
+  int ni = 0, na = 0, nd = 0;
   return PMPI_Type_get_envelope(datatype, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
          combiner == MPI_COMBINER_NAMED;
+#endif
 }
 
 // Describes `datatype`; true if it is a predefined type (cacheable for good).

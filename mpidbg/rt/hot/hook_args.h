@@ -32,7 +32,7 @@ struct PlainArgs {
 
 struct P2pArgs {
   const void* buf = nullptr;
-  int count = 0;
+  int64_t count = 0;  // int, or MPI_Count for the MPI-4 large-count (_c) calls
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   int peer = kAbsent;  // dest or source, in the library's encoding
   int tag = kAbsent;
@@ -101,13 +101,15 @@ struct CollArgs {
   int root = kAbsent;
   // The call's count/datatype pair for the thread record, and the pair to use instead
   // when `inplace_buf` is MPI_IN_PLACE (the first pair is then not significant).
-  int count = 0;
+  // (int64_t: the large-count _c forms pass MPI_Count.)
+  int64_t count = 0;
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   const void* inplace_buf = nullptr;
-  int alt_count = 0;
+  int64_t alt_count = 0;
   MPI_Datatype alt_datatype = MPI_DATATYPE_NULL;
   // The vector collectives' per-rank counts (monitoring): `counts` goes with `datatype`,
   // `alt_counts` with `alt_datatype` (e.g. Alltoallv's sendcounts and recvcounts).
+  // Not set by the large-count forms (their counts are MPI_Count arrays).
   const int* counts = nullptr;
   const int* alt_counts = nullptr;
   MPI_Request* request = nullptr;

@@ -37,7 +37,7 @@ struct TypeSetNameArgs {
 // (at most max_datatypes of them) are references the application now holds.
 struct TypeContentsArgs {
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
-  int max_datatypes = 0;
+  int64_t max_datatypes = 0;  // MPI_Count in MPI_Type_get_contents_c
   MPI_Datatype* types = nullptr;
 };
 

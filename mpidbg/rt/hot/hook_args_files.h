@@ -45,7 +45,7 @@ struct FileIoArgs {
   MPI_File file = MPI_FILE_NULL;
   MPI_Offset offset = -1;  // explicit offset of the *_at calls, -1 otherwise
   const void* buf = nullptr;
-  int count = 0;
+  int64_t count = 0;  // int, or MPI_Count for the large-count (_c) calls
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   MPI_Request* request = nullptr;
 };

@@ -72,7 +72,7 @@ struct WinSyncArgs {
 struct RmaArgs {
   MPI_Win win = MPI_WIN_NULL;
   const void* buf = nullptr;
-  int count = 0;
+  int64_t count = 0;  // int, or MPI_Count for the large-count (_c) calls
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   int target = INT_MIN;
   MPI_Aint target_disp = 0;

@@ -1,4 +1,4 @@
-// hooks_coll.cc — blocking and nonblocking collectives.
+// hooks_coll.cc — blocking, nonblocking and persistent collectives.
 //
 // HOT PATH: no heap allocation, no system call; PMPI_* only.
 #include "core/normalise.h"
@@ -52,10 +52,10 @@ void PostCollBlocking(CallScope& scope, CollArgs& args, int rc) {
 
 void PreCollNonblocking(CallScope& scope, CollArgs& args) { PreCollBlocking(scope, args); }
 
-void PostCollNonblocking(CallScope& scope, CollArgs& args, int rc) {
-  // Counted when posted, like the blocking form.
-  if (MonitorOn() && rc == MPI_SUCCESS) MonitorCollective(scope.thread(), scope.call(), args);
-  if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
+namespace {
+
+// The request record of a nonblocking (flags 0) or persistent collective.
+void TrackCollective(CallScope& scope, const CollArgs& args, uint32_t flags) {
   CommView comm = CommViewOf(scope.thread(), args.comm);
   OperationDescription d;
   d.call = scope.call();
@@ -64,7 +64,26 @@ void PostCollNonblocking(CallScope& scope, CollArgs& args, int rc) {
   d.peer = NormalisedRoot(args);
   d.tag = MPIDBG_TAG_ANY;
   d.comm = &comm;
-  TrackRequest(HandleToU64(*args.request), d, 0, scope.thread()->tid);
+  TrackRequest(HandleToU64(*args.request), d, flags, scope.thread()->tid);
+}
+
+}  // namespace
+
+void PostCollNonblocking(CallScope& scope, CollArgs& args, int rc) {
+  // Counted when posted, like the blocking form.
+  if (MonitorOn() && rc == MPI_SUCCESS) MonitorCollective(scope.thread(), scope.call(), args);
+  if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
+  TrackCollective(scope, args, 0);
+}
+
+// MPI-4 persistent collectives (MPI_Allreduce_init, ...): the record starts INACTIVE,
+// MPI_Start makes it active, completion inactive again (operation_registry.h), like a
+// persistent point-to-point request. Nothing moves at initialisation: not monitored.
+void PreCollPersistent(CallScope& scope, CollArgs& args) { PreCollBlocking(scope, args); }
+
+void PostCollPersistent(CallScope& scope, CollArgs& args, int rc) {
+  if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
+  TrackCollective(scope, args, MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE);
 }
 
 }  // namespace mpidbg::rt

@@ -175,11 +175,12 @@ MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int 
   BlockingMemo& m = ts->blocking_memo[which];
   const uint64_t key = HandleToU64(a.datatype);
   const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
-  if (a.message != nullptr || !predefined || a.view->job_id == 0) {
+  if (a.message != nullptr || !predefined || a.view->job_id == 0 ||
+      MemoCount(a.count) == kNoMemoCount) {
     m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
     return rec;
   }
-  m.count_call = MemoKey(a.count, call);
+  m.count_call = MemoKey(MemoCount(a.count), call);
   m.peer_tag = MemoKey(a.peer, a.tag);
   m.buf = AddressOf(a.buf);
   m.datatype = key;
@@ -197,7 +198,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int 
 MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t call, P2pArgs& a) {
   mpidbg_operation_record* rec = ts->blocking_requests[which];
   const BlockingMemo& m = ts->blocking_memo[which];
-  if (a.message == nullptr && m.count_call == MemoKey(a.count, call) &&
+  if (a.message == nullptr && m.count_call == MemoKey(MemoCount(a.count), call) &&
       m.peer_tag == MemoKey(a.peer, a.tag) && m.buf == AddressOf(a.buf) &&
       m.datatype == HandleToU64(a.datatype) && m.comm == a.view->handle &&
       m.job_id == a.view->job_id) {
@@ -289,7 +290,7 @@ MPIDBG_ALWAYS_INLINE void CopyTail(mpidbg_operation_record* dst, const mpidbg_op
 
 // Whether a request memo holds the record of a call with these arguments.
 MPIDBG_ALWAYS_INLINE bool MemoMatches(const RequestMemo& m, int32_t call, const P2pArgs& a) {
-  return a.message == nullptr && m.count_call == MemoKey(a.count, call) &&
+  return a.message == nullptr && m.count_call == MemoKey(MemoCount(a.count), call) &&
          m.peer_tag == MemoKey(a.peer, a.tag) && m.datatype == HandleToU64(a.datatype) &&
          m.comm == a.view->handle && m.job_id == a.view->job_id;
 }
@@ -300,11 +301,12 @@ MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32
                                           const P2pArgs& a, const mpidbg_operation_record& rec) {
   const uint64_t key = HandleToU64(a.datatype);
   const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
-  if (a.message != nullptr || !predefined || a.view->job_id == 0) {
+  if (a.message != nullptr || !predefined || a.view->job_id == 0 ||
+      MemoCount(a.count) == kNoMemoCount) {
     m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
     return;
   }
-  m.count_call = MemoKey(a.count, call);
+  m.count_call = MemoKey(MemoCount(a.count), call);
   m.peer_tag = MemoKey(a.peer, a.tag);
   m.datatype = key;
   m.comm = a.view->handle;

@@ -72,6 +72,14 @@ constexpr uint64_t MemoKey(int32_t high, int32_t low) {
   return uint64_t{static_cast<uint32_t>(high)} << 32 | static_cast<uint32_t>(low);
 }
 
+// A count as the memos compare it: the count itself when it fits 32 bits (always, for
+// the int-count calls: the compiler drops the test), else kNoMemoCount, which no memo
+// holds — an MPI-4 large count (MPI_Send_c, ...) beyond 32 bits is never reused.
+constexpr int32_t kNoMemoCount = INT32_MIN;
+constexpr int32_t MemoCount(int64_t count) {
+  return static_cast<int32_t>(count) == count ? static_cast<int32_t>(count) : kNoMemoCount;
+}
+
 struct BlockingMemo {
   uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
   uint64_t peer_tag = 0;  // as passed (the library's encoding)

@@ -160,6 +160,10 @@ void PostInfo(CallScope& scope, InfoArgs& args, int rc) {
       if (args.saved != 0) g_infos.MarkFreed(args.saved, /*released_now=*/true);
       return;
     default:
+      // Every other call that hands out a new info object (the hints in use of a
+      // communicator, window, file or session; the environment's info).
+      if (args.newinfo != nullptr && *args.newinfo != MPI_INFO_NULL)
+        RecordInfo(*args.newinfo, scope.call(), 0, "");
       return;
   }
 }

@@ -23,7 +23,7 @@ void ShowWindowComm(CallScope& scope, MPI_Win win) {
   d.comm_job_id = job_id;
 }
 
-void ShowDatatype(CallScope& scope, int count, MPI_Datatype datatype) {
+void ShowDatatype(CallScope& scope, int64_t count, MPI_Datatype datatype) {
   CallDetail& d = scope.detail();
   d.count = count;
   if (datatype == MPI_DATATYPE_NULL) return;
