@@ -48,6 +48,15 @@ bool CompletesOnAny(std::string_view call) {
          call == "MPI_Testsome";
 }
 
+std::string MatchingCallName(std::string_view call) {
+  constexpr std::string_view kLargeCount = "_c";
+  if (call.size() > kLargeCount.size() && call.substr(call.size() - kLargeCount.size()) == kLargeCount) {
+    std::string_view twin = call.substr(0, call.size() - kLargeCount.size());
+    if (ClassOfCall(twin) != CallClass::kUnknown) return std::string(twin);
+  }
+  return std::string(call);
+}
+
 bool IsFinalize(std::string_view call) { return call == "MPI_Finalize"; }
 
 std::string RankText(const model::Rank& rank) {

@@ -17,6 +17,11 @@ CallClass ClassOfCall(std::string_view call);
 
 // MPI_Waitany, MPI_Waitsome, MPI_Testany, MPI_Testsome: done when any request is.
 bool CompletesOnAny(std::string_view call);
+
+// The name a call matches others under: a large-count twin (MPI_Allreduce_c,
+// MPI_Sendrecv_c) is its twin (MPI 4.0: an MPI_Allreduce on one rank and an
+// MPI_Allreduce_c on another are the same collective). Other names are themselves.
+std::string MatchingCallName(std::string_view call);
 bool IsFinalize(std::string_view call);
 
 // "3", "ANY_SOURCE", "PROC_NULL", "?".

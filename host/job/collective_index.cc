@@ -12,13 +12,13 @@ std::optional<CollectiveCall> CollectiveOfThread(const JobIndex& job, const mode
   const CommMembers* comm = job.Comm(thread.comm_id);
   const bool inter = comm != nullptr && comm->inter;
   const int root = thread.root && *thread.root >= 0 && !inter ? *thread.root : -1;
-  return CollectiveCall{thread.comm_id, *thread.call, root};
+  return CollectiveCall{thread.comm_id, MatchingCallName(*thread.call), root};
 }
 
 std::optional<CollectiveCall> CollectiveOfOperation(const model::Operation& op,
                                                     const std::string& comm_id) {
   if (ClassOfCall(op.call) != CallClass::kColl || comm_id.empty()) return std::nullopt;
-  return CollectiveCall{comm_id, op.call, -1};
+  return CollectiveCall{comm_id, MatchingCallName(op.call), -1};
 }
 
 CollectiveIndex::CollectiveIndex(const JobIndex& job) : job_(job) {

@@ -25,7 +25,8 @@ bool SameBlockingCall(const model::Operation& a, const model::Operation& b) {
 }
 
 bool IsSendrecv(const std::string& call) {
-  return call == "MPI_Sendrecv" || call == "MPI_Sendrecv_replace";
+  const std::string twin = MatchingCallName(call);
+  return twin == "MPI_Sendrecv" || twin == "MPI_Sendrecv_replace";
 }
 
 int WorldOrUnknown(std::optional<int> world) { return world ? *world : kUnknownRank; }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "job/job_analysis.h"
+#include "job/call_info.h"
 #include "job_builder.h"
 
 namespace mpidbg::job {
@@ -106,6 +107,19 @@ TEST(Hints, CollectiveMismatch) {
   EXPECT_EQ(m.sides[0].root, 0);
   EXPECT_EQ(m.sides[1].call, "MPI_Barrier");
   EXPECT_FALSE(m.sides[1].root.has_value());
+}
+
+// MPI 4.0: MPI_Allreduce on some ranks and MPI_Allreduce_c on others is one collective,
+// not a mismatch; the job completes when the last member joins.
+TEST(Hints, LargeCountTwinsAreTheSameCollective) {
+  JobBuilder job(3);
+  job.Collective(0, "MPI_Allreduce").Collective(1, "MPI_Allreduce_c").Collective(2, "MPI_Allreduce");
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_TRUE(report.collective_mismatches.empty()) << AllHints(report);
+  EXPECT_FALSE(report.deadlock.detected);
+  EXPECT_EQ(MatchingCallName("MPI_Sendrecv_c"), "MPI_Sendrecv");
+  EXPECT_EQ(MatchingCallName("MPI_Recv"), "MPI_Recv");
+  EXPECT_EQ(MatchingCallName("MPI_Foo_c"), "MPI_Foo_c");  // not a twin of a known call
 }
 
 TEST(Hints, RootMismatch) {
