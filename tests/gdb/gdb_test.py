@@ -148,7 +148,7 @@ def core(opts, checker):
         sections = split_sections(out)
         checker.check("end" in sections, "gdb ran every step", out[-3000:])
         checker.sections(sections, expectations.common(opts.flavour, "core file"))
-        checker.sections(sections, {"release": [r"mpi release: a core file cannot run code"]})
+        checker.sections(sections, {"release": [r"mpi release: a core file does not run, so its orphans cannot be released"]})
 
 
 def mi(opts, checker):
