@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -93,6 +94,9 @@ Result<std::unique_ptr<LiveTarget>> LiveTarget::Attach(int64_t pid) {
     t->Detach();
     return st;
   }
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  t->stopped_at_ns_ = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
   return t;
 }
 

@@ -32,6 +32,8 @@ class LiveTarget : public TargetMemory {
   std::vector<int64_t> tids() const;
   // True when every thread was already stopped (e.g. SIGSTOP) before the attach.
   bool was_stopped() const;
+  // When every thread had stopped (CLOCK_REALTIME ns): the moment the state is from.
+  int64_t stopped_at_ns() const { return stopped_at_ns_; }
 
  private:
   struct ThreadState {
@@ -49,6 +51,7 @@ class LiveTarget : public TargetMemory {
   std::vector<ThreadState> threads_;
   int mem_fd_ = -1;
   bool attached_ = false;
+  int64_t stopped_at_ns_ = 0;
 };
 
 // One sentence explaining why ptrace is refused for `pid` (used for EPERM).
