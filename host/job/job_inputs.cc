@@ -50,15 +50,21 @@ int64_t CpuNs() {
 // job is read as one moment instead of 16. A target that cannot be stopped here is
 // left to ReadTarget, whose own attempt says why.
 std::vector<std::unique_ptr<LiveTarget>> StopLiveTargets(const std::vector<TargetSpec>& targets,
-                                                         std::vector<ReadCost>* costs) {
-  std::vector<std::unique_ptr<LiveTarget>> stopped(targets.size());
+                                                         int64_t* stop_ns) {
+  const int64_t start = MonotonicNowNs();
+  std::vector<int64_t> pids;
+  std::vector<std::size_t> index;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     if (!targets[i].core.empty()) continue;
-    const int64_t start = MonotonicNowNs();
-    auto live = LiveTarget::Attach(targets[i].pid);
-    (*costs)[i].attach_ns = MonotonicNowNs() - start;
-    if (live.ok()) stopped[i] = std::move(live.value());
+    pids.push_back(targets[i].pid);
+    index.push_back(i);
   }
+  std::vector<std::unique_ptr<LiveTarget>> stopped(targets.size());
+  std::vector<Result<std::unique_ptr<LiveTarget>>> live = LiveTarget::AttachMany(pids);
+  for (std::size_t k = 0; k < live.size(); ++k) {
+    if (live[k].ok()) stopped[index[k]] = std::move(live[k].value());
+  }
+  *stop_ns = MonotonicNowNs() - start;
   return stopped;
 }
 
@@ -71,12 +77,11 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
   const int64_t wall_start = MonotonicNowNs();
   const int64_t cpu_start = CpuNs();
   std::vector<ReadCost> costs(targets.size());
-  std::vector<std::unique_ptr<LiveTarget>> stopped = StopLiveTargets(targets, &costs);
+  int64_t stop_ns = 0;
+  std::vector<std::unique_ptr<LiveTarget>> stopped = StopLiveTargets(targets, &stop_ns);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const TargetSpec& spec = targets[i];
-    const int64_t stop_ns = costs[i].attach_ns;
     auto snap = ReadTarget(spec, stopped[i].get(), &costs[i]);
-    costs[i].attach_ns += stop_ns;
     if (snap.ok()) {
       groups.Share(&snap.value());
       snaps.push_back(std::move(snap.value()));
@@ -114,8 +119,10 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
                    ReadCostText(costs[i]).c_str());
       total.Add(costs[i]);
     }
-    std::fprintf(stderr, "mpidbg: read cost of %zu targets: %s; wall=%.1f cpu=%.1f ms\n",
+    std::fprintf(stderr,
+                 "mpidbg: read cost of %zu targets: %s; stop_all=%.1f wall=%.1f cpu=%.1f ms\n",
                  targets.size(), ReadCostText(total).c_str(),
+                 static_cast<double>(stop_ns) * 1e-6,
                  static_cast<double>(MonotonicNowNs() - wall_start) * 1e-6,
                  static_cast<double>(CpuNs() - cpu_start) * 1e-6);
   }

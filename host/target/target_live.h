@@ -18,6 +18,10 @@ class LiveTarget : public TargetMemory {
   // Stops every thread of `pid`. Errors: no such process, permission (with the ptrace
   // policy that applies), a thread that does not stop in time.
   static Result<std::unique_ptr<LiveTarget>> Attach(int64_t pid);
+  // The same for several processes at once, one result per pid in order: every thread of
+  // every process is interrupted before any stop is waited for (the stops overlap).
+  static std::vector<Result<std::unique_ptr<LiveTarget>>> AttachMany(
+      const std::vector<int64_t>& pids);
 
   ~LiveTarget() override;
   LiveTarget(const LiveTarget&) = delete;
