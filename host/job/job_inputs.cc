@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <unordered_map>
 
 #include "host/model/group_table.h"
 #include "host/snapshot/snapshot_parse.h"
@@ -49,23 +50,30 @@ int64_t CpuNs() {
 // of wall time for 0.6 s of CPU. Stopped, they leave the CPUs to the reader, and the
 // job is read as one moment instead of 16. A target that cannot be stopped here is
 // left to ReadTarget, whose own attempt says why.
-std::vector<std::unique_ptr<LiveTarget>> StopLiveTargets(const std::vector<TargetSpec>& targets,
-                                                         int64_t* stop_ns) {
-  const int64_t start = MonotonicNowNs();
+struct StoppedTargets {
+  std::vector<std::unique_ptr<LiveTarget>> owned;  // one per distinct pid
+  std::vector<LiveTarget*> lent;                   // per target; nullptr: not stopped here
+};
+
+StoppedTargets StopLiveTargets(const std::vector<TargetSpec>& targets) {
+  StoppedTargets out;
+  out.lent.assign(targets.size(), nullptr);
   std::vector<int64_t> pids;
-  std::vector<std::size_t> index;
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    if (!targets[i].core.empty()) continue;
-    pids.push_back(targets[i].pid);
-    index.push_back(i);
+  std::unordered_map<int64_t, std::size_t> slot;  // pid -> index in pids (a pid named twice)
+  for (const TargetSpec& t : targets) {
+    if (t.core.empty() && slot.emplace(t.pid, pids.size()).second) pids.push_back(t.pid);
   }
-  std::vector<std::unique_ptr<LiveTarget>> stopped(targets.size());
   std::vector<Result<std::unique_ptr<LiveTarget>>> live = LiveTarget::AttachMany(pids);
+  std::vector<LiveTarget*> by_slot(pids.size(), nullptr);
   for (std::size_t k = 0; k < live.size(); ++k) {
-    if (live[k].ok()) stopped[index[k]] = std::move(live[k].value());
+    if (!live[k].ok()) continue;
+    by_slot[k] = live[k].value().get();
+    out.owned.push_back(std::move(live[k].value()));
   }
-  *stop_ns = MonotonicNowNs() - start;
-  return stopped;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (targets[i].core.empty()) out.lent[i] = by_slot[slot[targets[i].pid]];
+  }
+  return out;
 }
 
 }  // namespace
@@ -77,11 +85,11 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
   const int64_t wall_start = MonotonicNowNs();
   const int64_t cpu_start = CpuNs();
   std::vector<ReadCost> costs(targets.size());
-  int64_t stop_ns = 0;
-  std::vector<std::unique_ptr<LiveTarget>> stopped = StopLiveTargets(targets, &stop_ns);
+  StoppedTargets stopped = StopLiveTargets(targets);
+  const int64_t stop_ns = MonotonicNowNs() - wall_start;
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const TargetSpec& spec = targets[i];
-    auto snap = ReadTarget(spec, stopped[i].get(), &costs[i]);
+    auto snap = ReadTarget(spec, stopped.lent[i], &costs[i]);
     if (snap.ok()) {
       groups.Share(&snap.value());
       snaps.push_back(std::move(snap.value()));
@@ -109,9 +117,7 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
   }
   // Every stopped target let go, as found. ReadTarget let go those a foreign DLL read
   // in its child already; Detach is safe to repeat.
-  for (std::unique_ptr<LiveTarget>& live : stopped) {
-    if (live) live->Detach();
-  }
+  for (std::unique_ptr<LiveTarget>& live : stopped.owned) live->Detach();
   if (ReadCostWanted()) {
     ReadCost total;
     for (std::size_t i = 0; i < targets.size(); ++i) {

@@ -48,7 +48,7 @@ Result<std::unique_ptr<OpenedTarget>> OpenedTarget::Open(const TargetSpec& spec,
     t->image_name_ = t->core_->executable();
     return t;
   }
-  if (stopped != nullptr && stopped->pid() == spec.pid) {
+  if (stopped != nullptr && stopped->pid() == spec.pid && stopped->attached()) {
     t->live_ = stopped;
     t->capture_time_ns_ = stopped->stopped_at_ns();
   } else {

@@ -36,6 +36,8 @@ class LiveTarget : public TargetMemory {
   std::vector<int64_t> tids() const;
   // True when every thread was already stopped (e.g. SIGSTOP) before the attach.
   bool was_stopped() const;
+  // False once let go (Detach).
+  bool attached() const { return attached_; }
   // When every thread had stopped (CLOCK_REALTIME ns): the moment the state is from.
   int64_t stopped_at_ns() const { return stopped_at_ns_; }
 
