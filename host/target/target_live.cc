@@ -145,6 +145,12 @@ Status LiveTarget::AttachAll() {
       if (ptrace(PTRACE_SEIZE, tid, nullptr, nullptr) != 0) {
         int err = errno;
         if (err == ESRCH) continue;  // the thread exited meanwhile
+        // The kernel refuses an exiting thread with EPERM too: a thread that ended since
+        // its state was read is gone, not a permission problem.
+        if (err == EPERM && tid != pid_) {
+          const char now = ThreadStateLetter(pid_, tid);
+          if (now == 0 || now == 'Z' || now == 'X') continue;
+        }
         if (err == EPERM) return Status::Unreadable(PtracePermissionHint(pid_));
         return Status::Unreadable("cannot attach to thread " + std::to_string(tid) +
                                   " of process " + std::to_string(pid_) + ": " +
