@@ -1,6 +1,7 @@
 // progress.h — telling a stuck rank from a busy one with two reads of a live job.
 //
-// Ranks of a live job are read one after another, so a correct program caught in the
+// Ranks of a live job are stopped one after another (within milliseconds: all are
+// interrupted before any is read, job_inputs.cc), so a correct program caught in the
 // middle of a fast exchange (rank 0 read in MPI_Recv from 1, rank 1 read a moment later
 // already in its next MPI_Recv from 0) can look like a cycle. A rank that is really
 // stuck makes no MPI call between two reads; one that progresses does. The runtime

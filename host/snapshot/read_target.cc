@@ -99,16 +99,25 @@ Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const Plugin
 
 }  // namespace
 
-Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
-  auto opened = OpenedTarget::Open(spec);
+Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec, LiveTarget* stopped,
+                                          ReadCost* cost) {
+  ReadCost ignored;
+  if (cost == nullptr) cost = &ignored;
+  auto opened = OpenedTarget::Open(spec, stopped);
   if (!opened.ok()) return opened.status();
   OpenedTarget& target = *opened.value();
+  cost->attach_ns = target.attach_ns();
+  cost->modules_ns = target.modules_ns();
+  const int64_t start = MonotonicNowNs();
   auto choice = ChoosePlugin(target.symbols(), target.memory(), spec.plugin, target.pid());
+  cost->choose_ns = MonotonicNowNs() - start;
   if (!choice.ok()) return choice.status();
-  if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit);
+  if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit, cost);
   int64_t pid = target.pid();
   target.Close();
   opened.value().reset();
+  // The child attaches by itself: a process stopped by the caller is let go first.
+  if (stopped != nullptr) stopped->Detach();
   auto snap = ReadIsolated(spec, choice.value(), pid);
   if (!snap.ok() && snap.status().kind() == ErrorKind::kNoSupport && spec.plugin.empty()) {
     // The MPI library's own DLL failed (Debian's Open MPI DLL needs debug information

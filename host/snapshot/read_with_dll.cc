@@ -7,7 +7,10 @@
 namespace mpidbg::host {
 
 Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginChoice& choice,
-                                           bool want_mpit) {
+                                           bool want_mpit, ReadCost* cost) {
+  ReadCost ignored;
+  if (cost == nullptr) cost = &ignored;
+  int64_t start = MonotonicNowNs();
   auto dll = MqDll::Load(choice.path);
   if (!dll.ok()) return dll.status();
   TargetContext ctx;
@@ -19,6 +22,8 @@ Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginCho
   {
     auto session = MqSession::Start(dll.value().get(), &ctx, image);
     if (!session.ok()) return session.status();
+    cost->session_ns = MonotonicNowNs() - start;
+    start = MonotonicNowNs();
     CaptureFacts facts;
     facts.pid = target.pid();
     facts.source = target.source();
@@ -28,14 +33,20 @@ Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginCho
     facts.want_mpit = want_mpit;
     snap = ReadSnapshot(*session.value(), ctx, facts);
   }
+  cost->records_ns = MonotonicNowNs() - start;
   // Stacks while a live target's threads are still stopped; the threads are the ones
   // the snapshot lists (those that called MPI, or all of them for a foreign DLL).
   if (snap.ok() && StacksWanted()) {
     std::vector<int64_t> tids;
     for (const model::Thread& t : snap->threads) tids.push_back(t.tid);
+    start = MonotonicNowNs();
     AttachStacks(ReadStacks(target, tids), &snap->threads);
+    cost->stacks_ns = MonotonicNowNs() - start;
+    cost->threads = static_cast<int>(tids.size());
   }
+  start = MonotonicNowNs();
   Status closed = target.Close();
+  cost->detach_ns = MonotonicNowNs() - start;
   if (snap.ok() && !closed.ok()) return closed;
   return snap;
 }

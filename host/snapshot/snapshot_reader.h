@@ -8,6 +8,7 @@
 
 #include "host/model/snapshot.h"
 #include "host/plugin_host/mq_session.h"
+#include "host/snapshot/read_cost.h"
 #include "host/target/opened_target.h"
 
 namespace mpidbg::host {
@@ -37,6 +38,10 @@ Result<model::ProcessSnapshot> ReadSnapshot(MqSession& session, TargetContext& c
 // The complete path: open the target, choose and load the DLL, read, let the target
 // go. A DLL that is not mpidbg's own runs in a child process so that a crash or a hang
 // in it ends in one clear sentence instead of taking the host down.
-Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec);
+// `stopped` (optional): the live process already stopped by the caller, who lets it go
+// (a foreign DLL's child must attach itself, so it is let go before the child starts).
+// `cost` (optional): the time of each phase.
+Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec, LiveTarget* stopped = nullptr,
+                                          ReadCost* cost = nullptr);
 
 }  // namespace mpidbg::host

@@ -1,5 +1,5 @@
-// symbol_index.cc — libdwfl set-up for live processes and cores, and the symbol table
-// built once over every module's .dynsym/.symtab. libdwfl errors are captured right
+// symbol_index.cc — libdwfl set-up for live processes and cores, and symbol lookup over
+// every module's .dynsym/.symtab through the run's shared file tables. libdwfl errors are captured right
 // after the failing call: its error state is per thread and the next call resets it.
 #include "host/symbols/symbol_index.h"
 
@@ -32,17 +32,6 @@ const Dwfl_Callbacks kCoreCallbacks = {
 std::string DwflError() {
   const char* msg = dwfl_errmsg(-1);
   return msg != nullptr ? msg : "unknown libdwfl error";
-}
-
-int BindingRank(int binding) {
-  switch (binding) {
-    case STB_GLOBAL:
-      return 3;
-    case STB_WEAK:
-      return 2;
-    default:
-      return 1;
-  }
 }
 
 
@@ -137,38 +126,31 @@ std::optional<std::pair<std::string, int>> SymbolIndex::SourceLineAt(uint64_t ad
   return std::make_pair(std::string(file), lineno);
 }
 
-void SymbolIndex::BuildTable() {
-  table_built_ = true;
+void SymbolIndex::FindTables() {
+  tables_found_ = true;
   for (Dwfl_Module* mod : Modules()) {
-    int n = dwfl_module_getsymtab(mod);
-    for (int i = 1; i < n; ++i) {
-      GElf_Sym sym;
-      GElf_Addr addr = 0;
-      GElf_Word shndx = 0;
-      const char* name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, nullptr, nullptr);
-      if (name == nullptr || *name == '\0' || shndx == SHN_UNDEF) continue;
-      int type = GELF_ST_TYPE(sym.st_info);
-      if (type == STT_SECTION || type == STT_FILE || type == STT_TLS) continue;
-      Entry e;
-      e.addr = addr;
-      e.is_function = (type == STT_FUNC || type == STT_GNU_IFUNC);
-      e.rank = BindingRank(GELF_ST_BIND(sym.st_info));
-      auto keep_better = [&](std::unordered_map<std::string, Entry>& table) {
-        auto [it, inserted] = table.emplace(name, e);
-        if (!inserted && e.rank > it->second.rank) it->second = e;
-      };
-      keep_better(any_);
-      if (e.is_function) keep_better(functions_);
-    }
+    ModuleTable t;
+    std::unique_ptr<FileSymbols> unshared;
+    t.symbols = SharedFileSymbols(mod, &t.bias, &unshared);
+    if (t.symbols == nullptr) continue;
+    if (unshared) unshared_.push_back(std::move(unshared));
+    tables_.push_back(t);
   }
 }
 
 std::optional<uint64_t> SymbolIndex::Lookup(const std::string& name, bool functions_only) {
-  if (!table_built_) BuildTable();
-  const auto& table = functions_only ? functions_ : any_;
-  auto it = table.find(name);
-  if (it == table.end()) return std::nullopt;
-  return it->second.addr;
+  if (!tables_found_) FindTables();
+  const FileSymbol* best = nullptr;
+  uint64_t best_bias = 0;
+  for (const ModuleTable& t : tables_) {
+    const FileSymbol* s = t.symbols->Find(name, functions_only);
+    if (s != nullptr && (best == nullptr || s->rank > best->rank)) {
+      best = s;
+      best_bias = t.bias;
+    }
+  }
+  if (best == nullptr) return std::nullopt;
+  return best->absolute ? best->value : best->value + best_bias;
 }
 
 std::optional<uint64_t> SymbolIndex::FindSymbol(const std::string& name) {

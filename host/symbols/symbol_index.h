@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "host/symbols/dwarf_types.h"
+#include "host/symbols/file_symbols.h"
 #include "host/util/status.h"
 
 namespace mpidbg::host {
@@ -39,7 +40,8 @@ class SymbolIndex {
   SymbolIndex& operator=(const SymbolIndex&) = delete;
 
   // The address of a defined symbol in any module's .dynsym or .symtab; a global
-  // definition wins over a weak or local one.
+  // definition wins over a weak or local one, and among equals the first module's. Each
+  // file's table is built once per run and shared by every target (file_symbols.h).
   std::optional<uint64_t> FindSymbol(const std::string& name);
   // The same, restricted to functions.
   std::optional<uint64_t> FindFunction(const std::string& name);
@@ -57,23 +59,21 @@ class SymbolIndex {
   Dwfl* dwfl() const { return dwfl_; }
 
  private:
-  struct Entry {
-    uint64_t addr = 0;
-    bool is_function = false;
-    int rank = 0;  // 3 global, 2 weak, 1 local
+  // One module's file table and where this target loaded it.
+  struct ModuleTable {
+    const FileSymbols* symbols = nullptr;
+    uint64_t bias = 0;
   };
 
   explicit SymbolIndex(Dwfl* dwfl);
   std::vector<Dwfl_Module*> Modules() const;
-  void BuildTable();
+  void FindTables();
   std::optional<uint64_t> Lookup(const std::string& name, bool functions_only);
 
   Dwfl* dwfl_;
-  bool table_built_ = false;
-  // Objects and functions are kept apart so a data symbol never hides a function of
-  // the same name in another module and the reverse.
-  std::unordered_map<std::string, Entry> any_;
-  std::unordered_map<std::string, Entry> functions_;
+  bool tables_found_ = false;
+  std::vector<ModuleTable> tables_;  // in libdwfl's module order
+  std::vector<std::unique_ptr<FileSymbols>> unshared_;  // modules without a file
   std::unique_ptr<DwarfTypes> types_;
 };
 

@@ -22,13 +22,24 @@ int64_t RealtimeNowNs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-Result<std::unique_ptr<OpenedTarget>> OpenedTarget::Open(const TargetSpec& spec) {
+int64_t MonotonicNowNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+Result<std::unique_ptr<OpenedTarget>> OpenedTarget::Open(const TargetSpec& spec,
+                                                         LiveTarget* stopped) {
   std::unique_ptr<OpenedTarget> t(new OpenedTarget());
+  int64_t start = MonotonicNowNs();
   if (!spec.core.empty()) {
     auto core = CoreTarget::Open(spec.core, spec.exe);
     if (!core.ok()) return core.status();
     t->core_ = std::move(core.value());
+    t->attach_ns_ = MonotonicNowNs() - start;
+    start = MonotonicNowNs();
     auto symbols = SymbolIndex::ForCore(t->core_->elf(), t->core_->executable());
+    t->modules_ns_ = MonotonicNowNs() - start;
     if (!symbols.ok()) return symbols.status();
     t->symbols_ = std::move(symbols.value());
     t->pid_ = t->core_->pid();
@@ -37,11 +48,20 @@ Result<std::unique_ptr<OpenedTarget>> OpenedTarget::Open(const TargetSpec& spec)
     t->image_name_ = t->core_->executable();
     return t;
   }
-  auto live = LiveTarget::Attach(spec.pid);
-  if (!live.ok()) return live.status();
-  t->live_ = std::move(live.value());
-  t->capture_time_ns_ = RealtimeNowNs();
+  if (stopped != nullptr && stopped->pid() == spec.pid && stopped->attached()) {
+    t->live_ = stopped;
+    t->capture_time_ns_ = stopped->stopped_at_ns();
+  } else {
+    auto live = LiveTarget::Attach(spec.pid);
+    if (!live.ok()) return live.status();
+    t->owned_live_ = std::move(live.value());
+    t->live_ = t->owned_live_.get();
+    t->capture_time_ns_ = RealtimeNowNs();
+    t->attach_ns_ = MonotonicNowNs() - start;
+  }
+  start = MonotonicNowNs();
   auto symbols = SymbolIndex::ForLive(spec.pid);
+  t->modules_ns_ = MonotonicNowNs() - start;
   if (!symbols.ok()) return symbols.status();
   t->symbols_ = std::move(symbols.value());
   t->pid_ = spec.pid;
@@ -66,7 +86,8 @@ Status OpenedTarget::WriteLive(TargetAddr addr, size_t size, const void* data) {
 
 Status OpenedTarget::Close() {
   symbols_.reset();
-  if (live_) return live_->Detach();
+  // A target stopped by the caller stays stopped: the caller lets it go.
+  if (owned_live_) return owned_live_->Detach();
   return Status::Ok();
 }
 

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -71,7 +72,9 @@ char ThreadStateLetter(int64_t pid, int64_t tid) {
 
 std::string PtracePermissionHint(int64_t pid) { return PtraceRefusal(GatherPtraceFacts(pid)); }
 
-Result<std::unique_ptr<LiveTarget>> LiveTarget::Attach(int64_t pid) {
+namespace {
+
+Status CheckAttachable(int64_t pid) {
   if (pid <= 0 || pid > INT32_MAX) {
     return Status::Usage("invalid process id " + std::to_string(pid));
   }
@@ -86,14 +89,43 @@ Result<std::unique_ptr<LiveTarget>> LiveTarget::Attach(int64_t pid) {
     return Status::Unreadable("process " + std::to_string(pid) +
                               " has exited (a zombie not yet reaped by its parent)");
   }
-  std::unique_ptr<LiveTarget> t(new LiveTarget(static_cast<pid_t>(pid)));
-  Status st = t->AttachAll();
-  if (st.ok()) st = t->WaitForStops();
-  if (!st.ok()) {
-    t->Detach();
-    return st;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LiveTarget>> LiveTarget::Attach(int64_t pid) {
+  std::vector<Result<std::unique_ptr<LiveTarget>>> one = AttachMany({pid});
+  return std::move(one[0]);
+}
+
+std::vector<Result<std::unique_ptr<LiveTarget>>> LiveTarget::AttachMany(
+    const std::vector<int64_t>& pids) {
+  std::vector<std::unique_ptr<LiveTarget>> targets(pids.size());
+  std::vector<Status> errors(pids.size());
+  // Interrupt every process before waiting for any: a busy-polling rank on a loaded
+  // machine stops only when next scheduled, and those waits overlap this way.
+  for (std::size_t i = 0; i < pids.size(); ++i) {
+    errors[i] = CheckAttachable(pids[i]);
+    if (!errors[i].ok()) continue;
+    targets[i].reset(new LiveTarget(static_cast<pid_t>(pids[i])));
+    errors[i] = targets[i]->AttachAll();
   }
-  return t;
+  std::vector<Result<std::unique_ptr<LiveTarget>>> out;
+  out.reserve(pids.size());
+  for (std::size_t i = 0; i < pids.size(); ++i) {
+    if (errors[i].ok()) errors[i] = targets[i]->WaitForStops();
+    if (!errors[i].ok()) {
+      if (targets[i]) targets[i]->Detach();
+      out.emplace_back(errors[i]);
+      continue;
+    }
+    timespec now{};
+    clock_gettime(CLOCK_REALTIME, &now);
+    targets[i]->stopped_at_ns_ = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
+    out.emplace_back(std::move(targets[i]));
+  }
+  return out;
 }
 
 Status LiveTarget::AttachAll() {
@@ -113,6 +145,12 @@ Status LiveTarget::AttachAll() {
       if (ptrace(PTRACE_SEIZE, tid, nullptr, nullptr) != 0) {
         int err = errno;
         if (err == ESRCH) continue;  // the thread exited meanwhile
+        // The kernel refuses an exiting thread with EPERM too: a thread that ended since
+        // its state was read is gone, not a permission problem.
+        if (err == EPERM && tid != pid_) {
+          const char now = ThreadStateLetter(pid_, tid);
+          if (now == 0 || now == 'Z' || now == 'X') continue;
+        }
         if (err == EPERM) return Status::Unreadable(PtracePermissionHint(pid_));
         return Status::Unreadable("cannot attach to thread " + std::to_string(tid) +
                                   " of process " + std::to_string(pid_) + ": " +

@@ -18,6 +18,10 @@ class LiveTarget : public TargetMemory {
   // Stops every thread of `pid`. Errors: no such process, permission (with the ptrace
   // policy that applies), a thread that does not stop in time.
   static Result<std::unique_ptr<LiveTarget>> Attach(int64_t pid);
+  // The same for several processes at once, one result per pid in order: every thread of
+  // every process is interrupted before any stop is waited for (the stops overlap).
+  static std::vector<Result<std::unique_ptr<LiveTarget>>> AttachMany(
+      const std::vector<int64_t>& pids);
 
   ~LiveTarget() override;
   LiveTarget(const LiveTarget&) = delete;
@@ -35,6 +39,10 @@ class LiveTarget : public TargetMemory {
   std::vector<int64_t> tids() const;
   // True when every thread was already stopped (e.g. SIGSTOP) before the attach.
   bool was_stopped() const;
+  // False once let go (Detach).
+  bool attached() const { return attached_; }
+  // When every thread had stopped (CLOCK_REALTIME ns): the moment the state is from.
+  int64_t stopped_at_ns() const { return stopped_at_ns_; }
 
  private:
   struct ThreadState {
@@ -52,6 +60,7 @@ class LiveTarget : public TargetMemory {
   std::vector<ThreadState> threads_;
   int mem_fd_ = -1;
   bool attached_ = false;
+  int64_t stopped_at_ns_ = 0;
 };
 
 // Reads `pid` without stopping it (process_vm_readv): for a word the process changes

@@ -7,7 +7,10 @@
 //   job_cores_s         `mpidbg job --cores` over 16 gcore cores (and without stacks);
 //   unwind_us_per_thread  per thread of every rank, live and from the cores: libdwfl's
 //                         attach plus walking, symbolising and folding (first use of a
-//                         module loads its CFI and line table, so this is the cold cost).
+//                         module loads its CFI and line table, so this is the cold cost);
+//   read cost             one more run with MPIDBG_READ_COST=1: mpidbg's own per-phase
+//                         total over the ranks (stop, modules, DLL choice = symbol tables,
+//                         session, records, stacks, detach) with its wall and CPU time.
 // Each wall time is the best of 3 runs. The goal (issue 16): both job times ≤ 2 s.
 #include <unistd.h>
 
@@ -46,6 +49,18 @@ double BestWallSeconds(const std::vector<std::string>& args, bool stacks, int* e
   }
   unsetenv("MPIDBG_STACKS");
   return best;
+}
+
+// The per-phase summary line `job` prints under MPIDBG_READ_COST=1 (host/job/job_inputs.cc).
+std::string ReadCostLine(const std::vector<std::string>& args) {
+  setenv("MPIDBG_READ_COST", "1", 1);
+  const std::string err = Mpidbg(args).err;
+  unsetenv("MPIDBG_READ_COST");
+  const std::string marker = "read cost of ";
+  const std::size_t at = err.find(marker);
+  if (at == std::string::npos) return "(no read cost printed)";
+  const std::size_t end = err.find('\n', at);
+  return err.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
 struct UnwindFigures {
@@ -103,6 +118,7 @@ int Bench(const std::string& flavour) {
   std::printf("%s live, %d ranks: job_live_s=%.3f (exit %d) job_live_nostack_s=%.3f "
               "job_live_confirm_s=%.3f (default --confirm 1)\n",
               flavour.c_str(), kRanks, live_s, rc, live_nostack_s, confirm_s);
+  std::printf("%s live %s\n", flavour.c_str(), ReadCostLine(live).c_str());
   std::vector<mpidbg::host::TargetSpec> pids;
   for (pid_t p : job.pids()) {
     mpidbg::host::TargetSpec spec;
@@ -123,6 +139,7 @@ int Bench(const std::string& flavour) {
   const double cores_nostack_s = BestWallSeconds(args, false, &rc_nostack);
   std::printf("%s cores, %d ranks: job_cores_s=%.3f (exit %d) job_cores_nostack_s=%.3f\n",
               flavour.c_str(), kRanks, cores_s, rc, cores_nostack_s);
+  std::printf("%s cores %s\n", flavour.c_str(), ReadCostLine(args).c_str());
   std::vector<mpidbg::host::TargetSpec> core_specs;
   for (const std::string& c : cores) {
     mpidbg::host::TargetSpec spec;
