@@ -17,6 +17,7 @@
 
 #include "host/plugin_host/plugin_choice.h"
 #include "host/snapshot/isolated_child.h"
+#include "host/snapshot/read_stacks_view.h"
 #include "host/snapshot/read_with_dll.h"
 #include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
@@ -99,12 +100,21 @@ Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const Plugin
 
 }  // namespace
 
+// Without a DLL that can read it, a process that has an MPI library is read in the
+// reduced view (its stacks); one without any MPI library keeps the refusal.
 Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
   auto opened = OpenedTarget::Open(spec);
   if (!opened.ok()) return opened.status();
   OpenedTarget& target = *opened.value();
   auto choice = ChoosePlugin(target.symbols(), target.memory(), spec.plugin, target.pid());
-  if (!choice.ok()) return choice.status();
+  if (!choice.ok()) {
+    if (choice.status().kind() != ErrorKind::kNoSupport || !spec.plugin.empty()) {
+      return choice.status();
+    }
+    const std::string library = MpiLibraryModule(target);
+    if (library.empty()) return choice.status();
+    return ReadStacksView(target, library);
+  }
   if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit);
   int64_t pid = target.pid();
   target.Close();
@@ -112,7 +122,12 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
   auto snap = ReadIsolated(spec, choice.value(), pid);
   if (!snap.ok() && snap.status().kind() == ErrorKind::kNoSupport && spec.plugin.empty()) {
     // The MPI library's own DLL failed (Debian's Open MPI DLL needs debug information
-    // that is not installed); say what works instead.
+    // that is not installed): its stacks are what can still be read.
+    auto again = OpenedTarget::Open(spec);
+    if (again.ok()) {
+      const std::string library = MpiLibraryModule(*again.value());
+      if (!library.empty()) return ReadStacksView(*again.value(), library);
+    }
     return Status::NoSupport(snap.status().message() +
                              "; run the job under `mpidbg run` to read it with mpidbg's runtime");
   }

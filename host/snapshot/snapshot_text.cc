@@ -67,8 +67,13 @@ std::string OperationText(const model::Operation& op) {
 std::string ProcessHeaderText(const model::ProcessSnapshot& snap) {
   const model::ProcessInfo& p = snap.process;
   std::ostringstream out;
+  if (p.view == "stacks") {
+    out << "REDUCED VIEW (stacks only): this process does not carry mpidbg's runtime; run it "
+           "under `mpidbg run` to see communicators, pending messages and requests.\n";
+  }
   out << "process " << p.pid;
   if (p.rank >= 0) out << ", rank " << p.rank << " of " << p.size;
+  if (p.rank >= 0 && !p.rank_from.empty()) out << " (rank from " << p.rank_from << ")";
   if (!p.hostname.empty()) out << ", host " << p.hostname;
   out << " (" << p.source << ")\n";
   // The process's place in MPI's life, not whether it runs: a rank asleep in sleep()
