@@ -17,11 +17,25 @@ std::string Basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Where an Open MPI predefined communicator lives. A program that names it gets a copy
+// of the object (a copy relocation) and every module uses that copy, so the symbol's
+// address depends on which module's definition one finds; Open MPI's own pointer to it
+// (`ompi_mpi_comm_world_addr`, relocated at load) holds the one in use.
+std::optional<uint64_t> OpenMpiObject(OpenedTarget& target, const std::string& name) {
+  if (std::optional<uint64_t> slot = target.symbols().FindSymbol(name + "_addr")) {
+    uint64_t value = 0;
+    if (target.memory().Read(TargetAddr(*slot), sizeof value, &value).ok() && value != 0) {
+      return value;
+    }
+  }
+  return target.symbols().FindSymbol(name);
+}
+
 // How the target's MPI library encodes MPI_COMM_WORLD and the wildcards.
 MpiConstants ConstantsOf(OpenedTarget& target, const std::string& library) {
-  std::optional<uint64_t> world = target.symbols().FindSymbol("ompi_mpi_comm_world");
+  std::optional<uint64_t> world = OpenMpiObject(target, "ompi_mpi_comm_world");
   if (world) {
-    return OpenMpiConstants(*world, target.symbols().FindSymbol("ompi_mpi_comm_self").value_or(0));
+    return OpenMpiConstants(*world, OpenMpiObject(target, "ompi_mpi_comm_self").value_or(0));
   }
   if (library.find("mpich") != std::string::npos || target.symbols().FindSymbol("MPIR_Process")) {
     return MpichConstants();
