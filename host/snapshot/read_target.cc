@@ -14,6 +14,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <string>
 
 #include "host/plugin_host/plugin_choice.h"
 #include "host/snapshot/isolated_child.h"
@@ -98,6 +100,13 @@ Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const Plugin
   return SnapshotFromJson(doc["snapshot"]);
 }
 
+// Foreign DLLs that refused a target of this run (kNoSupport: no queues, a crash, no
+// answer in time). One command reads the ranks of one job, which share their library.
+std::set<std::string>& FailedDlls() {
+  static std::set<std::string> failed;
+  return failed;
+}
+
 }  // namespace
 
 // Without a DLL that can read it, a process that has an MPI library is read in the
@@ -116,6 +125,12 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
     return ReadStacksView(target, library);
   }
   if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit);
+  if (spec.plugin.empty() && FailedDlls().count(choice->path) != 0) {
+    // The same DLL failed on another process of this run (the ranks of a job share their
+    // MPI library): its stacks at once, without another child and attach.
+    const std::string library = MpiLibraryModule(target);
+    if (!library.empty()) return ReadStacksView(target, library);
+  }
   int64_t pid = target.pid();
   target.Close();
   opened.value().reset();
@@ -123,6 +138,7 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec) {
   if (!snap.ok() && snap.status().kind() == ErrorKind::kNoSupport && spec.plugin.empty()) {
     // The MPI library's own DLL failed (Debian's Open MPI DLL needs debug information
     // that is not installed): its stacks are what can still be read.
+    FailedDlls().insert(choice->path);
     auto again = OpenedTarget::Open(spec);
     if (again.ok()) {
       const std::string library = MpiLibraryModule(*again.value());

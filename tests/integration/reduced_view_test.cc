@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "mpi_job.h"
@@ -85,6 +86,16 @@ TEST_P(ReducedView, CycleLiveIsHungAndFromCoresAllBlocked) {
   ASSERT_FALSE(one.json["threads"].empty());
   EXPECT_EQ(one.json["threads"][0]["call"], "MPI_Ssend") << one.json["threads"].dump(1);
   EXPECT_EQ(one.json["threads"][0]["blocked"], true);
+
+  // Through a node record (`collect`, then `job --nodes`): the view travels with it.
+  const std::string record = ::testing::TempDir() + "reduced_node_record.jsonl";
+  MpidbgResult collected = Mpidbg({"collect", "--pids", job.PidList(), "-o", record});
+  EXPECT_EQ(collected.exit_code, 0) << collected.err;
+  MpidbgResult merged = Mpidbg({"job", "--nodes", record});
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_TRUE(StartsWith(merged.out, kFirstLine)) << merged.out;
+  EXPECT_NE(merged.out.find("ranks 0-3: MPI_Ssend"), std::string::npos) << merged.out;
+  std::remove(record.c_str());
 
   const std::vector<std::string> cores = job.DumpCores(&why);
   job.Kill();
