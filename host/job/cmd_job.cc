@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -31,7 +32,9 @@ constexpr const char* kUsage =
     "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
     "wait-for graph, deadlocks and hints. When live ranks look deadlocked they are read\n"
     "again after --confirm seconds (default 1, 0 to skip); a rank that made MPI calls\n"
-    "in between is progressing, not stuck. --launcher takes the ranks from the MPIR\n"
+    "in between is progressing, not stuck. A job not started under `mpidbg run` is read\n"
+    "from its stacks (the reduced view): each rank's MPI call, classes, 'HUNG' when no\n"
+    "stack moved between the two reads. --launcher takes the ranks from the MPIR\n"
     "process table of a running mpiexec (Open MPI's does; MPICH's Hydra does not).\n"
     "--nodes joins node records written by `mpidbg collect` (one per node, - for\n"
     "standard input); a record cut short or unreadable marks the verdict incomplete.\n"
@@ -221,13 +224,24 @@ int JobCommand(const std::vector<std::string>& args) {
   job::JobReport report = job::Analyze(snaps);
   if (fanned_out) clock.End(std::to_string(snaps.size()) + " ranks");
   // Ranks read on other nodes are read once: a second read would need a second fan-out.
-  if (report.deadlock.detected && !fanned_out && HasLiveTargets(*options) &&
+  // The reduced view reads again before it calls ranks all blocked in MPI hung.
+  const bool stacks_hang = report.view == "stacks" && report.stacks.all_blocked;
+  if ((report.deadlock.detected || stacks_hang) && !fanned_out && HasLiveTargets(*options) &&
       options->confirm_seconds > 0) {
     // A second read tells stuck ranks from ranks caught in the middle of an exchange.
     usleep(static_cast<useconds_t>(options->confirm_seconds * 1e6));
     std::vector<model::ProcessSnapshot> again = host::ReadJobTargets(options->targets, nullptr);
-    job::MarkProgressingRanks(snaps, &again);
+    std::vector<int64_t> moved;
+    job::MarkProgressingRanks(snaps, &again, &moved);
     report = job::Analyze(again);
+    if (report.view == "stacks") {
+      report.stacks.second_read_seconds = options->confirm_seconds;
+      for (const job::RankReport& r : report.ranks) {
+        if (std::find(moved.begin(), moved.end(), r.pid) != moved.end()) {
+          report.stacks.progressing.push_back(r.rank);
+        }
+      }
+    }
   }
   for (const host::NodeRecordSummary& n : nodes) {
     if (n.status.ok()) continue;

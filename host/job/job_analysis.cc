@@ -12,6 +12,7 @@
 #include "job/rank_classes.h"
 #include "job/rank_ranges.h"
 #include "job/rank_state.h"
+#include "job/stacks_view.h"
 #include "job/wait_graph.h"
 
 namespace mpidbg::job {
@@ -35,7 +36,40 @@ std::size_t DeadlockReport::EdgeCount() const {
   return edges;
 }
 
+namespace {
+
+// The reduced view: ranks, their classes and what the stacks prove; no wait graph,
+// since no rank says what it waits for.
+JobReport AnalyzeStacks(std::vector<model::ProcessSnapshot> snapshots) {
+  JobReport report;
+  report.view = "stacks";
+  const bool numbered = NumberRanksByOrder(&snapshots);
+  const JobIndex job(snapshots);
+  std::vector<RankReport> ranks;
+  for (std::size_t i = 0; i < job.size(); ++i) ranks.push_back(DescribeRank(job, i));
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    report.world_size = std::max(report.world_size, job.snapshot(i).process.size);
+  }
+  report.unread = FindUnreadRanks(job, ranks);
+  std::vector<RankReport> grouped;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (job.participates(i)) grouped.push_back(ranks[i]);
+    if (job.participates(i) || ranks[i].rank < 0) report.ranks.push_back(std::move(ranks[i]));
+  }
+  std::stable_sort(report.ranks.begin(), report.ranks.end(),
+                   [](const RankReport& a, const RankReport& b) { return a.rank < b.rank; });
+  report.stacks = JudgeStacks(report.ranks);
+  report.collective_mismatches = ProvenCollectiveMismatches(report.ranks);
+  report.stacks.ranks_by_order = numbered;
+  report.groups = GroupBySummary(grouped);
+  report.classes = RankClasses(grouped);
+  return report;
+}
+
+}  // namespace
+
 JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
+  if (IsStacksView(snapshots)) return AnalyzeStacks(snapshots);
   const JobIndex job(snapshots);
 
   std::vector<RankReport> ranks;  // by snapshot index

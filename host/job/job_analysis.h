@@ -48,6 +48,9 @@ struct RankReport {
   // The stack of the thread the rank's state comes from (the representative thread, or
   // the main thread of a rank outside MPI), innermost first; empty when not read.
   std::vector<model::Frame> frames;
+  // "caller_frame" when the call's arguments (peer, tag, comm, root) were read from the
+  // caller's DWARF (the stacks view), "" when they come from the runtime's records.
+  std::string arguments_from;
   // kUnreadable only, when known: why the rank could not be read (one sentence) and the
   // exit status that failure alone gives (1 no MPI debugging support, 3 cannot be read).
   std::optional<std::string> error;
@@ -136,7 +139,27 @@ struct UnreadRank {
   std::string reason;                     // one sentence
 };
 
+// What the stacks prove in the reduced view (stacks_view.h). The pipeline sets the
+// second read's facts; Analyze the rest.
+struct StacksVerdict {
+  bool all_blocked = false;               // every rank read is blocked in a blocking MPI call
+  std::vector<int> blocked;               // ranks blocked in MPI
+  std::vector<int> not_blocked;           // ranks read that are not
+  // Ranks sitting in different blocking collectives (MPI_Finalize aside), one side per
+  // call; empty unless two calls differ. Whether they share a communicator is not known.
+  std::vector<CollectiveMismatch::Side> collectives;
+  bool ranks_by_order = false;            // some rank was numbered by target order
+  // Set by the pipeline: a second read was made `second_read_seconds` later, and these
+  // ranks' stacks moved in between.
+  double second_read_seconds = 0;
+  std::vector<int> progressing;
+};
+
 struct JobReport {
+  // "records": ranks read through the runtime's records; "stacks": the reduced view,
+  // some rank read from its stacks alone (then no wait graph, deadlock or hints).
+  std::string view = "records";
+  StacksVerdict stacks;
   std::vector<RankReport> ranks;          // sorted by rank
   std::vector<RankGroup> groups;          // ordered by their lowest rank
   CallTree classes;                       // the ranks by call path (rank_classes.h)

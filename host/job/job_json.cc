@@ -6,6 +6,7 @@
 #include <map>
 
 #include "job/job_analysis.h"
+#include "job/stacks_view.h"
 
 namespace mpidbg::job {
 namespace {
@@ -64,6 +65,7 @@ json RankEntry(const RankReport& r) {
       {"peer_world", r.peer_world && r.peer_world->is_rank() ? json(r.peer_world->value)
                                                               : json(nullptr)},
       {"root", Optional(r.root)},
+      {"arguments_from", r.arguments_from.empty() ? json(nullptr) : json(r.arguments_from)},
       {"summary", r.summary},
       {"threads", r.threads},
       {"blocked_threads", r.blocked_threads},
@@ -148,6 +150,26 @@ json ClassesJson(const JobReport& report) {
   return out;
 }
 
+// The reduced view's verdict (stacks_view.h, OUTPUT.md "STACKS").
+json StacksJson(const JobReport& report) {
+  const StacksVerdict& v = report.stacks;
+  json sides = json::array();
+  for (const CollectiveMismatch::Side& side : v.collectives) {
+    sides.push_back(json{{"ranks", side.ranks}, {"call", side.call}});
+  }
+  json progress = nullptr;
+  if (v.second_read_seconds > 0) {
+    progress = json{{"second_read_seconds", v.second_read_seconds}, {"progressing", v.progressing}};
+  }
+  return json{{"hung", StacksHung(report)},
+              {"all_blocked", v.all_blocked},
+              {"blocked", v.blocked},
+              {"not_blocked", v.not_blocked},
+              {"progress", progress},
+              {"different_collectives", std::move(sides)},
+              {"ranks_by_order", v.ranks_by_order}};
+}
+
 }  // namespace
 
 nlohmann::json ToJson(const JobReport& report) {
@@ -179,15 +201,21 @@ nlohmann::json ToJson(const JobReport& report) {
                           {"pid", u.pid > 0 ? json(u.pid) : json(nullptr)},
                           {"source", u.source.empty() ? json(nullptr) : json(u.source)}});
   }
+  const bool stacks = report.view == "stacks";
   return json{{"schema", "mpidbg.job/1"},
+              {"view", report.view},
+              {"stacks", stacks ? StacksJson(report) : json(nullptr)},
               {"ranks", std::move(ranks)},
               {"groups", std::move(groups)},
               {"rank_classes", ClassesJson(report)},
               {"call_tree", TreeJson(report.classes.root)},
-              {"deadlock", DeadlockJson(report.deadlock)},
-              {"unmatched", std::move(unmatched)},
+              // Not known in the stacks view: null, never "none found".
+              {"deadlock", stacks ? json(nullptr) : DeadlockJson(report.deadlock)},
+              {"unmatched", stacks ? json(nullptr) : std::move(unmatched)},
               {"hints", report.hints},
-              {"collective_mismatches", std::move(mismatches)},
+              // The stacks view lists the mismatches it proves; null when it proves none.
+              {"collective_mismatches",
+               stacks && mismatches.empty() ? json(nullptr) : std::move(mismatches)},
               {"incomplete", report.Incomplete()},
               {"unreadable_inputs", std::move(inputs)},
               // The same fact as "incomplete", the other way round, and which ranks.

@@ -8,6 +8,7 @@
 
 #include "job/call_info.h"
 #include "job/job_analysis.h"
+#include "job/stacks_view.h"
 
 namespace mpidbg::job {
 namespace {
@@ -53,6 +54,8 @@ void Coverage(const JobReport& report, std::ostringstream& out) {
   }
 }
 
+void StateCounts(const JobReport& report, std::ostringstream& out);
+
 void Verdict(const JobReport& report, std::ostringstream& out) {
   const DeadlockReport& d = report.deadlock;
   const bool incomplete = report.Incomplete();
@@ -73,6 +76,10 @@ void Verdict(const JobReport& report, std::ostringstream& out) {
   } else {
     out << "no deadlock among the ranks read\n";
   }
+  StateCounts(report, out);
+}
+
+void StateCounts(const JobReport& report, std::ostringstream& out) {
   std::map<RankState, int> counts;
   for (const RankReport& r : report.ranks) ++counts[r.state];
   out << report.ranks.size() << (report.ranks.size() == 1 ? " rank" : " ranks");
@@ -82,6 +89,62 @@ void Verdict(const JobReport& report, std::ostringstream& out) {
     sep = ", ";
   }
   out << "\n";
+}
+
+// The reduced view's verdict (stacks_view.h): only what the stacks prove.
+void StacksVerdictText(const JobReport& report, std::ostringstream& out) {
+  const StacksVerdict& v = report.stacks;
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g s", v.second_read_seconds);
+  if (StacksHung(report)) {
+    out << "HUNG: all ranks blocked in MPI (" << FormatRankRanges(v.blocked)
+        << "); no stack moved in " << seconds << " between two reads\n"
+        << "  the stacks show where each rank waits, not for whom: no cycle is claimed\n";
+  } else if (!v.progressing.empty()) {
+    out << "not hung: " << RanksPhrase(v.progressing) << " moved between two reads " << seconds
+        << " apart\n";
+  } else if (v.all_blocked && report.Incomplete()) {
+    out << "no verdict: every rank read is blocked in MPI, but not every rank was read\n";
+  } else if (v.all_blocked) {
+    out << "ALL RANKS BLOCKED IN MPI (" << FormatRankRanges(v.blocked)
+        << "), read once: whether they still progress was not measured (a core, or --confirm 0)\n";
+  } else {
+    out << "no verdict from the stacks: " << RanksPhrase(v.not_blocked)
+        << (v.not_blocked.size() == 1 ? " is" : " are") << " not blocked in MPI\n";
+  }
+  for (const CollectiveMismatch& m : report.collective_mismatches) {
+    out << "COLLECTIVE MISMATCH on " << m.comm_name << ":";
+    const char* sep = " ";
+    for (const CollectiveMismatch::Side& side : m.sides) {
+      out << sep << RanksPhrase(side.ranks) << " in " << side.call;
+      if (side.root) out << " (root " << *side.root << ")";
+      sep = ", ";
+    }
+    out << "\n";
+  }
+  bool from_callers = false;
+  for (const RankReport& r : report.ranks) from_callers = from_callers || !r.arguments_from.empty();
+  if (from_callers) {
+    out << "arguments read from the callers' frames (their DWARF call sites), not from MPI\n";
+  }
+  if (v.ranks_by_order) {
+    out << "ranks numbered by the order of the targets: no launcher variable (PMI_RANK, "
+           "OMPI_COMM_WORLD_RANK, ...) named them\n";
+  }
+  StateCounts(report, out);
+}
+
+// Ranks in different collectives, as the stacks show them: no verdict, since the stacks
+// do not say which communicator each call is on.
+void StacksCollectives(const JobReport& report, std::ostringstream& out) {
+  const std::vector<CollectiveMismatch::Side>& sides = report.stacks.collectives;
+  if (sides.empty() || !report.collective_mismatches.empty()) return;  // said as a verdict
+  out << "\nthe stacks show ranks in different collectives:\n";
+  for (const CollectiveMismatch::Side& side : sides) {
+    out << "  " << RanksPhrase(side.ranks) << ": " << side.call << "\n";
+  }
+  out << "  a collective mismatch if these calls are on one communicator (the stacks do not "
+         "say which)\n";
 }
 
 void Groups(const JobReport& report, std::ostringstream& out) {
@@ -272,6 +335,17 @@ void Hints(const JobReport& report, std::ostringstream& out) {
 
 std::string ToText(const JobReport& report) {
   std::ostringstream out;
+  if (report.view == "stacks") {
+    out << "REDUCED VIEW (stacks only): this job does not carry mpidbg's runtime; run it under "
+           "`mpidbg run` to see communicators, pending messages, requests and a deadlock proof.\n";
+    Coverage(report, out);
+    StacksVerdictText(report, out);
+    Groups(report, out);
+    StacksCollectives(report, out);
+    Classes(report, out);
+    CallTreeText(report, out);
+    return out.str();
+  }
   Coverage(report, out);
   Verdict(report, out);
   Groups(report, out);

@@ -6,8 +6,26 @@
 namespace mpidbg::job {
 namespace {
 
+// Frames compared by pc: a thread read from its stacks alone has no call count, but its
+// folded stack (the MPI call's frame and the program's callers) stays put while it waits.
+bool SameStack(const model::Thread& before, const model::Thread& after) {
+  if (before.frames.size() != after.frames.size()) return false;
+  for (std::size_t i = 0; i < before.frames.size(); ++i) {
+    if (before.frames[i].pc != after.frames[i].pc) return false;
+  }
+  return true;
+}
+
 bool ThreadProgressed(const model::Thread& before, const model::Thread& after) {
-  return before.mpi_calls != after.mpi_calls || before.call != after.call;
+  if (before.mpi_calls != after.mpi_calls || before.call != after.call) return true;
+  const bool counted = before.mpi_calls != 0 || after.mpi_calls != 0;
+  return !counted && !SameStack(before, after);
+}
+
+// Ranks by world rank; a process whose rank is not known (the stacks view without a
+// launcher variable) by its pid, which a second live read keeps.
+int64_t RankKey(const model::ProcessSnapshot& s) {
+  return s.process.rank >= 0 ? s.process.rank : -1 - s.process.pid;
 }
 
 bool RankProgressed(const model::ProcessSnapshot& before, const model::ProcessSnapshot& after) {
@@ -23,15 +41,17 @@ bool RankProgressed(const model::ProcessSnapshot& before, const model::ProcessSn
 }  // namespace
 
 std::vector<int> MarkProgressingRanks(const std::vector<model::ProcessSnapshot>& earlier,
-                                      std::vector<model::ProcessSnapshot>* later) {
-  std::unordered_map<int, const model::ProcessSnapshot*> by_rank;
+                                      std::vector<model::ProcessSnapshot>* later,
+                                      std::vector<int64_t>* progressing_pids) {
+  std::unordered_map<int64_t, const model::ProcessSnapshot*> by_rank;
   for (const model::ProcessSnapshot& s : earlier) {
-    if (s.process.rank >= 0 && s.process.state != "unreadable") by_rank.emplace(s.process.rank, &s);
+    if (s.process.state != "unreadable") by_rank.emplace(RankKey(s), &s);
   }
   std::vector<int> progressing;
   for (model::ProcessSnapshot& s : *later) {
-    if (s.process.rank < 0 || s.process.state == "unreadable") continue;
-    auto it = by_rank.find(s.process.rank);
+    if (s.process.state == "unreadable") continue;
+    if (s.process.rank < 0 && s.process.view != "stacks") continue;
+    auto it = by_rank.find(RankKey(s));
     if (it != by_rank.end() && !RankProgressed(*it->second, s)) continue;
     bool had_blocked = false;
     for (model::Thread& t : s.threads) {
@@ -39,7 +59,9 @@ std::vector<int> MarkProgressingRanks(const std::vector<model::ProcessSnapshot>&
       t.state = "in_mpi";
       had_blocked = true;
     }
-    if (had_blocked) progressing.push_back(s.process.rank);
+    if (!had_blocked) continue;
+    if (s.process.rank >= 0) progressing.push_back(s.process.rank);
+    if (progressing_pids != nullptr) progressing_pids->push_back(s.process.pid);
   }
   return progressing;
 }

@@ -8,6 +8,7 @@
 // counts each thread's MPI calls, so comparing two reads settles it.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "model/snapshot.h"
@@ -17,8 +18,12 @@ namespace mpidbg::job {
 // Marks, in `later`, every blocked thread of a rank that made MPI calls since `earlier`
 // (or that changed call) as "in_mpi", so the analysis treats it as able to proceed.
 // Ranks are matched by world rank, threads by tid; a thread absent from `earlier`
-// counts as progress. Returns the world ranks found progressing.
+// counts as progress. Threads without a call count (read from their stacks alone)
+// progress when their folded stacks differ. A process of the stacks view whose rank
+// is not known is matched by pid. Returns the world ranks found progressing, and their
+// pids in `progressing_pids` when given.
 std::vector<int> MarkProgressingRanks(const std::vector<model::ProcessSnapshot>& earlier,
-                                      std::vector<model::ProcessSnapshot>* later);
+                                      std::vector<model::ProcessSnapshot>* later,
+                                      std::vector<int64_t>* progressing_pids = nullptr);
 
 }  // namespace mpidbg::job

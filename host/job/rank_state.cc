@@ -26,10 +26,12 @@ void FillCall(const JobIndex& job, std::size_t i, const model::Thread& thread,
     if (op->peer.kind != model::Rank::Kind::kUnknown) report->peer = op->peer;
     if (std::optional<int> world = job.PeerWorld(i, *op)) report->peer_world = model::Rank::Of(*world);
     if (ClassOfCall(op->call) != CallClass::kColl) report->tag = op->tag;
-  } else if (!thread.comm_id.empty()) {
-    report->comm = thread.comm_id;
+  } else if (!thread.comm_id.empty() || !thread.comm_name.empty()) {
+    // The stacks view names a communicator (MPI_COMM_WORLD, or a handle) without an id.
+    if (!thread.comm_id.empty()) report->comm = thread.comm_id;
     report->comm_name = job.CommLabel(i, thread.comm_id, thread.comm_name);
   }
+  report->arguments_from = thread.arguments_from;
   if (thread.root && *thread.root >= 0) report->root = thread.root;
 }
 

@@ -57,8 +57,9 @@ std::string ThreadCallSummary(const JobIndex& job, std::size_t i, const model::T
       return WaitSummary(job, i, thread);
     case CallClass::kColl: {
       if (IsFinalize(call)) return call;
-      const std::string comm =
-          thread.comm_id.empty() ? std::string() : job.CommLabel(i, thread.comm_id, thread.comm_name);
+      const std::string comm = thread.comm_id.empty() && thread.comm_name.empty()
+                                   ? std::string()
+                                   : job.CommLabel(i, thread.comm_id, thread.comm_name);
       return CollectiveSummary(call, thread.root, comm);
     }
     case CallClass::kOther:

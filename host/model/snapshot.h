@@ -82,6 +82,9 @@ struct Thread {
   std::optional<int> root;                  // collective root (comm rank)
   std::vector<Frame> frames;                // innermost first; empty when not unwound
   std::optional<std::string> stack_error;   // why frames is empty or cut short, if it is
+  // Where the call's envelope (operation, comm_name, root) came from: "" the runtime's
+  // records, "caller_frame" the values the caller's DWARF says it passed (stacks view).
+  std::string arguments_from;
 };
 
 struct Communicator {
@@ -118,6 +121,15 @@ struct ProcessInfo {
   // debugging support, 3 cannot be read); "" and 0 when not known.
   std::string error;
   int error_kind = 0;
+  // How much of the process could be read (OUTPUT.md "view"): "records" through a
+  // message-queue DLL (mpidbg's runtime or the MPI library's own), "stacks" from the
+  // threads' call stacks alone (a job not started under `mpidbg run`: the MPI call
+  // each thread is in, no communicators, messages or requests).
+  std::string view = "records";
+  // Stacks view only: where rank and size came from, the environment variable that
+  // named the rank ("PMI_RANK", "OMPI_COMM_WORLD_RANK", ...); "" when not known (the
+  // job numbers such ranks by the order of its targets).
+  std::string rank_from;
 };
 
 // Per (communicator, peer, tag): what this process sent and received (the runtime's

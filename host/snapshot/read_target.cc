@@ -14,9 +14,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
+#include <string>
 
 #include "host/plugin_host/plugin_choice.h"
 #include "host/snapshot/isolated_child.h"
+#include "host/snapshot/read_stacks_view.h"
 #include "host/snapshot/read_with_dll.h"
 #include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
@@ -97,8 +100,17 @@ Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const Plugin
   return SnapshotFromJson(doc["snapshot"]);
 }
 
+// Foreign DLLs that refused a target of this run (kNoSupport: no queues, a crash, no
+// answer in time). One command reads the ranks of one job, which share their library.
+std::set<std::string>& FailedDlls() {
+  static std::set<std::string> failed;
+  return failed;
+}
+
 }  // namespace
 
+// Without a DLL that can read it, a process that has an MPI library is read in the
+// reduced view (its stacks); one without any MPI library keeps the refusal.
 Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec, LiveTarget* stopped,
                                           ReadCost* cost) {
   ReadCost ignored;
@@ -111,8 +123,21 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec, LiveTarget* st
   const int64_t start = MonotonicNowNs();
   auto choice = ChoosePlugin(target.symbols(), target.memory(), spec.plugin, target.pid());
   cost->choose_ns = MonotonicNowNs() - start;
-  if (!choice.ok()) return choice.status();
+  if (!choice.ok()) {
+    if (choice.status().kind() != ErrorKind::kNoSupport || !spec.plugin.empty()) {
+      return choice.status();
+    }
+    const std::string library = MpiLibraryModule(target);
+    if (library.empty()) return choice.status();
+    return ReadStacksView(target, library);
+  }
   if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit, cost);
+  if (spec.plugin.empty() && FailedDlls().count(choice->path) != 0) {
+    // The same DLL failed on another process of this run (the ranks of a job share their
+    // MPI library): its stacks at once, without another child and attach.
+    const std::string library = MpiLibraryModule(target);
+    if (!library.empty()) return ReadStacksView(target, library);
+  }
   int64_t pid = target.pid();
   target.Close();
   opened.value().reset();
@@ -121,7 +146,13 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec, LiveTarget* st
   auto snap = ReadIsolated(spec, choice.value(), pid);
   if (!snap.ok() && snap.status().kind() == ErrorKind::kNoSupport && spec.plugin.empty()) {
     // The MPI library's own DLL failed (Debian's Open MPI DLL needs debug information
-    // that is not installed); say what works instead.
+    // that is not installed): its stacks are what can still be read.
+    FailedDlls().insert(choice->path);
+    auto again = OpenedTarget::Open(spec);
+    if (again.ok()) {
+      const std::string library = MpiLibraryModule(*again.value());
+      if (!library.empty()) return ReadStacksView(*again.value(), library);
+    }
     return Status::NoSupport(snap.status().message() +
                              "; run the job under `mpidbg run` to read it with mpidbg's runtime");
   }

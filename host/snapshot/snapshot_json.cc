@@ -73,6 +73,7 @@ json ThreadToJson(const model::Thread& t) {
   for (const model::Frame& f : t.frames) frames.push_back(FrameToJson(f));
   j["frames"] = std::move(frames);
   j["stack_error"] = OptionalToJson(t.stack_error);
+  j["arguments_from"] = StringOrNull(t.arguments_from);
   return j;
 }
 
@@ -244,6 +245,7 @@ json SnapshotToJson(const model::ProcessSnapshot& snap) {
   const model::ProcessInfo& p = snap.process;
   json doc;
   doc["schema"] = kSnapshotSchema;
+  doc["view"] = p.view;
   json process;
   process["pid"] = p.pid;
   process["rank"] = p.rank;
@@ -254,6 +256,7 @@ json SnapshotToJson(const model::ProcessSnapshot& snap) {
   process["thread_level"] = StringOrNull(p.thread_level);
   process["state"] = StringOrNull(p.state);
   process["plugin"] = StringOrNull(p.plugin);
+  process["rank_from"] = StringOrNull(p.rank_from);
   doc["process"] = process;
   json threads = json::array();
   for (const model::Thread& t : snap.threads) threads.push_back(ThreadToJson(t));

@@ -111,6 +111,7 @@ model::Thread ThreadFromJson(const json& j) {
     for (const json& f : j.at("frames")) t.frames.push_back(FrameFromJson(f));
   }
   GetOptional(j, "stack_error", &t.stack_error);
+  Get(j, "arguments_from", &t.arguments_from);
   return t;
 }
 
@@ -257,6 +258,8 @@ Result<model::ProcessSnapshot> SnapshotFromJson(const json& doc) {
   }
   model::ProcessSnapshot snap;
   try {
+    Get(doc, "view", &snap.process.view);  // absent in older documents: "records"
+    if (snap.process.view != "stacks") snap.process.view = "records";
     if (Has(doc, "process")) {
       const json& p = doc.at("process");
       Get(p, "pid", &snap.process.pid);
@@ -268,6 +271,7 @@ Result<model::ProcessSnapshot> SnapshotFromJson(const json& doc) {
       Get(p, "thread_level", &snap.process.thread_level);
       Get(p, "state", &snap.process.state);
       Get(p, "plugin", &snap.process.plugin);
+      Get(p, "rank_from", &snap.process.rank_from);
     }
     if (Has(doc, "threads")) {
       for (const json& t : doc.at("threads")) snap.threads.push_back(ThreadFromJson(t));

@@ -67,8 +67,13 @@ std::string OperationText(const model::Operation& op) {
 std::string ProcessHeaderText(const model::ProcessSnapshot& snap) {
   const model::ProcessInfo& p = snap.process;
   std::ostringstream out;
+  if (p.view == "stacks") {
+    out << "REDUCED VIEW (stacks only): this process does not carry mpidbg's runtime; run it "
+           "under `mpidbg run` to see communicators, pending messages and requests.\n";
+  }
   out << "process " << p.pid;
   if (p.rank >= 0) out << ", rank " << p.rank << " of " << p.size;
+  if (p.rank >= 0 && !p.rank_from.empty()) out << " (rank from " << p.rank_from << ")";
   if (!p.hostname.empty()) out << ", host " << p.hostname;
   out << " (" << p.source << ")\n";
   // The process's place in MPI's life, not whether it runs: a rank asleep in sleep()
@@ -136,7 +141,8 @@ std::string ThreadsText(const model::ProcessSnapshot& snap) {
       continue;
     }
     if (t.state == "unknown") {
-      out << "state unknown (the message-queue DLL does not report threads)\n";
+      out << (snap.process.view == "stacks" ? "state unknown (its stack could not be read)\n"
+                                            : "state unknown (the message-queue DLL does not report threads)\n");
       StackLines(out, t);
       continue;
     }
@@ -145,7 +151,14 @@ std::string ThreadsText(const model::ProcessSnapshot& snap) {
     if (!t.comm_name.empty()) out << " on " << t.comm_name;
     if (t.root) out << " (root " << *t.root << ")";
     out << "\n";
-    if (t.operation) out << "      " << OperationText(*t.operation) << "\n";
+    if (t.operation && !t.arguments_from.empty()) {
+      // Only the envelope is known: no size, status or request.
+      const std::string text = OperationText(*t.operation);
+      out << "      " << text.substr(0, text.find(") ") + 1) << "\n";
+    } else if (t.operation) {
+      out << "      " << OperationText(*t.operation) << "\n";
+    }
+    if (!t.arguments_from.empty()) out << "      (arguments read from the caller's frame)\n";
     for (const model::Operation& op : t.waited) out << "      waits for " << OperationText(op) << "\n";
     if (t.waited_unknown > 0) {
       out << "      waits for " << t.waited_unknown << " request(s) not known to mpidbg\n";
@@ -157,6 +170,11 @@ std::string ThreadsText(const model::ProcessSnapshot& snap) {
 
 std::string QueuesText(const model::ProcessSnapshot& snap) {
   std::ostringstream out;
+  if (snap.process.view == "stacks") {
+    // Not "0": the stacks say nothing of communicators or queues.
+    out << "communicators: not known in the reduced view (stacks only)\n";
+    return out.str();
+  }
   out << "communicators: " << snap.communicators.size() << "\n";
   for (const model::Communicator& c : snap.communicators) {
     out << "  " << (c.name.empty() ? "(unnamed)" : c.name) << "  id " << c.id << ", handle "

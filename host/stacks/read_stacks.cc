@@ -18,6 +18,19 @@ int64_t NowNs() {
       .count();
 }
 
+// The values passed to the MPI call of the innermost folded frame: its caller is the
+// next folded frame, whose pc (a return address) folding kept from the raw frame.
+CallSiteValues CallSiteOfInnermostCall(Dwfl* dwfl, const RawStack& raw,
+                                       const std::vector<model::Frame>& folded) {
+  if (folded.size() < 2 || !folded[0].function || MpiCallName(*folded[0].function).empty()) {
+    return {};
+  }
+  for (const RawFrame& f : raw.frames) {
+    if (!f.activation && f.pc == folded[1].pc) return ReadCallSiteValues(dwfl, f.pc, f.preserved);
+  }
+  return {};
+}
+
 }  // namespace
 
 bool StacksWanted() {
@@ -26,7 +39,7 @@ bool StacksWanted() {
 }
 
 std::map<int64_t, ThreadStack> ReadStacks(OpenedTarget& target, const std::vector<int64_t>& tids,
-                                          StackReadCost* cost) {
+                                          StackReadCost* cost, bool call_sites) {
   std::map<int64_t, ThreadStack> out;
   Dwfl* dwfl = target.symbols().dwfl();
   const int64_t start = NowNs();
@@ -49,6 +62,7 @@ std::map<int64_t, ThreadStack> ReadStacks(OpenedTarget& target, const std::vecto
       frames.push_back(std::move(frame));
     }
     stack.frames = FoldMpiFrames(frames);
+    if (call_sites) stack.call_site = CallSiteOfInnermostCall(dwfl, raw, stack.frames);
     if (!raw.error.empty()) stack.error = raw.error;
   }
   if (cost != nullptr) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/model/snapshot.h"
+#include "host/stacks/call_site_values.h"
 #include "host/target/opened_target.h"
 
 namespace mpidbg::host {
@@ -16,6 +17,9 @@ namespace mpidbg::host {
 struct ThreadStack {
   std::vector<model::Frame> frames;  // folded, innermost first
   std::optional<std::string> error;  // why frames is empty or cut short
+  // When asked for and the innermost frame is an MPI call: the values its caller passed
+  // (the caller's DWARF call-site entry; found == false when there is none).
+  CallSiteValues call_site;
 };
 
 struct StackReadCost {
@@ -29,8 +33,9 @@ bool StacksWanted();
 
 // Unwinds each of `tids`. Never fails: a target whose threads cannot be unwound gives
 // every thread the reason. Must run before a live target is closed (its threads resumed).
+// `call_sites`: also read the values passed to each thread's innermost MPI call.
 std::map<int64_t, ThreadStack> ReadStacks(OpenedTarget& target, const std::vector<int64_t>& tids,
-                                          StackReadCost* cost = nullptr);
+                                          StackReadCost* cost = nullptr, bool call_sites = false);
 
 // Puts each thread's stack into the snapshot's thread of the same tid.
 void AttachStacks(std::map<int64_t, ThreadStack> stacks, std::vector<model::Thread>* threads);

@@ -37,7 +37,12 @@ int OnFrame(Dwfl_Frame* frame, void* arg) {
     walk->cut = "the unwinder made no progress";
     return DWARF_CB_ABORT;
   }
-  walk->out->frames.push_back(RawFrame{pc, activation});
+  RawFrame raw{pc, activation, {}};
+  for (std::size_t i = 0; i < kPreservedRegisters.size(); ++i) {
+    Dwarf_Word value = 0;
+    if (dwfl_frame_reg(frame, kPreservedRegisters[i], &value) == 0) raw.preserved.values[i] = value;
+  }
+  walk->out->frames.push_back(raw);
   if (walk->out->frames.size() >= kMaxFrames) {
     walk->cut = "stack cut at " + std::to_string(kMaxFrames) + " frames";
     return DWARF_CB_ABORT;

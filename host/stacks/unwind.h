@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "host/stacks/call_site_values.h"
 #include "host/util/status.h"
 
 namespace mpidbg::host {
@@ -27,6 +28,9 @@ struct RawFrame {
   uint64_t pc = 0;
   // False for a caller's frame, whose pc is a return address: its call lies at pc - 1.
   bool activation = true;
+  // The registers a callee preserves, as recovered for this frame (call_site_values.h
+  // evaluates a caller's call-site values over them).
+  PreservedRegisters preserved;
 };
 
 struct RawStack {

@@ -61,10 +61,13 @@ MpiJob::~MpiJob() {
 }
 
 bool MpiJob::Start(std::string* why) {
-  std::vector<std::string> argv = {"timeout", "-s", "KILL", std::to_string(kJobSeconds),
-                                   MpidbgExe(), "run"};
-  argv.insert(argv.end(), run_options_.begin(), run_options_.end());
-  argv.push_back("--");
+  std::vector<std::string> argv = {"timeout", "-s", "KILL", std::to_string(kJobSeconds)};
+  if (!without_runtime_) {
+    argv.push_back(MpidbgExe());
+    argv.push_back("run");
+    argv.insert(argv.end(), run_options_.begin(), run_options_.end());
+    argv.push_back("--");
+  }
   for (const std::string& w : LauncherFor(flavour_, ranks_)) argv.push_back(w);
   argv.push_back(TestAppPath(flavour_, app_));
   leader_ = SpawnSession(argv, {marker_}, dir_ + "/job.log");

@@ -25,6 +25,9 @@ class MpiJob {
 
   // Options for `mpidbg run` before "--" (e.g. --monitor, --profile=200); set before Start.
   void set_run_options(std::vector<std::string> options) { run_options_ = std::move(options); }
+  // Starts the job with the launcher alone, not under `mpidbg run`: no runtime in the
+  // ranks, as a user's job that was not started for debugging. Set before Start.
+  void set_without_runtime() { without_runtime_ = true; }
   // Launches the job and waits until every rank printed "ready" and all rank
   // processes are found. False (with the reason and the job's log) on failure.
   bool Start(std::string* why);
@@ -42,6 +45,7 @@ class MpiJob {
   pid_t leader_ = -1;
   std::vector<pid_t> pids_;
   std::vector<std::string> run_options_;
+  bool without_runtime_ = false;
 };
 
 struct MpidbgResult {

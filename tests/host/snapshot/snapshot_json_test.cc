@@ -271,6 +271,29 @@ TEST(SnapshotJson, RoundTripIsLossless) {
   EXPECT_EQ(p.process.plugin, original.process.plugin);
 }
 
+TEST(SnapshotJson, TheReducedViewRoundTrips) {
+  model::ProcessSnapshot original = HandBuilt();
+  EXPECT_EQ(SnapshotToJson(original)["view"], "records");
+  original.process.view = "stacks";
+  original.process.rank_from = "PMI_RANK";
+  original.threads[0].arguments_from = "caller_frame";
+  json doc = SnapshotToJson(original);
+  EXPECT_EQ(doc["view"], "stacks");
+  EXPECT_EQ(doc["process"]["rank_from"], "PMI_RANK");
+  EXPECT_EQ(doc["threads"][0]["arguments_from"], "caller_frame");
+  EXPECT_TRUE(doc["threads"][1]["arguments_from"].is_null());
+  auto parsed = SnapshotFromJson(json::parse(doc.dump()));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_EQ(parsed->process.view, "stacks");
+  EXPECT_EQ(parsed->process.rank_from, "PMI_RANK");
+  EXPECT_EQ(parsed->threads[0].arguments_from, "caller_frame");
+  // A document from before the key, or with a value of no known view, is the full view.
+  doc.erase("view");
+  EXPECT_EQ(SnapshotFromJson(doc)->process.view, "records");
+  doc["view"] = "other";
+  EXPECT_EQ(SnapshotFromJson(doc)->process.view, "records");
+}
+
 TEST(SnapshotJson, WrongSchemaIsRefused) {
   json doc = SnapshotToJson(HandBuilt());
   doc["schema"] = "mpidbg.job/1";
