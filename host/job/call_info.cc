@@ -1,5 +1,6 @@
 #include "job/call_info.h"
 
+#include <cstdio>
 #include <string_view>
 
 #include "mpidbg/call_ids.h"
@@ -67,6 +68,19 @@ std::string RankText(const model::Rank& rank) {
     case model::Rank::Kind::kUnknown: break;
   }
   return "?";
+}
+
+std::string FrameName(const model::Frame& f) {
+  if (f.function) return *f.function;
+  char pc[32];
+  std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(f.pc));
+  return f.module.empty() ? std::string(pc) : std::string(pc) + " in " + f.module;
+}
+
+std::string FrameFileLine(const model::Frame& f) {
+  const std::size_t slash = f.file->rfind('/');
+  return (slash == std::string::npos ? *f.file : f.file->substr(slash + 1)) + ":" +
+         std::to_string(*f.line);
 }
 
 std::string TagText(const model::Tag& tag) {

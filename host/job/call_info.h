@@ -29,4 +29,9 @@ std::string RankText(const model::Rank& rank);
 // "7", "ANY_TAG".
 std::string TagText(const model::Tag& tag);
 
+// A frame's name in a call path: its function, else its pc in its module.
+std::string FrameName(const model::Frame& frame);
+// "hang.c:7" (the file's base name), for a frame whose file and line are known.
+std::string FrameFileLine(const model::Frame& frame);
+
 }  // namespace mpidbg::job

@@ -28,6 +28,17 @@ const char* RankStateName(RankState state) {
   return "unreadable";
 }
 
+const char* RankStateText(RankState state) {
+  switch (state) {
+    case RankState::kBlocked: return "blocked";
+    case RankState::kInMpi: return "in MPI";
+    case RankState::kNotInMpi: return "not in MPI";
+    case RankState::kFinalized: return "finalized";
+    case RankState::kUnreadable: return "not readable";
+  }
+  return "not readable";
+}
+
 const char* WaitKindName(WaitKind kind) { return kind == WaitKind::kOr ? "or" : "and"; }
 
 std::size_t DeadlockReport::EdgeCount() const {
@@ -37,6 +48,21 @@ std::size_t DeadlockReport::EdgeCount() const {
 }
 
 namespace {
+
+// The ranks into the report, sorted: every rank, and a process without one (as rank -1)
+// so nothing given is lost; a repeated rank is not (a hint says so). Groups and classes
+// hold real ranks only.
+void ListRanks(const JobIndex& job, std::vector<RankReport> ranks, JobReport* report) {
+  std::vector<RankReport> grouped;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (job.participates(i)) grouped.push_back(ranks[i]);
+    if (job.participates(i) || ranks[i].rank < 0) report->ranks.push_back(std::move(ranks[i]));
+  }
+  std::stable_sort(report->ranks.begin(), report->ranks.end(),
+                   [](const RankReport& a, const RankReport& b) { return a.rank < b.rank; });
+  report->groups = GroupBySummary(grouped);
+  report->classes = RankClasses(grouped);
+}
 
 // The reduced view: ranks, their classes and what the stacks prove; no wait graph,
 // since no rank says what it waits for.
@@ -51,18 +77,10 @@ JobReport AnalyzeStacks(std::vector<model::ProcessSnapshot> snapshots) {
     report.world_size = std::max(report.world_size, job.snapshot(i).process.size);
   }
   report.unread = FindUnreadRanks(job, ranks);
-  std::vector<RankReport> grouped;
-  for (std::size_t i = 0; i < job.size(); ++i) {
-    if (job.participates(i)) grouped.push_back(ranks[i]);
-    if (job.participates(i) || ranks[i].rank < 0) report.ranks.push_back(std::move(ranks[i]));
-  }
-  std::stable_sort(report.ranks.begin(), report.ranks.end(),
-                   [](const RankReport& a, const RankReport& b) { return a.rank < b.rank; });
+  ListRanks(job, std::move(ranks), &report);
   report.stacks = JudgeStacks(report.ranks);
   report.collective_mismatches = ProvenCollectiveMismatches(report.ranks);
   report.stacks.ranks_by_order = numbered;
-  report.groups = GroupBySummary(grouped);
-  report.classes = RankClasses(grouped);
   return report;
 }
 
@@ -102,17 +120,7 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
   report.collective_mismatches = FindCollectiveMismatches(job);
   report.hints = MakeHints(job, messages, collectives, ranks, report.collective_mismatches);
 
-  // A process without a rank is still listed (as rank -1) so nothing given is lost; a
-  // repeated rank is not (a hint says so). Groups hold real ranks only.
-  std::vector<RankReport> grouped;
-  for (std::size_t i = 0; i < job.size(); ++i) {
-    if (job.participates(i)) grouped.push_back(ranks[i]);
-    if (job.participates(i) || ranks[i].rank < 0) report.ranks.push_back(std::move(ranks[i]));
-  }
-  std::stable_sort(report.ranks.begin(), report.ranks.end(),
-                   [](const RankReport& a, const RankReport& b) { return a.rank < b.rank; });
-  report.groups = GroupBySummary(grouped);
-  report.classes = RankClasses(grouped);
+  ListRanks(job, std::move(ranks), &report);
   return report;
 }
 

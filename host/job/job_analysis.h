@@ -27,6 +27,9 @@ enum class RankState { kBlocked, kInMpi, kNotInMpi, kFinalized, kUnreadable };
 
 // "blocked", "in_mpi", "not_in_mpi", "finalized", "unreadable".
 const char* RankStateName(RankState state);
+// The same as a person says it: "blocked", "in MPI", "not in MPI", "finalized",
+// "not readable" (text and call paths; the JSON keeps the names above).
+const char* RankStateText(RankState state);
 
 // One rank, reduced to what it is doing now (from its first blocked thread, else its
 // first thread in MPI).

@@ -13,18 +13,6 @@
 namespace mpidbg::job {
 namespace {
 
-// A state as a person says it (the JSON keeps the enum names).
-const char* StateText(RankState state) {
-  switch (state) {
-    case RankState::kBlocked: return "blocked";
-    case RankState::kInMpi: return "in MPI";
-    case RankState::kNotInMpi: return "not in MPI";
-    case RankState::kFinalized: return "finalized";
-    case RankState::kUnreadable: return "not readable";
-  }
-  return "not readable";
-}
-
 // Said before the verdict: what the verdict does not cover, one line per rank or input.
 void Coverage(const JobReport& report, std::ostringstream& out) {
   if (!report.Incomplete()) return;
@@ -85,7 +73,7 @@ void StateCounts(const JobReport& report, std::ostringstream& out) {
   out << report.ranks.size() << (report.ranks.size() == 1 ? " rank" : " ranks");
   const char* sep = ": ";
   for (const auto& [state, count] : counts) {
-    out << sep << count << ' ' << StateText(state);
+    out << sep << count << ' ' << RankStateText(state);
     sep = ", ";
   }
   out << "\n";
@@ -235,20 +223,6 @@ void Unmatched(const JobReport& report, std::ostringstream& out) {
   }
 }
 
-// A frame's name in a call path: its function, else its pc in its module.
-std::string FrameName(const model::Frame& f) {
-  if (f.function) return *f.function;
-  char pc[32];
-  std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(f.pc));
-  return f.module.empty() ? std::string(pc) : std::string(pc) + " in " + f.module;
-}
-
-std::string FileLine(const model::Frame& f) {
-  const std::size_t slash = f.file->rfind('/');
-  return (slash == std::string::npos ? *f.file : f.file->substr(slash + 1)) + ":" +
-         std::to_string(*f.line);
-}
-
 // Where a rank's call was made: " at hang.c:7 in wait_for_token ← main". The folded
 // MPI frame is the call the summary already names; the path ends at main or a thread's
 // start, whose callers are the C library's.
@@ -263,12 +237,12 @@ std::string StackPhrase(const RankReport& r) {
     const model::Frame& f = frames[k];
     const std::string name = FrameName(f);
     if (k == i) {
-      out += (f.file && f.line) ? " at " + FileLine(f) + " in " + name : " in " + name;
+      out += (f.file && f.line) ? " at " + FrameFileLine(f) + " in " + name : " in " + name;
       located = f.file && f.line;
     } else {
       out += " \u2190 " + name;
       if (!located && f.file && f.line) {
-        out += " (" + FileLine(f) + ")";
+        out += " (" + FrameFileLine(f) + ")";
         located = true;
       }
     }

@@ -1,7 +1,7 @@
 // rank_classes.cc — frames into call paths, paths into the prefix tree.
 #include "job/rank_classes.h"
 
-#include <cstdio>
+#include "job/call_info.h"
 
 namespace mpidbg::job {
 namespace {
@@ -10,32 +10,9 @@ namespace {
 // rank and say nothing.
 bool IsPathStart(const std::string& name) { return name == "main" || name == "start_thread"; }
 
+// "exchange at ring.c:12", or the name alone where the line is not known.
 std::string FrameElement(const model::Frame& f) {
-  std::string name;
-  if (f.function) {
-    name = *f.function;
-  } else {
-    char pc[32];
-    std::snprintf(pc, sizeof pc, "0x%llx", static_cast<unsigned long long>(f.pc));
-    name = f.module.empty() ? std::string(pc) : std::string(pc) + " in " + f.module;
-  }
-  if (f.file && f.line) {
-    const std::size_t slash = f.file->rfind('/');
-    name += " at " + (slash == std::string::npos ? *f.file : f.file->substr(slash + 1)) + ":" +
-            std::to_string(*f.line);
-  }
-  return name;
-}
-
-const char* StatePhrase(RankState state) {
-  switch (state) {
-    case RankState::kBlocked: return "blocked";
-    case RankState::kInMpi: return "in MPI";
-    case RankState::kNotInMpi: return "not in MPI";
-    case RankState::kFinalized: return "finalized";
-    case RankState::kUnreadable: return "not readable";
-  }
-  return "not readable";
+  return f.file && f.line ? FrameName(f) + " at " + FrameFileLine(f) : FrameName(f);
 }
 
 }  // namespace
@@ -43,7 +20,7 @@ const char* StatePhrase(RankState state) {
 std::vector<std::string> CallPathOf(const RankReport& r) {
   if (r.state == RankState::kUnreadable || r.state == RankState::kFinalized ||
       r.frames.empty()) {
-    return {r.call && r.state != RankState::kUnreadable ? *r.call : StatePhrase(r.state)};
+    return {r.call && r.state != RankState::kUnreadable ? *r.call : RankStateText(r.state)};
   }
   // Frames are innermost first: the path is read back from the start frame.
   std::size_t start = r.frames.size() - 1;
