@@ -8,6 +8,9 @@
  *   latency_1024   the same with 1 KiB messages
  *   message_rate   messages per second: rank 0 streams windows of nonblocking 8-byte
  *                  sends, rank 1 posts matching receives, one acknowledgement per window
+ *   latency_0_c    latency_0 and message_rate through the MPI-4 large-count twins
+ *   message_rate_c (MPI_Send_c, MPI_Recv_c, MPI_Isend_c, MPI_Irecv_c), when the MPI has
+ *                  them: the runtime's cost of a _c call against its plain twin's
  *   request_bytes  root.request_bytes and root.orphan_budget of the mpidbg runtime,
  *   orphan_budget  when it is loaded (looked up by name, so the program itself does not
  *                  depend on the runtime)
@@ -36,15 +39,41 @@ static double Median(double* v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Whether the measurements go through the large-count twins (MPI-4). */
+static int g_large;
+
+#if MPI_VERSION >= 4
+#define BENCH_SEND(buf, n, peer, tag) \
+  (g_large ? MPI_Send_c(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD) \
+           : MPI_Send(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD))
+#define BENCH_RECV(buf, n, peer, tag) \
+  (g_large ? MPI_Recv_c(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE) \
+           : MPI_Recv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE))
+#define BENCH_ISEND(buf, n, peer, tag, req) \
+  (g_large ? MPI_Isend_c(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, req) \
+           : MPI_Isend(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, req))
+#define BENCH_IRECV(buf, n, peer, tag, req) \
+  (g_large ? MPI_Irecv_c(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, req) \
+           : MPI_Irecv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, req))
+#else
+#define BENCH_SEND(buf, n, peer, tag) MPI_Send(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD)
+#define BENCH_RECV(buf, n, peer, tag) \
+  MPI_Recv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+#define BENCH_ISEND(buf, n, peer, tag, req) \
+  MPI_Isend(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, req)
+#define BENCH_IRECV(buf, n, peer, tag, req) \
+  MPI_Irecv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, req)
+#endif
+
 static void PingPong(char* buf, int bytes, int iterations) {
   const int peer = 1 - g_rank;
   for (int i = 0; i < iterations; ++i) {
     if (g_rank == 0) {
-      MPI_Send(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-      MPI_Recv(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      BENCH_SEND(buf, bytes, peer, 1);
+      BENCH_RECV(buf, bytes, peer, 1);
     } else {
-      MPI_Recv(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      MPI_Send(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+      BENCH_RECV(buf, bytes, peer, 1);
+      BENCH_SEND(buf, bytes, peer, 1);
     }
   }
 }
@@ -71,13 +100,11 @@ static void Stream(char* buf, int windows) {
   char ack = 0;
   for (int w = 0; w < windows; ++w) {
     if (g_rank == 0) {
-      for (int i = 0; i < kWindow; ++i)
-        MPI_Isend(buf + 8 * i, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &req[i]);
+      for (int i = 0; i < kWindow; ++i) BENCH_ISEND(buf + 8 * i, 8, peer, 2, &req[i]);
       MPI_Waitall(kWindow, req, statuses);
       MPI_Recv(&ack, 1, MPI_BYTE, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
-      for (int i = 0; i < kWindow; ++i)
-        MPI_Irecv(buf + 8 * i, 8, MPI_BYTE, peer, 2, MPI_COMM_WORLD, &req[i]);
+      for (int i = 0; i < kWindow; ++i) BENCH_IRECV(buf + 8 * i, 8, peer, 2, &req[i]);
       MPI_Waitall(kWindow, req, statuses);
       MPI_Send(&ack, 1, MPI_BYTE, peer, 3, MPI_COMM_WORLD);
     }
@@ -116,10 +143,20 @@ int main(int argc, char** argv) {
   double lat0 = Latency(0, iterations);
   double lat1k = Latency(1024, iterations);
   double rate = MessageRate(windows);
+#if MPI_VERSION >= 4
+  g_large = 1;
+  double lat0_c = Latency(0, iterations);
+  double rate_c = MessageRate(windows);
+  g_large = 0;
+#endif
   if (g_rank == 0) {
     printf("latency_0 %.4f us\n", lat0);
     printf("latency_1024 %.4f us\n", lat1k);
     printf("message_rate %.1f msg/s\n", rate);
+#if MPI_VERSION >= 4
+    printf("latency_0_c %.4f us\n", lat0_c);
+    printf("message_rate_c %.1f msg/s\n", rate_c);
+#endif
     const mpidbg_root* root = (const mpidbg_root*)dlsym(RTLD_DEFAULT, MPIDBG_ROOT_SYMBOL);
     if (root != NULL) {
       printf("request_bytes %llu bytes\n", (unsigned long long)root->request_bytes);

@@ -10,6 +10,8 @@
 #include "plugin/call_names.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
+#include "plugin/object_snapshot.h"
+#include "plugin/topology_args.h"
 
 namespace {
 
@@ -47,7 +49,7 @@ MPIDBG_EXPORT int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detai
   full.remote_size = full.inter ? c.remote_size : 0;
   full.predefined = (c.hdr.flags & MPIDBG_REC_PREDEFINED) != 0;
   full.freed = (c.hdr.flags & MPIDBG_REC_FREED) != 0;
-  full.topology = (c.hdr.flags & MPIDBG_COMM_CART) != 0 ? 1 : 0;
+  full.topology = mpidbg::plugin::topology_kind(c);
   full.split_color = c.split_color;
   mpidbg::extensions::call_display_name(c.creator, full.creator_name, sizeof full.creator_name);
   mpidbg::extensions::copy_prefix(out, full, n);
@@ -63,6 +65,41 @@ MPIDBG_EXPORT int mpidbg_comm_get_remote_group(mqs_process* process, int* world_
   if ((comm->rec.hdr.flags & MPIDBG_COMM_INTER) == 0) return mqs_no_information;
   return read_rank_array(ps->reader, TargetAddr(comm->rec.remote_world_ranks),
                          comm->rec.remote_size, ps->limits, world_ranks);
+}
+
+MPIDBG_EXPORT int mpidbg_comm_get_neighbors(mqs_process* process, int max_sources, int* sources,
+                                            int* num_sources, int max_destinations,
+                                            int* destinations, int* num_destinations) {
+  if (num_sources == nullptr || num_destinations == nullptr || max_sources < 0 ||
+      max_destinations < 0 || (max_sources > 0 && sources == nullptr) ||
+      (max_destinations > 0 && destinations == nullptr)) {
+    return kErrBadArgument;
+  }
+  *num_sources = *num_destinations = 0;
+  ProcessSession* ps;
+  const CommEntry* comm;
+  const int rc = comm_of(process, &ps, &comm);
+  if (rc != mqs_ok) return rc;
+  const mpidbg_comm_record& c = comm->rec;
+  Topology t;
+  t.kind = topology_kind(c);
+  // An older runtime flags the topology without recording its arguments.
+  if (t.kind == MPIDBG_TOPO_NONE || c.topo_args.count == 0) return mqs_no_information;
+  const int read = read_int32_array(ps->reader, c.topo_args, ObjectLimits{}, &t.args);
+  if (read != mqs_ok) return read;
+  Vec<int32_t> in, out;
+  if (!locate_topology(&t) || !topology_neighbors(t, c.rank, c.size, &in, &out)) {
+    return mqs_no_information;  // arguments that contradict themselves name nobody
+  }
+  *num_sources = static_cast<int>(in.size());
+  *num_destinations = static_cast<int>(out.size());
+  for (size_t i = 0; i < in.size() && i < static_cast<size_t>(max_sources); ++i) {
+    sources[i] = in.data()[i];
+  }
+  for (size_t i = 0; i < out.size() && i < static_cast<size_t>(max_destinations); ++i) {
+    destinations[i] = out.data()[i];
+  }
+  return mqs_ok;
 }
 
 MPIDBG_EXPORT int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out) {

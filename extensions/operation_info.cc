@@ -50,6 +50,13 @@ void fill_operation_info(const plugin::RuntimeSnapshot& snap, const plugin::Oper
   call_display_name(r.call, out->call_name, sizeof out->call_name);
   std::memcpy(out->datatype_name, r.datatype_name, sizeof out->datatype_name);
   out->datatype_name[sizeof out->datatype_name - 1] = '\0';
+  // Only a persistent request can be partitioned; the lookup stays off other operations.
+  if (out->persistent != 0) {
+    if (const plugin::PartitionEntry* p = snap.find_partition(r.request)) {
+      out->partitions = p->rec.partitions;
+      out->partitions_done = p->rec.done;
+    }
+  }
   if (const plugin::CommEntry* comm = snap.find_comm(r.comm_job_id, r.comm_handle)) {
     plugin::comm_display_name(comm->rec, snap.root, false, out->comm_name, sizeof out->comm_name);
   }

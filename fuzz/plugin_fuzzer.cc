@@ -286,6 +286,18 @@ void group_call(mqs_process* p, int64_t n, bool remote) {
   }
 }
 
+// Room for a few neighbours only (variant 0: none), so the full counts exceed it.
+void neighbors_call(mqs_process* p, uint8_t variant) {
+  int room = variant % 5;
+  int sources[4], destinations[4];
+  int ns = -1, nd = -1;
+  if (mpidbg_comm_get_neighbors(p, room, sources, &ns, room, destinations, &nd) == mqs_ok &&
+      (ns < 0 || nd < 0)) {
+    std::fprintf(stderr, "plugin_fuzzer: negative neighbour count\n");
+    std::abort();
+  }
+}
+
 void drain_operations(mqs_process* p, int op_class, uint8_t variant) {
   if (mqs_setup_operation_iterator(p, op_class) != mqs_ok) return;
   for (int i = 0;; ++i) {
@@ -330,6 +342,7 @@ void walk_communicators(mqs_process* p, uint8_t variant) {
       const mpidbg_comm_detail d = detail.value();
       if (variant == 0 && d.inter) group_call(p, d.remote_size, true);
     }
+    neighbors_call(p, variant);
     drain_operations(p, mqs_pending_sends, variant);
     drain_operations(p, mqs_pending_receives, variant);
     drain_operations(p, mqs_unexpected_messages, variant);

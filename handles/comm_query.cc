@@ -5,6 +5,7 @@
 #include "handles/query_support.h"
 #include "plugin/errors.h"
 #include "plugin/export.h"
+#include "plugin/topology_args.h"
 
 namespace {
 
@@ -12,6 +13,9 @@ using namespace mpidbg::handles;
 using mpidbg::plugin::CommEntry;
 using mpidbg::plugin::OperationEntry;
 using mpidbg::plugin::TargetAddr;
+using mpidbg::plugin::Topology;
+using mpidbg::plugin::locate_topology;
+using mpidbg::plugin::topology_kind;
 using mpidbg::plugin::Vec;
 
 // Predefined attribute keyvals on communicators, by this MPI's numbering (user keyvals
@@ -47,87 +51,13 @@ const char* keyval_name(uint32_t flavour, int keyval) {
   return nullptr;
 }
 
-// The integers of a communicator's topo_args, located (see enum mpidbg_topology).
-struct Topology {
-  int kind = MPIDBG_TOPO_NONE;
-  Vec<int32_t> args;
-  bool have_args = false;
-  int32_t ndims = 0;  // CART
-  const int32_t* dims = nullptr;
-  const int32_t* periods = nullptr;
-  int32_t nnodes = 0;  // GRAPH
-  int32_t nedges = 0;
-  const int32_t* index = nullptr;
-  const int32_t* edges = nullptr;
-  int32_t indegree = 0;  // DIST_GRAPH
-  int32_t outdegree = 0;
-  int32_t weighted = 0;
-  const int32_t* sources = nullptr;
-  const int32_t* destinations = nullptr;
-  int32_t reorder = 0;
-};
-
-int topology_kind(const mpidbg_comm_record& c) {
-  if (c.topology != MPIDBG_TOPO_NONE) return c.topology;
-  if ((c.hdr.flags & MPIDBG_COMM_CART) != 0) return MPIDBG_TOPO_CART;
-  if ((c.hdr.flags & MPIDBG_COMM_GRAPH) != 0) return MPIDBG_TOPO_GRAPH;
-  if ((c.hdr.flags & MPIDBG_COMM_DIST_GRAPH) != 0) return MPIDBG_TOPO_DIST_GRAPH;
-  return MPIDBG_TOPO_NONE;
-}
-
-// Locates the parts in t->args; false when the counts do not add up to the array.
-bool locate(Topology* t) {
-  const size_t n = t->args.size();
-  const int32_t* a = t->args.data();
-  // Every count is checked against what is left before it is used.
-  auto take = [&](size_t* at, int64_t count, const int32_t** out) {
-    if (count < 0 || static_cast<uint64_t>(count) > n - *at) return false;
-    if (out != nullptr) *out = a + *at;
-    *at += static_cast<size_t>(count);
-    return true;
-  };
-  auto scalar = [&](size_t* at, int32_t* out) {
-    if (*at >= n) return false;
-    *out = a[(*at)++];
-    return true;
-  };
-  size_t at = 0;
-  switch (t->kind) {
-    case MPIDBG_TOPO_CART:
-      if (!scalar(&at, &t->ndims) || !take(&at, t->ndims, &t->dims) ||
-          !take(&at, t->ndims, &t->periods) || !take(&at, t->ndims, nullptr)) {
-        return false;
-      }
-      break;
-    case MPIDBG_TOPO_GRAPH:
-      if (!scalar(&at, &t->nnodes) || !scalar(&at, &t->nedges) ||
-          !take(&at, t->nnodes, &t->index) || !take(&at, t->nedges, &t->edges)) {
-        return false;
-      }
-      break;
-    case MPIDBG_TOPO_DIST_GRAPH:
-      if (!scalar(&at, &t->indegree) || !scalar(&at, &t->outdegree) ||
-          !scalar(&at, &t->weighted) || !take(&at, t->indegree, &t->sources) ||
-          !take(&at, t->weighted != 0 ? t->indegree : 0, nullptr) ||
-          !take(&at, t->outdegree, &t->destinations) ||
-          !take(&at, t->weighted != 0 ? t->outdegree : 0, nullptr)) {
-        return false;
-      }
-      break;
-    default:
-      return n == 0;
-  }
-  return scalar(&at, &t->reorder) && at == n;
-}
-
 int read_topology(const QueryContext& ctx, const mpidbg_comm_record& c, Topology* t) {
   t->kind = topology_kind(c);
   // An older runtime flags the topology without recording its arguments.
   if (c.topo_args.count == 0 || t->kind == MPIDBG_TOPO_NONE) return MPIDBG_SUCCESS;
   const int rc = mpidbg::plugin::read_int32_array(ctx.ps->reader, c.topo_args, ctx.limits, &t->args);
   if (rc != mqs_ok) return handle_code(rc);
-  if (!locate(t)) return MPIDBG_ERR_UNAVAILABLE;
-  t->have_args = true;
+  if (!locate_topology(t)) return MPIDBG_ERR_UNAVAILABLE;
   return MPIDBG_SUCCESS;
 }
 

@@ -87,6 +87,7 @@ void decode_root(const Decoder& d, mpidbg_root* out) {
   MPIDBG_TABLE_FIELD(files);
   MPIDBG_TABLE_FIELD(messages);
   MPIDBG_TABLE_FIELD(sessions);
+  MPIDBG_TABLE_FIELD(partitions);
 #undef MPIDBG_TABLE_FIELD
   MPIDBG_FIELD(mpidbg_root, launch);
   MPIDBG_FIELD(mpidbg_root, mpit);
@@ -241,6 +242,20 @@ void decode_op(const Decoder& d, mpidbg_operation_record* out) {
   MPIDBG_FIELD(mpidbg_operation_record, target_disp);
   MPIDBG_FIELD(mpidbg_operation_record, extra_state);
   MPIDBG_FIELD(mpidbg_operation_record, query_fn);
+}
+
+void decode_partition(const Decoder& d, mpidbg_partition_record* out) {
+  std::memset(out, 0, sizeof *out);
+  decode_record_header(d.sub(0, sizeof(mpidbg_record_header)), &out->hdr);  // hdr is first
+  MPIDBG_FIELD(mpidbg_partition_record, request);
+  MPIDBG_FIELD(mpidbg_partition_record, partition_count);
+  MPIDBG_FIELD(mpidbg_partition_record, starts);
+  MPIDBG_FIELD(mpidbg_partition_record, partitions);
+  MPIDBG_FIELD(mpidbg_partition_record, direction);
+  MPIDBG_FIELD(mpidbg_partition_record, done);
+  MPIDBG_FIELD(mpidbg_partition_record, reserved);
+  decode_array(d.sub(offsetof(mpidbg_partition_record, done_bits), sizeof(mpidbg_array)),
+               &out->done_bits);
 }
 
 void decode_thread(const Decoder& d, mpidbg_thread_record* out) {

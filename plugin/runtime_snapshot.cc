@@ -87,6 +87,8 @@ const char* kind_name(uint32_t kind) {
       return "message";
     case MPIDBG_KIND_SESSION:
       return "session";
+    case MPIDBG_KIND_PARTITIONS:
+      return "partition";
     default:
       return "unknown";
   }
@@ -277,6 +279,14 @@ const OperationEntry* RuntimeSnapshot::find_operation_by_request(uint64_t reques
   return nullptr;
 }
 
+const PartitionEntry* RuntimeSnapshot::find_partition(uint64_t request) const {
+  if (request == 0) return nullptr;
+  for (const PartitionEntry& p : partitions) {
+    if (same_handle(p.rec.request, request, root.handle_size)) return &p;
+  }
+  return nullptr;
+}
+
 int find_runtime_root(mqs_image* image, const mqs_image_callbacks* cb, TargetAddr* out) {
   if (cb == nullptr || cb->mqs_find_symbol_fp == nullptr) return kErrNoCallbacks;
   char name[] = MPIDBG_ROOT_SYMBOL;
@@ -361,6 +371,7 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
   out->comms.clear();
   out->operations.clear();
   out->threads.clear();
+  out->partitions.clear();
   out->comm_ops.clear();
   out->stats = SnapshotStats();
   out->root_addr = root_addr;
@@ -391,6 +402,16 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
     return out->threads.push_back(e);
   };
   rc = walker.walk(out->root.threads, MPIDBG_KIND_THREAD, add_thread);
+  if (rc != mqs_ok) return rc;
+  auto add_partition = [out](const Decoder& d, TargetAddr a) {
+    PartitionEntry e{};
+    decode_partition(d, &e.rec);
+    // Counts that contradict themselves describe nothing: left out.
+    if (e.rec.partitions < 0 || e.rec.done < 0 || e.rec.done > e.rec.partitions) return true;
+    e.addr = a;
+    return out->partitions.push_back(e);
+  };
+  rc = walker.walk(out->root.partitions, MPIDBG_KIND_PARTITIONS, add_partition);
   if (rc != mqs_ok) return rc;
 
   // Ties (only in damaged targets) fall back to the slot address, so the order is stable

@@ -52,6 +52,11 @@ struct ThreadEntry {
   TargetAddr addr;
 };
 
+struct PartitionEntry {
+  mpidbg_partition_record rec;
+  TargetAddr addr;
+};
+
 // What the walk had to leave out; zero everywhere for a healthy runtime.
 struct SnapshotStats {
   uint32_t slabs_read = 0;
@@ -68,6 +73,7 @@ class RuntimeSnapshot {
   Vec<CommEntry> comms;      // by create_serial
   Vec<OperationEntry> operations;          // by post_serial
   Vec<ThreadEntry> threads;  // by tid
+  Vec<PartitionEntry> partitions;  // partitioned requests' progress, by request
   // Indices into `ops` grouped by communicator (CommEntry::first_op, pending_ops), each
   // group in posting order: a queue walk touches only its communicator's operations.
   Vec<uint32_t> comm_ops;
@@ -78,6 +84,9 @@ class RuntimeSnapshot {
   // Compares as many low bytes as the MPI's handles have (root.handle_size), so a
   // 4-byte handle matches whether it was widened with or without sign extension.
   const OperationEntry* find_operation_by_request(uint64_t request) const;
+  // The partition record of a partitioned request (same handle comparison), nullptr
+  // when it has none.
+  const PartitionEntry* find_partition(uint64_t request) const;
 };
 
 // Walks record tables with every bound of decode_snapshot: a visited set against slab

@@ -49,7 +49,7 @@ class mpidbg_root_head(ctypes.Structure):
 
 # Root fields past the mirrored head, by their offsets in mpidbg_root (gdb.abi checks
 # them against the C compiler): the release request a debugger writes (records.h).
-ROOT_FIELDS = {"orphan_release_asked": 960 - 16, "orphan_release_done": 960 - 8}
+ROOT_FIELDS = {"orphan_release_asked": 944, "orphan_release_done": 952}
 
 
 # Handle kind -> (root table, C record type, handle field and offset, name offset or

@@ -60,6 +60,10 @@ std::string MatchingCallName(std::string_view call) {
 
 bool IsFinalize(std::string_view call) { return call == "MPI_Finalize"; }
 
+bool IsNeighborhoodCollective(std::string_view call) {
+  return call.rfind("MPI_Neighbor_", 0) == 0 || call.rfind("MPI_Ineighbor_", 0) == 0;
+}
+
 std::string RankText(const model::Rank& rank) {
   switch (rank.kind) {
     case model::Rank::Kind::kRank: return std::to_string(rank.value);

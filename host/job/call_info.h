@@ -23,6 +23,9 @@ bool CompletesOnAny(std::string_view call);
 // MPI_Allreduce_c on another are the same collective). Other names are themselves.
 std::string MatchingCallName(std::string_view call);
 bool IsFinalize(std::string_view call);
+// A neighbourhood collective (MPI_Neighbor_*, MPI_Ineighbor_*, their _c and _init
+// forms): it exchanges data with the process's topology neighbours only.
+bool IsNeighborhoodCollective(std::string_view call);
 
 // "3", "ANY_SOURCE", "PROC_NULL", "?".
 std::string RankText(const model::Rank& rank);

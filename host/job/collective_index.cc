@@ -1,5 +1,7 @@
 #include "job/collective_index.h"
 
+#include <algorithm>
+
 #include "job/call_info.h"
 
 namespace mpidbg::job {
@@ -54,6 +56,34 @@ std::string CollectiveIndex::Key(const CollectiveCall& call) {
 
 void CollectiveIndex::Join(const CollectiveCall& call, int world_rank) {
   joined_[Key(call)].insert(world_rank);
+}
+
+std::optional<std::vector<int>> CollectiveIndex::NeighborOutsiders(std::size_t i,
+                                                                   const CollectiveCall& call,
+                                                                   bool* outside_view) const {
+  *outside_view = false;
+  if (!IsNeighborhoodCollective(call.call)) return std::nullopt;
+  const model::Communicator* comm = job_.LocalComm(i, call.comm_id);
+  if (comm == nullptr || !comm->neighbors) return std::nullopt;
+  const std::vector<int>& world = comm->world_ranks.ranks();
+  const auto joined = joined_.find(Key(call));
+  std::vector<int> outsiders;
+  for (const std::vector<int>* list : {&comm->neighbors->sources, &comm->neighbors->destinations}) {
+    for (int r : *list) {
+      // A neighbour the group cannot name: the record contradicts itself; say nothing.
+      if (r < 0 || static_cast<std::size_t>(r) >= world.size() || world[r] < 0) return std::nullopt;
+      const int member = world[static_cast<std::size_t>(r)];
+      if (job_.IndexOf(member) < 0) {
+        *outside_view = true;  // not in our view: it may well have joined
+        continue;
+      }
+      if (joined != joined_.end() && joined->second.count(member) != 0) continue;
+      outsiders.push_back(member);
+    }
+  }
+  std::sort(outsiders.begin(), outsiders.end());
+  outsiders.erase(std::unique(outsiders.begin(), outsiders.end()), outsiders.end());
+  return outsiders;
 }
 
 const std::vector<int>* CollectiveIndex::Outsiders(const CollectiveCall& call) {

@@ -38,6 +38,14 @@ class CollectiveIndex {
   // nullptr when the communicator is unknown.
   const std::vector<int>* Outsiders(const CollectiveCall& call);
 
+  // For a neighbourhood collective of snapshot i: the world ranks of i's topology
+  // neighbours (sources and destinations: it receives from the ones and may wait for
+  // the others to receive) that have not joined it, sorted, unique. Neighbours no
+  // snapshot holds are left out and counted in *outside_view. nullopt for other calls,
+  // and when rank i's neighbours are not known (then the whole communicator counts).
+  std::optional<std::vector<int>> NeighborOutsiders(std::size_t i, const CollectiveCall& call,
+                                                    bool* outside_view) const;
+
  private:
   static std::string Key(const CollectiveCall& call);
   void Join(const CollectiveCall& call, int world_rank);

@@ -69,6 +69,32 @@ std::vector<WaitedReceive> BlockedReceives(const JobIndex& job) {
   return out;
 }
 
+// "5 of 8 partitions".
+std::string PartitionsPhrase(const model::Operation& op) {
+  return std::to_string(op.partitions->done) + " of " + std::to_string(op.partitions->count) +
+         " partitions";
+}
+
+// A blocked thread waiting for its own partitioned send whose partitions are not all
+// ready: only its process can mark them, and it is waiting.
+void PartitionHints(const JobIndex& job, HintList* hints) {
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    if (!job.participates(i)) continue;
+    for (const model::Thread& thread : job.snapshot(i).threads) {
+      if (thread.state != "blocked") continue;
+      for (const model::Operation& op : thread.waited) {
+        if (AllPartitionsReady(op)) continue;
+        const std::optional<int> to = job.PeerWorld(i, op);
+        hints->Add("rank " + std::to_string(job.world_rank(i)) + " waits in " +
+                   thread.call.value_or("MPI_Wait") + " for its partitioned send to " +
+                   (to ? "rank " + std::to_string(*to) : std::string("its peer")) + " on " +
+                   job.CommLabel(i, op.comm_id, op.comm_name) + ", of which it marked only " +
+                   PartitionsPhrase(op) + " ready");
+      }
+    }
+  }
+}
+
 std::string FromPhrase(int from) {
   return from == kAnyRank ? std::string("any rank") : "rank " + std::to_string(from);
 }
@@ -90,6 +116,14 @@ void ReceiveHints(const JobIndex& job, const MessageIndex& messages,
       const PostedSend& send = messages.sends()[id];
       if (send.delivered) continue;
       if (send.from < 0 || (r.from != kAnyRank && send.from != r.from)) continue;
+      if (!AllPartitionsReady(*send.op)) {
+        if (TagsMatch(op.tag, send.op->tag)) {
+          hints->Add(waits + "; rank " + std::to_string(send.from) + " marked " +
+                     PartitionsPhrase(*send.op) + " of its partitioned send ready");
+          explained = true;
+        }
+        continue;
+      }
       hints->Add(waits + "; rank " + std::to_string(send.from) + " sent tag " +
                  TagText(send.op->tag) + " to rank " + std::to_string(r.at) + " instead");
       explained = true;
@@ -98,7 +132,7 @@ void ReceiveHints(const JobIndex& job, const MessageIndex& messages,
     for (std::size_t id : messages.SendsTo(r.at)) {
       if (same_comm) break;
       const PostedSend& send = messages.sends()[id];
-      if (send.delivered || send.comm_id == op.comm_id) continue;
+      if (send.delivered || send.comm_id == op.comm_id || !AllPartitionsReady(*send.op)) continue;
       if (send.from < 0 || (r.from != kAnyRank && send.from != r.from)) continue;
       hints->Add(waits + "; rank " + std::to_string(send.from) + " sent tag " +
                  TagText(send.op->tag) + " to rank " + std::to_string(r.at) + " on " +
@@ -131,6 +165,29 @@ void MismatchHints(const std::vector<CollectiveMismatch>& mismatches, HintList* 
   }
 }
 
+// The neighbours that have not joined a neighbourhood collective, over all its waiters,
+// and the waiters that wait for any (one whose neighbours have all joined will finish);
+// false when some waiter's neighbours are not known (then the communicator counts).
+bool NeighborOutsidersOf(const JobIndex& job, const CollectiveIndex& collectives,
+                         const CollectiveCall& call, std::vector<int>* waiters,
+                         std::vector<int>* outsiders) {
+  std::vector<int> all, waiting;
+  for (int waiter : *waiters) {
+    bool outside = false;
+    const std::optional<std::vector<int>> mine =
+        collectives.NeighborOutsiders(static_cast<std::size_t>(job.IndexOf(waiter)), call, &outside);
+    if (!mine) return false;
+    if (mine->empty()) continue;
+    waiting.push_back(waiter);
+    all.insert(all.end(), mine->begin(), mine->end());
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  *waiters = std::move(waiting);
+  *outsiders = std::move(all);
+  return true;
+}
+
 // Ranks blocked in a collective that some member never joined because it is stuck
 // elsewhere or gone.
 void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
@@ -148,10 +205,17 @@ void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
       labels.emplace(key, job.CommLabel(i, call->comm_id, thread.comm_name));
     }
   }
-  for (const auto& [key, waiters] : waiting) {
+  for (const auto& [key, all_waiters] : waiting) {
     const auto& [comm_id, call, root] = key;
-    const std::vector<int>* outsiders = collectives.Outsiders({comm_id, call, root});
-    if (outsiders == nullptr) continue;
+    const CollectiveCall collective{comm_id, call, root};
+    std::vector<int> waiters = all_waiters;
+    const std::vector<int>* outsiders = collectives.Outsiders(collective);
+    // A neighbourhood collective's waiters wait for their own neighbours only.
+    std::vector<int> neighbors;
+    if (NeighborOutsidersOf(job, collectives, collective, &waiters, &neighbors)) {
+      outsiders = &neighbors;
+    }
+    if (outsiders == nullptr || waiters.empty()) continue;
     // Outsiders doing the same thing are named together.
     std::map<std::string, std::vector<int>> by_summary;
     for (int rank : *outsiders) {
@@ -259,6 +323,7 @@ std::vector<std::string> MakeHints(const JobIndex& job, const MessageIndex& mess
   for (const std::string& problem : job.problems()) hints.Add(problem);
   MismatchHints(mismatches, &hints);
   ReceiveHints(job, messages, ranks, &hints);
+  PartitionHints(job, &hints);
   AbsentMemberHints(job, collectives, ranks, &hints);
   return hints.Take();
 }

@@ -253,12 +253,19 @@ const std::vector<std::size_t>& MessageIndex::SendsTo(const std::string& comm_id
   return it == comm->second.end() ? none_ : it->second;
 }
 
+bool AllPartitionsReady(const model::Operation& op) {
+  return !op.is_send || !op.partitions || op.partitions->done >= op.partitions->count;
+}
+
 bool MessageIndex::HasSendFor(const std::string& comm_id, int from, int to,
                               const model::Tag& tag) const {
   for (int dest : {to, kUnknownRank}) {
     for (std::size_t id : SendsTo(comm_id, dest)) {
       const PostedSend& send = sends_[id];
       if (send.delivered) continue;
+      // A partitioned send whose partitions are not all ready cannot complete a
+      // receive: its data is not all on its way.
+      if (send.op != nullptr && !AllPartitionsReady(*send.op)) continue;
       const bool sender_fits = from == kAnyRank || send.from == from || send.from == kUnknownRank;
       if (sender_fits && (send.envelope_unknown || TagsMatch(tag, send.op->tag))) return true;
     }

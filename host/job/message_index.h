@@ -58,6 +58,9 @@ struct PostedReceive {
 };
 
 bool TagsMatch(const model::Tag& receive, const model::Tag& send);
+// False for a partitioned send (MPI_Psend_init) with partitions not marked ready this
+// round; true for every other operation.
+bool AllPartitionsReady(const model::Operation& op);
 
 class MessageIndex {
  public:

@@ -101,7 +101,7 @@ class Builder {
         AddWait(i, thread, summary, &waits);
         break;
       case CallClass::kColl:
-        Record(i, thread, CollectiveNeeds(CollectiveOfThread(job_, thread)), summary, &waits);
+        Record(i, thread, CollectiveNeeds(i, CollectiveOfThread(job_, thread)), summary, &waits);
         break;
       case CallClass::kOther:
       case CallClass::kUnknown:
@@ -240,8 +240,15 @@ class Builder {
     }
   }
 
-  Needs CollectiveNeeds(const std::optional<CollectiveCall>& call) {
+  Needs CollectiveNeeds(std::size_t i, const std::optional<CollectiveCall>& call) {
     if (!call) return Unknown();
+    // A neighbourhood collective waits for the rank's topology neighbours only.
+    bool neighbors_outside = false;
+    if (auto neighbors = collectives_.NeighborOutsiders(i, *call, &neighbors_outside)) {
+      if (neighbors_outside) NoteOutsideView();
+      if (neighbors->empty()) return {};
+      return Need(WaitKind::kAnd, *neighbors);
+    }
     const std::vector<int>* outsiders = collectives_.Outsiders(*call);
     if (outsiders == nullptr) return Unknown();
     if (HasMembersOutsideView(call->comm_id)) NoteOutsideView();
@@ -252,7 +259,7 @@ class Builder {
   Needs OperationNeeds(std::size_t i, const model::Operation& op) {
     if (op.status != "pending") return {};  // matched or complete: it will finish
     if (ClassOfCall(op.call) == CallClass::kColl) {
-      return CollectiveNeeds(CollectiveOfOperation(op, op.comm_id));
+      return CollectiveNeeds(i, CollectiveOfOperation(op, op.comm_id));
     }
     if (op.comm_id.empty()) return Unknown();
     if (op.peer.kind == model::Rank::Kind::kProcNull) return {};
@@ -262,6 +269,9 @@ class Builder {
   Needs SendNeeds(std::size_t i, const model::Operation& op) {
     // A buffered nonblocking send completes locally.
     if (!op.blocking && op.mode && *op.mode == "buffered") return {};
+    // A partitioned send completes only once all its partitions are marked ready, which
+    // only this rank can do: while it waits, nobody will.
+    if (!AllPartitionsReady(op)) return Need(WaitKind::kAnd, {job_.world_rank(i)});
     const std::optional<int> dest = job_.PeerWorld(i, op);
     if (!dest) return Unknown();
     if (job_.IndexOf(*dest) < 0) {  // not in our view: cannot prove anything

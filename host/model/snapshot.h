@@ -53,6 +53,13 @@ struct Operation {
   std::string comm_id;         // job-wide communicator id (hex), "" if unknown
   std::string comm_name;
   uint64_t post_serial = 0;    // posting order in the process (matching order)
+  // A partitioned request (MPI_Psend_init, MPI_Precv_init): its partitions and how many
+  // are done this round (a send's marked ready, a receive's seen arrived).
+  struct Partitions {
+    int count = 0;
+    int done = 0;
+  };
+  std::optional<Partitions> partitions;
 };
 
 // One frame of a thread's call stack (OUTPUT.md "FRAME"). The frames of the runtime's
@@ -87,6 +94,11 @@ struct Thread {
   std::string arguments_from;
 };
 
+struct Neighbors {
+  std::vector<int> sources;       // MPI_Neighbor_* receive from these
+  std::vector<int> destinations;  // ... and send to these
+};
+
 struct Communicator {
   std::string id;              // job-wide id, same on every member (hex string)
   std::string name;
@@ -98,6 +110,9 @@ struct Communicator {
   RankList world_ranks;
   std::optional<RankList> remote_world_ranks;
   std::optional<std::string> topology;  // "cart" | "graph" | "dist_graph"
+  // This process's topology neighbours (communicator ranks) as its neighbourhood
+  // collectives use them; nullopt when not known (no topology, or not recorded).
+  std::optional<Neighbors> neighbors;
   bool freed = false;
   bool predefined = false;
   std::string creator;         // creating call, "" if unknown

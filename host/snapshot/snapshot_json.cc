@@ -88,6 +88,11 @@ json CommunicatorToJson(const model::Communicator& c) {
   j["world_ranks"] = c.world_ranks.ranks();
   j["remote_world_ranks"] = c.remote_world_ranks ? json(c.remote_world_ranks->ranks()) : json(nullptr);
   j["topology"] = OptionalToJson(c.topology);
+  if (c.neighbors) {
+    j["neighbors"] = {{"sources", c.neighbors->sources}, {"destinations", c.neighbors->destinations}};
+  } else {
+    j["neighbors"] = nullptr;
+  }
   j["freed"] = c.freed;
   j["predefined"] = c.predefined;
   j["creator"] = StringOrNull(c.creator);
@@ -238,6 +243,12 @@ json OperationToJson(const model::Operation& op) {
   j["comm"] = StringOrNull(op.comm_id);
   j["comm_name"] = StringOrNull(op.comm_name);
   j["post_serial"] = op.post_serial;
+  if (op.partitions) {
+    j["partitions"] = {{"count", op.partitions->count},
+                       {op.is_send ? "ready" : "arrived", op.partitions->done}};
+  } else {
+    j["partitions"] = nullptr;
+  }
   return j;
 }
 

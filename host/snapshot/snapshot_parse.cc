@@ -72,6 +72,13 @@ model::Operation OperationFromJson(const json& j) {
   Get(j, "comm", &op.comm_id);
   Get(j, "comm_name", &op.comm_name);
   Get(j, "post_serial", &op.post_serial);
+  if (Has(j, "partitions")) {
+    const json& p = j.at("partitions");
+    model::Operation::Partitions parts;
+    Get(p, "count", &parts.count);
+    Get(p, op.is_send ? "ready" : "arrived", &parts.done);
+    op.partitions = parts;
+  }
   return op;
 }
 
@@ -128,6 +135,11 @@ model::Communicator CommunicatorFromJson(const json& j) {
     c.remote_world_ranks = model::RankList(j.at("remote_world_ranks").get<std::vector<int>>());
   }
   GetOptional(j, "topology", &c.topology);
+  if (Has(j, "neighbors")) {
+    const json& n = j.at("neighbors");
+    c.neighbors = model::Neighbors{n.at("sources").get<std::vector<int>>(),
+                                   n.at("destinations").get<std::vector<int>>()};
+  }
   Get(j, "freed", &c.freed);
   Get(j, "predefined", &c.predefined);
   Get(j, "creator", &c.creator);

@@ -95,6 +95,38 @@ std::optional<std::vector<model::Operation>> ReadQueue(MqSession& s, int op_clas
   return ops;
 }
 
+std::optional<std::string> TopologyName(int32_t topology) {
+  switch (topology) {
+    case MPIDBG_TOPO_CART: return "cart";
+    case MPIDBG_TOPO_GRAPH: return "graph";
+    case MPIDBG_TOPO_DIST_GRAPH: return "dist_graph";
+    default: return std::nullopt;
+  }
+}
+
+// The current communicator's topology neighbours; asks twice when the first room was
+// too small (the plugin gives the full counts).
+std::optional<model::Neighbors> ReadNeighbors(MqSession& s) {
+  const auto get = s.dll().extensions().comm_get_neighbors;
+  if (get == nullptr) return std::nullopt;
+  int room = 64;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::vector<int> sources(static_cast<size_t>(room)), destinations(static_cast<size_t>(room));
+    int ns = 0, nd = 0;
+    if (get(s.process(), room, sources.data(), &ns, room, destinations.data(), &nd) != mqs_ok) {
+      return std::nullopt;
+    }
+    if (ns < 0 || nd < 0 || ns > kMaxGroupSize || nd > kMaxGroupSize) return std::nullopt;
+    if (ns <= room && nd <= room) {
+      sources.resize(static_cast<size_t>(ns));
+      destinations.resize(static_cast<size_t>(nd));
+      return model::Neighbors{std::move(sources), std::move(destinations)};
+    }
+    room = std::max(ns, nd);
+  }
+  return std::nullopt;
+}
+
 model::Communicator ReadCommunicator(MqSession& s, const mqs_communicator& mc) {
   const MqFunctions& f = s.dll().mqs();
   const ExtensionFunctions& extensions = s.dll().extensions();
@@ -117,7 +149,8 @@ model::Communicator ReadCommunicator(MqSession& s, const mqs_communicator& mc) {
     c.freed = detail.freed != 0;
     c.predefined = detail.predefined != 0;
     c.creator = FixedString(detail.creator_name);
-    if (detail.topology == 1) c.topology = "cart";
+    c.topology = TopologyName(detail.topology);
+    if (c.topology) c.neighbors = ReadNeighbors(s);
     int remote = std::clamp<int>(detail.remote_size, 0, kMaxGroupSize);
     if (detail.inter != 0 && remote > 0 && extensions.comm_get_remote_group != nullptr) {
       std::vector<int> group(static_cast<size_t>(remote), -1);

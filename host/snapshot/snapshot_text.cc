@@ -59,6 +59,10 @@ std::string OperationText(const model::Operation& op) {
   if (!op.datatype.empty()) out << " " << op.datatype << " x" << op.count;
   out << ", " << op.status;
   if (op.mode && *op.mode != "standard") out << ", " << *op.mode;
+  if (op.partitions) {
+    out << ", " << op.partitions->done << " of " << op.partitions->count << " partitions "
+        << (op.is_send ? "ready" : "arrived");
+  }
   if (op.request) out << ", request " << HexString(*op.request);
   if (op.blocking) out << ", blocking";
   return out.str();
@@ -182,6 +186,16 @@ std::string QueuesText(const model::ProcessSnapshot& snap) {
     if (!c.world_ranks.empty()) out << ", world ranks " << RankListText(c.world_ranks.ranks());
     if (c.remote_world_ranks) out << ", remote world ranks " << RankListText(c.remote_world_ranks->ranks());
     if (c.topology) out << ", " << *c.topology << " topology";
+    if (c.neighbors) {
+      // In MPI's order, repeats kept: a periodic dimension of two names one rank twice.
+      auto list = [](const std::vector<int>& ranks) {
+        std::string text;
+        for (int r : ranks) text += (text.empty() ? "" : " ") + std::to_string(r);
+        return text.empty() ? std::string("none") : text;
+      };
+      out << " (neighbours: from " << list(c.neighbors->sources) << ", to "
+          << list(c.neighbors->destinations) << ")";
+    }
     if (c.freed) out << ", freed";
     out << "\n";
     OperationList(out, "pending sends", c.pending_sends);

@@ -30,7 +30,9 @@ extern "C" {
  *    orphan counters (mpidbg_process_get_launch), the MPI_T catalogue (mpidbg_mpit_*). */
 /* 3: communication monitoring (mpidbg_monitor_*) and MPI-state sampling
  *    (mpidbg_profile_*). */
-#define MPIDBG_EXT_VERSION 3
+/* 4: topology neighbours (mpidbg_comm_get_neighbors); mpidbg_comm_detail.topology names
+ *    every kind; partitioned requests' progress in mpidbg_operation_info. */
+#define MPIDBG_EXT_VERSION 4
 
 /* The process as a whole. */
 typedef struct mpidbg_process_summary {
@@ -76,6 +78,10 @@ typedef struct mpidbg_operation_info {
   char call_name[32];
   char datatype_name[32];
   char comm_name[64];
+  /* ---- version 4: partitioned requests (MPI_Psend_init, MPI_Precv_init) ---- */
+  int32_t partitions;      /* number of partitions, 0 for other operations */
+  int32_t partitions_done; /* this round: a send's partitions marked ready, a receive's
+                              partitions MPI_Parrived reported arrived */
 } mpidbg_operation_info;
 
 /* What one thread is doing. */
@@ -111,7 +117,8 @@ typedef struct mpidbg_comm_detail {
   int32_t remote_size;
   int32_t predefined;
   int32_t freed;
-  int32_t topology;        /* 0 none, 1 cartesian */
+  int32_t topology;        /* enum mpidbg_topology: 0 none, 1 cartesian, 2 graph, 3
+                              distributed graph (before version 4: 0 or 1 only) */
   int32_t split_color;
   char creator_name[32];
 } mpidbg_comm_detail;
@@ -134,6 +141,16 @@ int mpidbg_thread_waited_operation(mqs_process* process, int index, int k,
 int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detail* out);
 /* World ranks of the remote group of the current intercommunicator (remote_size ints). */
 int mpidbg_comm_get_remote_group(mqs_process* process, int* world_ranks);
+/* Version 4. This process's neighbours in the current communicator's topology, in
+ * communicator ranks, in the order MPI's neighbourhood collectives use (MPI_PROC_NULL
+ * off a non-periodic cartesian edge left out; a graph's neighbours are both lists).
+ * At most max_sources / max_destinations are written; *num_sources and
+ * *num_destinations receive the full counts, so a caller with too little room asks
+ * again. mqs_no_information when the communicator has no topology or the runtime did
+ * not record its arguments. */
+int mpidbg_comm_get_neighbors(mqs_process* process, int max_sources, int* sources,
+                              int* num_sources, int max_destinations, int* destinations,
+                              int* num_destinations);
 /* Full detail of the operation the last mqs_next_operation returned. */
 int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out);
 

@@ -79,7 +79,8 @@ enum mpidbg_record_kind {
   MPIDBG_KIND_WINDOW = 9,
   MPIDBG_KIND_FILE = 10,
   MPIDBG_KIND_MESSAGE = 11,
-  MPIDBG_KIND_SESSION = 12
+  MPIDBG_KIND_SESSION = 12,
+  MPIDBG_KIND_PARTITIONS = 13 /* partition state of a partitioned request (not a handle) */
 };
 
 /* A variable-length array the runtime keeps beside a record (malloc'd, replaced as a
@@ -201,6 +202,9 @@ typedef struct mpidbg_root {
    * stores the number it carried out in orphan_release_done. asked != done: pending. */
   uint64_t orphan_release_asked;
   uint64_t orphan_release_done;
+
+  /* ---- appended: partitioned communication ---- */
+  mpidbg_table partitions; /* mpidbg_partition_record, one per partitioned request */
 } mpidbg_root;
 
 /* How MPI_Status holds the received byte count. */
@@ -375,6 +379,27 @@ typedef struct mpidbg_thread_record {
   int32_t root;            /* collective root (comm rank), or -1 */
   char datatype_name[32];
 } mpidbg_thread_record;
+
+/* Partitioned communication (MPI-4: MPI_Psend_init, MPI_Precv_init). The request's
+ * envelope is its operation record (call MPI_Psend_init/MPI_Precv_init, count = all
+ * partitions' elements); this record, beside it, says how far the current round got:
+ * a send's partitions the program marked ready (MPI_Pready, _range, _list), a
+ * receive's partitions MPI_Parrived reported arrived — both since the request was last
+ * started (MPI_Start/MPI_Startall clear them). A partition marked twice counts once.
+ * The record goes when the request is freed. */
+typedef struct mpidbg_partition_record {
+  mpidbg_record_header hdr;
+  uint64_t request;         /* the MPI_Request, widened */
+  int64_t partition_count;  /* elements per partition (the call's count argument) */
+  uint64_t starts;          /* rounds started so far (MPI_Start/Startall) */
+  int32_t partitions;       /* number of partitions */
+  int32_t direction;        /* MPIDBG_OPERATION_SEND or MPIDBG_OPERATION_RECV */
+  int32_t done;             /* send: partitions ready; receive: partitions seen arrived */
+  int32_t reserved;
+  /* uint8_t[(partitions + 7) / 8]: bit p % 8 of byte p / 8 set when partition p is done
+   * (ready or arrived); count 0 when the runtime kept no map (too many partitions). */
+  mpidbg_array done_bits;
+} mpidbg_partition_record;
 
 /* ======================= Handle records of the other kinds ======================= */
 
@@ -897,7 +922,8 @@ typedef struct mpidbg_profile {
  * sits at an 8-aligned offset, so i386's 4-byte alignment of int64_t changes nothing). */
 static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
-static_assert(sizeof(mpidbg_root) == 960, "mpidbg_root layout");
+static_assert(sizeof(mpidbg_root) == 984, "mpidbg_root layout");
+static_assert(sizeof(mpidbg_partition_record) == 72, "mpidbg_partition_record layout");
 static_assert(sizeof(mpidbg_comm_record) == 224, "mpidbg_comm_record layout");
 static_assert(sizeof(mpidbg_operation_record) == 224, "mpidbg_operation_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");

@@ -12,6 +12,7 @@ static_assert(sizeof(mpidbg_group_record) % 8 == 0 && sizeof(mpidbg_datatype_rec
                   sizeof(mpidbg_info_record) % 8 == 0 && sizeof(mpidbg_window_record) % 8 == 0 &&
                   sizeof(mpidbg_file_record) % 8 == 0 && sizeof(mpidbg_message_record) % 8 == 0 &&
                   sizeof(mpidbg_session_record) % 8 == 0 &&
+                  sizeof(mpidbg_partition_record) % 8 == 0 &&
                   sizeof(mpidbg_traffic_entry) % 8 == 0 &&
                   sizeof(mpidbg_send_log_entry) % 8 == 0,
               "record sizes keep 8-byte alignment in slabs and arrays");

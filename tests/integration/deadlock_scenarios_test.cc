@@ -651,6 +651,75 @@ TEST_P(Scenario, LargeCountSendAndRecvShownAsTheirTwins) {
   }
 }
 
+TEST_P(Scenario, NeighbourhoodCollectiveWaitsForItsNeighboursOnly) {
+  // Rank 0 in MPI_Neighbor_allgather on a graph of pairs waits for rank 1 (computing),
+  // not for ranks 2 and 3, which are deadlocked on each other: the verdict names 2 and
+  // 3 only. Reading the collective as one over the whole communicator names rank 0 too.
+  const auto settled = [](const json& j) {
+    return DeadlockOf(j, {2, 3}) && RankEntry(j, 0)["call"] == "MPI_Neighbor_allgather";
+  };
+  RunScenario(GetParam(), "neighbor_pairs", 4, settled, [](const JobView& v) {
+    EXPECT_TRUE(DeadlockOf(v.job, {2, 3}));
+    const json& zero = RankEntry(v.job, 0);
+    EXPECT_EQ(zero["state"], "blocked");
+    EXPECT_EQ(zero["call"], "MPI_Neighbor_allgather");
+    EXPECT_EQ(zero["comm_name"], "pairs");
+    EXPECT_EQ(RankEntry(v.job, 1)["state"], "not_in_mpi");
+    int edges_from_zero = 0;
+    for (const json& e : v.job["deadlock"]["edges"]) {
+      if (e["from"] != 0) continue;
+      ++edges_from_zero;
+      EXPECT_EQ(e["to"], 1) << e.dump();
+    }
+    EXPECT_EQ(edges_from_zero, 1);
+    // Every rank's snapshot carries its neighbours on "pairs".
+    for (int r = 0; r < 4; ++r) {
+      ASSERT_TRUE(v.by_rank.count(r));
+      const json* pairs = FindComm(v.by_rank.at(r), "pairs");
+      ASSERT_NE(pairs, nullptr) << "rank " << r;
+      EXPECT_EQ((*pairs)["topology"], "dist_graph");
+      EXPECT_EQ((*pairs)["neighbors"]["sources"], json::array({r ^ 1}));
+      EXPECT_EQ((*pairs)["neighbors"]["destinations"], json::array({r ^ 1}));
+    }
+  });
+}
+
+TEST_P(Scenario, PartitionedSendWithPartitionsNeverReady) {
+  // Rank 0 waits for its partitioned send of which it marked 5 of 8 partitions ready;
+  // rank 1 waits for the receive. Both are stuck: only rank 0 could mark the rest.
+  if (GetParam() != "mpich") GTEST_SKIP() << "no MPI-4 partitioned communication in " << GetParam();
+  RunScenario(GetParam(), "partitioned_stall", 2,
+              [](const json& j) { return DeadlockOf(j, {0, 1}); },
+              [](const JobView& v) {
+                EXPECT_TRUE(DeadlockOf(v.job, {0, 1}));
+                for (const json& e : v.job["deadlock"]["edges"]) {
+                  EXPECT_EQ(e["to"], 0) << e.dump();  // rank 0 waits for itself, 1 for 0
+                }
+                const std::string hint =
+                    "rank 0 waits in MPI_Wait for its partitioned send to rank 1 on "
+                    "MPI_COMM_WORLD, of which it marked only 5 of 8 partitions ready";
+                bool found = false;
+                for (const json& h : v.job["hints"]) found = found || h == hint;
+                EXPECT_TRUE(found) << "hint: " << hint << "\n" << v.job["hints"].dump(1);
+                for (int r = 0; r < 2; ++r) {
+                  ASSERT_TRUE(v.by_rank.count(r));
+                  const json t = CallingThread(v.by_rank.at(r));
+                  ASSERT_TRUE(t.is_object()) << "rank " << r;
+                  EXPECT_EQ(t["call"], "MPI_Wait");
+                  ASSERT_EQ(t["waited"].size(), 1u) << t.dump(1);
+                  const json& op = t["waited"][0];
+                  EXPECT_EQ(op["call"], r == 0 ? "MPI_Psend_init" : "MPI_Precv_init");
+                  EXPECT_EQ(op["count"], 8 * 16);
+                  EXPECT_EQ(op["partitions"]["count"], 8) << op.dump();
+                  if (r == 0) {
+                    EXPECT_EQ(op["partitions"]["ready"], 5) << op.dump();
+                  } else {
+                    EXPECT_EQ(op["partitions"]["arrived"], 0) << op.dump();
+                  }
+                }
+              });
+}
+
 INSTANTIATE_TEST_SUITE_P(Flavours, Scenario, ::testing::ValuesIn(BuiltFlavours()),
                          [](const auto& info) { return info.param; });
 

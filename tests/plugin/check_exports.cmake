@@ -32,6 +32,7 @@ set(expected
   mqs_get_comm_group mqs_next_communicator mqs_setup_operation_iterator mqs_next_operation
   mpidbg_ext_version mpidbg_process_get_summary mpidbg_thread_count mpidbg_thread_get
   mpidbg_thread_waited_operation mpidbg_comm_get_detail mpidbg_comm_get_remote_group
+  mpidbg_comm_get_neighbors
   mpidbg_operation_get_detail mpidbg_traffic_read mpidbg_traffic_get mpidbg_logged_send_get
   mpidbg_process_get_launch mpidbg_mpit_read mpidbg_mpit_cvar_get mpidbg_mpit_pvar_get
   mpidbg_mpit_category_get mpidbg_mpit_category_member

@@ -22,7 +22,7 @@ static const char* const kFunctions[] = {
     "mpidbg_ext_version",        "mpidbg_process_get_summary",
     "mpidbg_thread_count",       "mpidbg_thread_get",
     "mpidbg_thread_waited_operation", "mpidbg_comm_get_detail",
-    "mpidbg_comm_get_remote_group", "mpidbg_operation_get_detail",
+    "mpidbg_comm_get_remote_group", "mpidbg_comm_get_neighbors", "mpidbg_operation_get_detail",
     /* the handle interface */
     "mpidbg_init_once", "mpidbg_interface_version_compatibility", "mpidbg_version_string",
     "mpidbg_dll_taddr_width", "mpidbg_init_per_image", "mpidbg_finalize_per_image",

@@ -16,6 +16,7 @@
 #include "rt/hot/message_registry.h"
 #include "rt/hot/operation_registry.h"
 #include "rt/hot/operation_slots.h"
+#include "rt/partitions/partition_registry.h"
 #include "rt/process/registry.h"
 #include "rt/hot/traffic.h"
 #include "rt/hot/type_cache.h"
@@ -133,9 +134,13 @@ void PreStart(CallScope&, StartArgs&) {}
 void PostStart(CallScope& scope, StartArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.requests == nullptr) return;
   ThreadState* ts = scope.thread();
+  // Partitioned requests (rt/partitions/) are rare: one relaxed load when there are none.
+  const bool partitioned = __atomic_load_n(&g_partitioned_requests, __ATOMIC_RELAXED) != 0;
   for (int i = 0; i < args.count; ++i) {
-    const mpidbg_operation_record* op = StartOperationRecord(HandleToU64(args.requests[i]), ts->tid);
+    const uint64_t request = HandleToU64(args.requests[i]);
+    const mpidbg_operation_record* op = StartOperationRecord(request, ts->tid);
     if (op != nullptr && op->direction == MPIDBG_OPERATION_SEND) CountSend(ts, EnvelopeOf(*op));
+    if (partitioned) StartPartitionRound(request);
   }
 }
 
@@ -156,7 +161,11 @@ void PreRequestFree(CallScope&, RequestFreeArgs& args) {
 }
 
 void PostRequestFree(CallScope&, RequestFreeArgs& args, int rc) {
-  if (args.saved != 0) FinishRequestFree(args.saved, args.ticket, rc == MPI_SUCCESS);
+  if (args.saved == 0) return;
+  FinishRequestFree(args.saved, args.ticket, rc == MPI_SUCCESS);
+  if (rc == MPI_SUCCESS && __atomic_load_n(&g_partitioned_requests, __ATOMIC_RELAXED) != 0) {
+    ForgetPartitioned(args.saved);
+  }
 }
 
 void PreCancel(CallScope&, CancelArgs&) { NoteCancelRequested(); }

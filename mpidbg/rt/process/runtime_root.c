@@ -73,4 +73,6 @@ __attribute__((visibility("default"))) mpidbg_root mpidbg_runtime_root = {
     .thread_level_requested = MPIDBG_THREAD_SINGLE,
     .debug_gate_hold = 0,
     .request_bytes = sizeof(mpidbg_operation_record),
+    .partitions = {.first_slab = 0, .kind = MPIDBG_KIND_PARTITIONS,
+             .record_size = sizeof(mpidbg_partition_record), .slab_count = 0, .live_count = 0},
 };

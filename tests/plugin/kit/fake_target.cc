@@ -309,6 +309,7 @@ void ImageBuilder::encode_root(FakeTarget* t, uint64_t addr, const mpidbg_root& 
   PUT(mpidbg_root, files);
   PUT(mpidbg_root, messages);
   PUT(mpidbg_root, sessions);
+  PUT(mpidbg_root, partitions);
   PUT(mpidbg_root, launch);
   PUT(mpidbg_root, mpit);
   PUT(mpidbg_root, traffic);
@@ -529,6 +530,18 @@ void ImageBuilder::encode_session(FakeTarget* t, uint64_t addr, const mpidbg_ses
   PUT(mpidbg_session_record, errhandler);
 }
 
+void ImageBuilder::encode_partition(FakeTarget* t, uint64_t addr, const mpidbg_partition_record& r) {
+  encode_header(t, addr, r.hdr);
+  PUT(mpidbg_partition_record, request);
+  PUT(mpidbg_partition_record, partition_count);
+  PUT(mpidbg_partition_record, starts);
+  PUT(mpidbg_partition_record, partitions);
+  PUT(mpidbg_partition_record, direction);
+  PUT(mpidbg_partition_record, done);
+  PUT(mpidbg_partition_record, reserved);
+  PUT(mpidbg_partition_record, done_bits);
+}
+
 #undef PUT
 
 // ---- ImageBuilder --------------------------------------------------------------------
@@ -547,6 +560,7 @@ mpidbg_table* root_table(mpidbg_root* root, uint32_t kind) {
     case MPIDBG_KIND_FILE: return &root->files;
     case MPIDBG_KIND_MESSAGE: return &root->messages;
     case MPIDBG_KIND_SESSION: return &root->sessions;
+    case MPIDBG_KIND_PARTITIONS: return &root->partitions;
     default: return nullptr;
   }
 }
@@ -565,6 +579,7 @@ size_t record_struct_size(uint32_t kind) {
     case MPIDBG_KIND_FILE: return sizeof(mpidbg_file_record);
     case MPIDBG_KIND_MESSAGE: return sizeof(mpidbg_message_record);
     case MPIDBG_KIND_SESSION: return sizeof(mpidbg_session_record);
+    case MPIDBG_KIND_PARTITIONS: return sizeof(mpidbg_partition_record);
     default: return 0;
   }
 }
@@ -583,6 +598,7 @@ mpidbg_record_header* ImageBuilder::Slot::header() {
     case MPIDBG_KIND_FILE: return &file.obj.hdr;
     case MPIDBG_KIND_MESSAGE: return &message.obj.hdr;
     case MPIDBG_KIND_SESSION: return &session.obj.hdr;
+    case MPIDBG_KIND_PARTITIONS: return &partition.hdr;
     default: return nullptr;
   }
 }
@@ -674,6 +690,7 @@ MPIDBG_BUILDER_KIND(window, mpidbg_window_record, MPIDBG_KIND_WINDOW)
 MPIDBG_BUILDER_KIND(file, mpidbg_file_record, MPIDBG_KIND_FILE)
 MPIDBG_BUILDER_KIND(message, mpidbg_message_record, MPIDBG_KIND_MESSAGE)
 MPIDBG_BUILDER_KIND(session, mpidbg_session_record, MPIDBG_KIND_SESSION)
+MPIDBG_BUILDER_KIND(partition, mpidbg_partition_record, MPIDBG_KIND_PARTITIONS)
 #undef MPIDBG_BUILDER_KIND
 
 ImageBuilder::Slot* ImageBuilder::find_slot(uint64_t addr, Table** table_out) {
@@ -971,6 +988,7 @@ void ImageBuilder::encode_slot(uint64_t at, const Slot& slot) {
     case MPIDBG_KIND_FILE: encode_file(t, at, slot.file); break;
     case MPIDBG_KIND_MESSAGE: encode_message(t, at, slot.message); break;
     case MPIDBG_KIND_SESSION: encode_session(t, at, slot.session); break;
+    case MPIDBG_KIND_PARTITIONS: encode_partition(t, at, slot.partition); break;
     default: break;
   }
 }

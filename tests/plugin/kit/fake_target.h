@@ -157,6 +157,7 @@ class ImageBuilder {
   uint64_t add_file(const mpidbg_file_record& rec);
   uint64_t add_message(const mpidbg_message_record& rec);
   uint64_t add_session(const mpidbg_session_record& rec);
+  uint64_t add_partition(const mpidbg_partition_record& rec);
   // Frees a slot (kind FREE) as the runtime does on release (any table).
   void release(uint64_t slot_addr);
   // Replaces the record at a slot.
@@ -172,6 +173,7 @@ class ImageBuilder {
   void update_file(uint64_t slot_addr, const mpidbg_file_record& rec);
   void update_message(uint64_t slot_addr, const mpidbg_message_record& rec);
   void update_session(uint64_t slot_addr, const mpidbg_session_record& rec);
+  void update_partition(uint64_t slot_addr, const mpidbg_partition_record& rec);
 
   // Side arrays in the target's byte order; each returns the first element's address
   // (a mapped region even when empty).
@@ -252,6 +254,7 @@ class ImageBuilder {
   static void encode_file(FakeTarget* t, uint64_t addr, const mpidbg_file_record& r);
   static void encode_message(FakeTarget* t, uint64_t addr, const mpidbg_message_record& r);
   static void encode_session(FakeTarget* t, uint64_t addr, const mpidbg_session_record& r);
+  static void encode_partition(FakeTarget* t, uint64_t addr, const mpidbg_partition_record& r);
   static void encode_monitor(FakeTarget* t, uint64_t addr, const mpidbg_monitor& r);
   static void encode_monitor_peer(FakeTarget* t, uint64_t addr, const mpidbg_monitor_peer& r);
   static void encode_monitor_file(FakeTarget* t, uint64_t addr, const mpidbg_monitor_file& r);
@@ -265,8 +268,8 @@ class ImageBuilder {
       MPIDBG_KIND_COMM,     MPIDBG_KIND_OPERATION,         MPIDBG_KIND_THREAD, MPIDBG_KIND_GROUP,
       MPIDBG_KIND_DATATYPE, MPIDBG_KIND_REDUCE_OP,  MPIDBG_KIND_ERRHANDLER,
       MPIDBG_KIND_INFO,     MPIDBG_KIND_WINDOW,     MPIDBG_KIND_FILE,   MPIDBG_KIND_MESSAGE,
-      MPIDBG_KIND_SESSION};
-  static constexpr uint32_t kKindCount = MPIDBG_KIND_SESSION + 1;
+      MPIDBG_KIND_SESSION,  MPIDBG_KIND_PARTITIONS};
+  static constexpr uint32_t kKindCount = MPIDBG_KIND_PARTITIONS + 1;
 
  private:
   // One record slot; `kind` says which member is the record (a slot belongs to one
@@ -287,6 +290,7 @@ class ImageBuilder {
       mpidbg_file_record file;
       mpidbg_message_record message;
       mpidbg_session_record session;
+      mpidbg_partition_record partition;
     };
     mpidbg_record_header* header();
   };

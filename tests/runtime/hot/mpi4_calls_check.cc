@@ -164,8 +164,18 @@ void CheckPersistentCollective(int rank) {
   MPI_Request_free(&req);
 }
 
+// The partition record of a request, nullptr when there is none.
+const mpidbg_partition_record* PartitionRecord(uint64_t request) {
+  for (const auto* r : Records<mpidbg_partition_record>(Root()->partitions)) {
+    if (r->request == request) return r;
+  }
+  return nullptr;
+}
+
 // MPI_Psend_init/MPI_Precv_init: persistent point-to-point records of partitions x count
-// elements, inactive until started; readiness and arrival go through the wrappers.
+// elements, inactive until started; beside each a partition record counting the
+// partitions marked ready (send) or seen arrived (receive) in the round since the last
+// MPI_Start, with one bit per partition; gone with the request.
 void CheckPartitioned(int rank) {
   const int partitions = 4;
   const MPI_Count per = 3;
@@ -188,21 +198,51 @@ void CheckPartitioned(int rank) {
     RT_CHECK_EQ(o->bytes, 48);
     RT_CHECK_EQ(o->hdr.flags & kPersistentInactive, kPersistentInactive);
   }
+  const uint64_t handle = U64(req);
+  const mpidbg_partition_record* p = PartitionRecord(handle);
+  RT_CHECK(p != nullptr);
+  if (p == nullptr) return;
+  RT_CHECK_EQ(p->partitions, partitions);
+  RT_CHECK_EQ(p->partition_count, per);
+  RT_CHECK_EQ(p->direction, rank == 0 ? MPIDBG_OPERATION_SEND : MPIDBG_OPERATION_RECV);
+  RT_CHECK_EQ(p->done, 0);
+  RT_CHECK_EQ(p->starts, 0);
+  RT_CHECK_EQ(p->done_bits.count, 1);
+  const uint8_t* bits = At<uint8_t>(p->done_bits.address);
   MPI_Start(&req);
   if (o != nullptr) RT_CHECK_EQ(o->hdr.flags & kPersistentInactive, MPIDBG_OPERATION_PERSISTENT);
+  RT_CHECK_EQ(p->starts, 1);
   if (rank == 0) {
     MPI_Pready(0, req);
+    RT_CHECK_EQ(p->done, 1);
     MPI_Pready_range(1, 2, req);
+    RT_CHECK_EQ(p->done, 3);
     int last[1] = {3};
     MPI_Pready_list(1, last, req);
+    RT_CHECK_EQ(p->done, 4);
+    RT_CHECK_EQ(bits[0], 0x0f);
   } else {
     int flag = 0;
     while (!flag) MPI_Parrived(req, partitions - 1, &flag);
+    RT_CHECK_EQ(bits[0] & 0x08, 0x08);  // partition 3 seen arrived
+    RT_CHECK(p->done >= 1);
   }
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   if (o != nullptr) RT_CHECK_EQ(o->hdr.flags & kPersistentInactive, kPersistentInactive);
   if (rank == 1) RT_CHECK_EQ(buf[11], 11);
+
+  // A second round starts from nothing.
+  MPI_Start(&req);
+  RT_CHECK_EQ(p->starts, 2);
+  RT_CHECK_EQ(p->done, 0);
+  RT_CHECK_EQ(bits[0], 0);
+  if (rank == 0) {
+    MPI_Pready_range(0, partitions - 1, req);
+    RT_CHECK_EQ(p->done, partitions);
+  }
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
   MPI_Request_free(&req);
+  RT_CHECK(PartitionRecord(handle) == nullptr);
 }
 #endif
 
