@@ -53,6 +53,7 @@ struct Operation {
   std::string comm_id;         // job-wide communicator id (hex), "" if unknown
   std::string comm_name;
   uint64_t post_serial = 0;    // posting order in the process (matching order)
+  bool persistent = false;     // a persistent request (MPI_Send_init, MPI_Allreduce_init, ...)
   // A partitioned request (MPI_Psend_init, MPI_Precv_init): its partitions and how many
   // are done this round (a send's marked ready, a receive's seen arrived).
   struct Partitions {

@@ -118,6 +118,7 @@ model::Operation OperationFromExtension(const mpidbg_operation_info& info) {
   if (info.comm_id != 0) op.comm_id = CommIdString(info.comm_id);
   op.comm_name = FixedString(info.comm_name);
   op.post_serial = info.post_serial;
+  op.persistent = info.persistent != 0;
   // A plugin before version 4 fills neither (zero): not partitioned.
   if (info.partitions > 0 && info.partitions_done >= 0 && info.partitions_done <= info.partitions) {
     op.partitions = model::Operation::Partitions{info.partitions, info.partitions_done};

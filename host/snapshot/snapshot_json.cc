@@ -243,6 +243,7 @@ json OperationToJson(const model::Operation& op) {
   j["comm"] = StringOrNull(op.comm_id);
   j["comm_name"] = StringOrNull(op.comm_name);
   j["post_serial"] = op.post_serial;
+  j["persistent"] = op.persistent;
   if (op.partitions) {
     j["partitions"] = {{"count", op.partitions->count},
                        {op.is_send ? "ready" : "arrived", op.partitions->done}};

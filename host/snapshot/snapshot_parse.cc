@@ -72,6 +72,7 @@ model::Operation OperationFromJson(const json& j) {
   Get(j, "comm", &op.comm_id);
   Get(j, "comm_name", &op.comm_name);
   Get(j, "post_serial", &op.post_serial);
+  Get(j, "persistent", &op.persistent);
   if (Has(j, "partitions")) {
     const json& p = j.at("partitions");
     model::Operation::Partitions parts;

@@ -59,6 +59,7 @@ std::string OperationText(const model::Operation& op) {
   if (!op.datatype.empty()) out << " " << op.datatype << " x" << op.count;
   out << ", " << op.status;
   if (op.mode && *op.mode != "standard") out << ", " << *op.mode;
+  if (op.persistent) out << ", persistent";
   if (op.partitions) {
     out << ", " << op.partitions->done << " of " << op.partitions->count << " partitions "
         << (op.is_send ? "ready" : "arrived");

@@ -470,6 +470,22 @@ TEST(Deadlock, NonblockingBarrierWaitsForAbsentMember) {
   EXPECT_FALSE(joined.deadlock.detected);
 }
 
+TEST(Deadlock, StartedPersistentCollectiveWaitsForMembersThatDidNotStartIt) {
+  // MPI_Barrier_init started and waited for by ranks 0 and 1; rank 2 waits for a
+  // message from rank 0 instead of starting it.
+  JobBuilder job(3);
+  for (int r : {0, 1}) {
+    model::Operation barrier = Op("MPI_Barrier_init", false, model::Rank::Unknown(), Tag(0));
+    barrier.persistent = true;
+    job.Wait(r, "MPI_Wait", {barrier});
+  }
+  job.Recv(2, R(0), Tag(3));
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_EQ(report.deadlock.ranks, Ranks({0, 1, 2}));
+  EXPECT_EQ(FindWait(report, 0)->to, Ranks({2}));
+  EXPECT_EQ(FindWait(report, 1)->to, Ranks({2}));
+}
+
 TEST(Deadlock, IntercommunicatorPeersAreRemoteRanks) {
   JobBuilder job(4);
   job.AddInterComm("ic", "bridge", {0, 1}, {2, 3});
