@@ -8,6 +8,7 @@
 #include "job/deadlock.h"
 #include "job/hints.h"
 #include "job/job_index.h"
+#include "job/job_join.h"
 #include "job/message_index.h"
 #include "job/rank_classes.h"
 #include "job/rank_ranges.h"
@@ -84,9 +85,46 @@ JobReport AnalyzeStacks(std::vector<model::ProcessSnapshot> snapshots) {
   return report;
 }
 
+JobReport AnalyzeOneJob(const std::vector<model::ProcessSnapshot>& snapshots);
+
+// Each rank's job and rank in it, from the analysis rank (job_join.h).
+void NameJobs(const std::vector<JobSpan>& jobs, JobReport* report) {
+  for (RankReport& r : report->ranks) {
+    for (const JobSpan& j : jobs) {
+      if (r.rank >= j.first_rank && r.rank < j.first_rank + j.size) {
+        r.job = j.label;
+        r.job_rank = r.rank - j.first_rank;
+        break;
+      }
+    }
+  }
+  report->jobs = jobs;
+}
+
 }  // namespace
 
 JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
+  const std::vector<JobSpan> jobs = FindJobs(snapshots);
+  if (jobs.size() < 2) return AnalyzeOneJob(snapshots);
+  std::vector<model::ProcessSnapshot> joined = snapshots;
+  JoinJobs(jobs, &joined);
+  JobReport report = AnalyzeOneJob(joined);
+  NameJobs(jobs, &report);
+  return report;
+}
+
+std::string RankName(const JobReport& report, int rank) {
+  for (const JobSpan& j : report.jobs) {
+    if (rank >= j.first_rank && rank < j.first_rank + j.size) {
+      return "job " + j.label + " rank " + std::to_string(rank - j.first_rank);
+    }
+  }
+  return "rank " + std::to_string(rank);
+}
+
+namespace {
+
+JobReport AnalyzeOneJob(const std::vector<model::ProcessSnapshot>& snapshots) {
   if (IsStacksView(snapshots)) return AnalyzeStacks(snapshots);
   const JobIndex job(snapshots);
 
@@ -123,6 +161,8 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
   ListRanks(job, std::move(ranks), &report);
   return report;
 }
+
+}  // namespace
 
 bool JobReport::Incomplete() const {
   if (!unreadable_inputs.empty() || !unread.empty()) return true;

@@ -29,8 +29,10 @@ extern "C" {
  * 2: traffic counters and the send log (mpidbg_traffic_*), the launcher/PMI view and
  *    orphan counters (mpidbg_process_get_launch), the MPI_T catalogue (mpidbg_mpit_*). */
 /* 3: communication monitoring (mpidbg_monitor_*) and MPI-state sampling
- *    (mpidbg_profile_*). */
-#define MPIDBG_EXT_VERSION 3
+ *    (mpidbg_profile_*).
+ * 4: an intercommunicator's other job (mpidbg_comm_detail.remote_job_id,
+ *    mpidbg_comm_get_remote_job_group). */
+#define MPIDBG_EXT_VERSION 4
 
 /* The process as a whole. */
 typedef struct mpidbg_process_summary {
@@ -114,6 +116,13 @@ typedef struct mpidbg_comm_detail {
   int32_t topology;        /* 0 none, 1 cartesian */
   int32_t split_color;
   char creator_name[32];
+  /* ---- appended (version 4): an intercommunicator whose remote group is another job
+   * (spawn, the parent, accept, connect, join). remote_job: 1 when the runtime learnt
+   * that job from the other side; remote_job_id: its launcher job id, NUL-terminated
+   * ("" when not known). ---- */
+  int32_t remote_job;
+  int32_t reserved;
+  char remote_job_id[128];
 } mpidbg_comm_detail;
 
 int mpidbg_ext_version(void);
@@ -134,6 +143,9 @@ int mpidbg_thread_waited_operation(mqs_process* process, int index, int k,
 int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detail* out);
 /* World ranks of the remote group of the current intercommunicator (remote_size ints). */
 int mpidbg_comm_get_remote_group(mqs_process* process, int* world_ranks);
+/* Version 4: the remote group's world ranks in the other job's MPI_COMM_WORLD (remote_size
+ * ints) when detail.remote_job is 1, else mqs_no_information. */
+int mpidbg_comm_get_remote_job_group(mqs_process* process, int* world_ranks);
 /* Full detail of the operation the last mqs_next_operation returned. */
 int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out);
 

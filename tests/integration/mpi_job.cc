@@ -78,7 +78,8 @@ bool MpiJob::Start(std::string* why) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     pids_ = FindMarkedProcesses(marker_, TestAppPath(flavour_, app_));
-    if (static_cast<int>(pids_.size()) == ranks_ && CountReadyLines(Log()) == ranks_) return true;
+    const int expected = processes_ < 0 ? ranks_ : processes_;
+    if (static_cast<int>(pids_.size()) == expected && CountReadyLines(Log()) == expected) return true;
     if (waitpid(leader_, nullptr, WNOHANG) == leader_) {
       leader_ = -1;
       *why = "the job ended early:\n" + Log();

@@ -28,6 +28,9 @@ class MpiJob {
   // Starts the job with the launcher alone, not under `mpidbg run`: no runtime in the
   // ranks, as a user's job that was not started for debugging. Set before Start.
   void set_without_runtime() { without_runtime_ = true; }
+  // A job whose ranks spawn more processes (MPI_Comm_spawn): Start waits for this many
+  // processes of the application, and as many "ready" lines. Set before Start.
+  void set_expected_processes(int n) { processes_ = n; }
   // Launches the job and waits until every rank printed "ready" and all rank
   // processes are found. False (with the reason and the job's log) on failure.
   bool Start(std::string* why);
@@ -42,6 +45,7 @@ class MpiJob {
  private:
   std::string flavour_, app_, marker_, dir_;
   int ranks_;
+  int processes_ = -1;  // -1: ranks_
   pid_t leader_ = -1;
   std::vector<pid_t> pids_;
   std::vector<std::string> run_options_;
