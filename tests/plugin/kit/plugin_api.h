@@ -37,6 +37,7 @@ namespace mpidbg::test {
   X(mpidbg_thread_waited_operation)      \
   X(mpidbg_comm_get_detail)              \
   X(mpidbg_comm_get_remote_group)        \
+  X(mpidbg_comm_get_remote_job_group)    \
   X(mpidbg_operation_get_detail)          \
   X(mpidbg_traffic_read)                 \
   X(mpidbg_traffic_get)                  \
