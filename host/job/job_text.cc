@@ -59,7 +59,7 @@ void Jobs(const JobReport& report, std::ostringstream& out) {
   if (report.jobs.empty()) return;
   out << "\njobs (" << report.jobs.size() << "; ranks here are numbered across them):\n";
   for (const JobSpan& j : report.jobs) {
-    out << "  job " << j.label << ": ranks " << j.first_rank;
+    out << "  job " << j.label << ": rank" << (j.size > 1 ? "s " : " ") << j.first_rank;
     if (j.size > 1) out << "-" << j.first_rank + j.size - 1;
     out << " = its world rank" << (j.size > 1 ? "s 0-" + std::to_string(j.size - 1) : std::string(" 0"))
         << ", launcher job id "

@@ -45,6 +45,7 @@ std::map<std::pair<std::string, int>, json> Snapshots(const std::string& flag,
     if (!r.json.is_object()) continue;
     const json& pmi = r.json["metadata"]["pmi"];
     const std::string job_id = pmi.is_object() && pmi["job_id"].is_string() ? pmi["job_id"].get<std::string>() : "";
+    r.json["test_target"] = json{{"flag", flag}, {"target", t}};  // for the handle query
     out[{job_id, r.json["process"]["rank"].get<int>()}] = r.json;
   }
   return out;
@@ -102,6 +103,13 @@ void CheckSnapshots(const std::map<std::pair<std::string, int>, json>& by_rank,
     EXPECT_EQ((*c)["remote_job"]["job_id"], key.first == parent_job ? child_job : parent_job);
     EXPECT_EQ((*c)["remote_job"]["world_ranks"], json({0, 1}));
     EXPECT_EQ((*c)["creator"], key.first == parent_job ? "MPI_Comm_spawn" : "MPI_Comm_get_parent");
+    // `mpidbg handle` of the same communicator names the other job too.
+    const json& where = snap["test_target"];
+    MpidbgResult h = Mpidbg({"handle", where["flag"], where["target"], (*c)["handle"], "--kind",
+                             "comm", "--json"});
+    ASSERT_EQ(h.exit_code, 0) << h.err;
+    EXPECT_EQ(h.json["handle"]["remote_job"], (*c)["remote_job"]) << h.out;
+    EXPECT_EQ(h.json["handle"]["intercomm"], true) << h.out;
   }
   EXPECT_EQ(ids.size(), 1u) << "both jobs derive one id for the intercommunicator";
 }

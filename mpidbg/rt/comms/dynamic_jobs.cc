@@ -80,6 +80,13 @@ bool RemoteIsOtherJob(const Members& m) {
   return true;
 }
 
+// The other side names our own job: both are one job (an MPI_Open_port inside it).
+bool SameJob(const JobCard* cards) {
+  const char* own = LaunchJobId();
+  const size_t length = BoundedLength(cards[0].job_id, sizeof cards[0].job_id);
+  return own[0] != '\0' && length == strlen(own) && memcmp(own, cards[0].job_id, length) == 0;
+}
+
 // The id without the exchange (it is off, or failed): from what this side knows, so it
 // differs from the other side's id.
 uint64_t OneSidedId(int32_t call, uint64_t parent_job_id, const Members& m) {
@@ -148,9 +155,17 @@ void PublishDynamicComm(MPI_Comm comm, int32_t call, uint64_t parent_job_id, uin
   }
   uint64_t id = SharedId(m, cards);
   if (id == 0) id = OneSidedId(call, parent_job_id, m);
-  // A port inside one job (accept and connect by ranks of the same job) needs no more:
-  // its remote ranks translated into our own world.
-  if (RemoteIsOtherJob(m)) AttachRemoteJob(cards, &m);
+  if (SameJob(cards)) {
+    // A port inside one job (accept and connect by ranks of the same job): the remote
+    // ranks are ranks of our own world. Taken from the other side, since a group
+    // translation may not know them (Open MPI's connecting side answers
+    // MPI_UNDEFINED).
+    for (int32_t i = 0; m.remote != nullptr && i < m.remote_size; ++i) {
+      m.remote[i] = cards[i].world_rank;
+    }
+  } else if (RemoteIsOtherJob(m)) {
+    AttachRemoteJob(cards, &m);
+  }
   free(cards);
   PublishComm(comm, &m, id, origin);
 }
