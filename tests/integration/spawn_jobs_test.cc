@@ -151,6 +151,75 @@ void RunSpawnCycle(const std::string& flavour) {
   CheckSnapshots(Snapshots("--core", cores), from_cores, "core");
 }
 
+// MPI_Comm_accept/connect inside one job (testapps/connect_cycle.c): one job, so no
+// `jobs` key and no remote job; both sides agree on the id and know each other's world
+// rank (Open MPI's connecting side cannot translate it itself: the runtime takes it
+// from the accepting side).
+void CheckConnectView(const json& job, const std::map<int, json>& by_rank, const std::string& source) {
+  SCOPED_TRACE(source + " view:\n" + job.dump(1));
+  ASSERT_TRUE(job.is_object());
+  EXPECT_FALSE(job.contains("jobs"));
+  ASSERT_TRUE(job["deadlock"]["detected"].get<bool>());
+  EXPECT_EQ(job["deadlock"]["ranks"], json({0, 1}));
+  std::set<std::pair<int, int>> edges;
+  for (const json& e : job["deadlock"]["edges"]) edges.insert({e["from"].get<int>(), e["to"].get<int>()});
+  EXPECT_TRUE(edges.count({0, 1}));
+  EXPECT_TRUE(edges.count({1, 0}));
+  ASSERT_EQ(by_rank.size(), 2u);
+  std::set<std::string> ids;
+  for (const auto& [rank, snap] : by_rank) {
+    const json* found = nullptr;
+    for (const json& c : snap["communicators"]) {
+      if (c["creator"] == "MPI_Comm_accept" || c["creator"] == "MPI_Comm_connect") found = &c;
+    }
+    ASSERT_NE(found, nullptr) << "rank " << rank;
+    ids.insert((*found)["id"].get<std::string>());
+    EXPECT_EQ((*found)["creator"], rank == 0 ? "MPI_Comm_accept" : "MPI_Comm_connect");
+    EXPECT_EQ((*found)["remote_world_ranks"], json({1 - rank})) << "rank " << rank;
+    EXPECT_TRUE((*found)["remote_job"].is_null());
+  }
+  EXPECT_EQ(ids.size(), 1u);
+}
+
+void RunConnectCycle(const std::string& flavour) {
+  const std::vector<std::string> built = BuiltFlavours();
+  if (std::find(built.begin(), built.end(), flavour) == built.end()) {
+    GTEST_SKIP() << "the " << flavour << " runtime was not built";
+  }
+  MpiJob job(flavour, "connect_cycle", 2);
+  std::string why;
+  if (!job.Start(&why)) {
+    if (why.find("MPI_Open_port failed") != std::string::npos) {
+      GTEST_SKIP() << flavour << " cannot open a port here (measured): " << why;
+    }
+    FAIL() << why;
+  }
+  auto by_rank = [](const std::string& flag, const std::vector<std::string>& targets) {
+    std::map<int, json> out;
+    for (const auto& [key, snap] : Snapshots(flag, targets)) out[key.second] = snap;
+    return out;
+  };
+  std::vector<std::string> pids;
+  for (pid_t p : job.pids()) pids.push_back(std::to_string(p));
+  json live;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  do {
+    live = Job({"--pids", job.PidList()});
+    if (live.is_object() && live["deadlock"]["detected"] == true) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  } while (std::chrono::steady_clock::now() < deadline);
+  CheckConnectView(live, by_rank("--pid", pids), "live");
+  const std::vector<std::string> cores = job.DumpCores(&why);
+  ASSERT_FALSE(cores.empty()) << why;
+  job.Kill();
+  std::vector<std::string> core_args = {"--cores"};
+  core_args.insert(core_args.end(), cores.begin(), cores.end());
+  CheckConnectView(Job(core_args), by_rank("--core", cores), "core");
+}
+
+TEST(ConnectInOneJob, OpenMpi) { RunConnectCycle("openmpi"); }
+TEST(ConnectInOneJob, MpichMeasured) { RunConnectCycle("mpich"); }
+
 TEST(SpawnJobs, OpenMpiDeadlockAcrossTheSpawnIntercommunicator) { RunSpawnCycle("openmpi"); }
 
 TEST(SpawnJobs, MpichSpawnMeasured) { RunSpawnCycle("mpich"); }
