@@ -27,7 +27,11 @@ void Coverage(const JobReport& report, std::ostringstream& out) {
   out << "; the verdict covers only " << (read == 1 ? "that rank" : "those") << "\n";
   for (const UnreadRank& u : report.unread) {
     out << "  ";
-    if (u.rank) out << "rank " << *u.rank;
+    if (u.rank) {
+      out << "rank " << *u.rank;
+      // Several jobs: which job's rank that is (analysis ranks, job_join.h).
+      if (!report.jobs.empty()) out << " (" << RankName(report, *u.rank) << ")";
+    }
     if (u.pid > 0) {
       out << (u.rank ? " (" : "") << (u.source == "core" ? "core of pid " : "pid ") << u.pid
           << (u.rank ? ")" : "");

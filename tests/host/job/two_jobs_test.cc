@@ -142,8 +142,27 @@ TEST(TwoJobs, EachJobKeepsItsOwnWorld) {
   EXPECT_EQ(report.deadlock.ranks, (std::vector<int>{2, 3}));
   EXPECT_TRUE(report.collective_mismatches.empty());
   for (const WaitRequirement& w : report.deadlock.waits) {
-    if (w.from == 2) EXPECT_EQ(std::vector<int>(w.to.begin(), w.to.end()), (std::vector<int>{3}));
+    if (w.from == 2) {
+      EXPECT_EQ(std::vector<int>(w.to.begin(), w.to.end()), (std::vector<int>{3}));
+    }
   }
+}
+
+// Both jobs, but one rank of the child not given: the verdict is incomplete and the
+// missing rank is named in its job.
+TEST(TwoJobs, AMissingRankIsNamedInItsJob) {
+  JobBuilder parent = Parent(), child = Child();
+  for (int r = 0; r < 2; ++r) RecvFromOtherJob(&parent, r, r);
+  RecvFromOtherJob(&child, 0, 0);
+  std::vector<model::ProcessSnapshot> inputs = parent.snapshots();
+  inputs.push_back(child.snapshots()[0]);
+  const JobReport report = Analyze(inputs);
+  EXPECT_TRUE(report.Incomplete());
+  // Parent rank 0 and child rank 0 wait for each other whatever the others do.
+  ASSERT_TRUE(report.deadlock.detected);
+  EXPECT_EQ(report.deadlock.ranks, (std::vector<int>{0, 2}));
+  const std::string text = ToText(report);
+  EXPECT_NE(text.find("rank 3 (job B rank 1): not read"), std::string::npos) << text;
 }
 
 // One job given alone (the other job's ranks not among the inputs): analysed as before,
