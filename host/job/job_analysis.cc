@@ -101,15 +101,41 @@ void NameJobs(const std::vector<JobSpan>& jobs, JobReport* report) {
   report->jobs = jobs;
 }
 
+// A job reached through an intercommunicator but not given: the verdict does not cover
+// it, and a blocked rank waiting on that intercommunicator may be waiting for it.
+void NoteMissingJobs(const std::vector<model::ProcessSnapshot>& snapshots,
+                     const std::vector<JobSpan>& jobs, JobReport* report) {
+  std::vector<std::string> comm_ids;
+  std::vector<UnreadRank> missing = MissingJobs(snapshots, jobs, &comm_ids);
+  if (missing.empty()) return;
+  report->unread.insert(report->unread.end(), missing.begin(), missing.end());
+  const std::vector<int>& deadlocked = report->deadlock.ranks;
+  for (const RankReport& r : report->ranks) {
+    if (r.state != RankState::kBlocked || !r.comm) continue;
+    if (std::find(comm_ids.begin(), comm_ids.end(), *r.comm) == comm_ids.end()) continue;
+    if (std::find(deadlocked.begin(), deadlocked.end(), r.rank) != deadlocked.end()) continue;
+    if (std::find(report->waiting_on_unread.begin(), report->waiting_on_unread.end(), r.rank) ==
+        report->waiting_on_unread.end()) {
+      report->waiting_on_unread.push_back(r.rank);
+    }
+  }
+  std::sort(report->waiting_on_unread.begin(), report->waiting_on_unread.end());
+}
+
 }  // namespace
 
 JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
   const std::vector<JobSpan> jobs = FindJobs(snapshots);
-  if (jobs.size() < 2) return AnalyzeOneJob(snapshots);
+  if (jobs.size() < 2) {
+    JobReport report = AnalyzeOneJob(snapshots);
+    NoteMissingJobs(snapshots, jobs, &report);
+    return report;
+  }
   std::vector<model::ProcessSnapshot> joined = snapshots;
   JoinJobs(jobs, &joined);
   JobReport report = AnalyzeOneJob(joined);
   NameJobs(jobs, &report);
+  NoteMissingJobs(snapshots, jobs, &report);
   return report;
 }
 

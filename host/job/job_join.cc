@@ -152,6 +152,33 @@ std::vector<JobSpan> FindJobs(const std::vector<model::ProcessSnapshot>& snapsho
   return jobs;
 }
 
+std::vector<UnreadRank> MissingJobs(const std::vector<model::ProcessSnapshot>& snapshots,
+                                    const std::vector<JobSpan>& jobs,
+                                    std::vector<std::string>* comm_ids) {
+  std::vector<UnreadRank> missing;
+  std::vector<std::string> named;  // missing jobs already reported
+  for (const model::ProcessSnapshot& s : snapshots) {
+    for (const model::Communicator& c : s.communicators) {
+      if (!c.remote_job || JobIndexOf(jobs, c.remote_job->job_id) >= 0) continue;
+      if (std::find(comm_ids->begin(), comm_ids->end(), c.id) == comm_ids->end()) {
+        comm_ids->push_back(c.id);
+      }
+      const std::string& id = c.remote_job->job_id;
+      if (std::find(named.begin(), named.end(), id) != named.end()) continue;
+      named.push_back(id);
+      const std::size_t n = c.remote_job->world_ranks.size();
+      UnreadRank u;
+      u.reason = "not read: job " + (id.empty() ? std::string("(unnamed)") : id) + " (" +
+                 std::to_string(n) + (n == 1 ? " rank" : " ranks") +
+                 "), the other side of an intercommunicator from " +
+                 (c.creator.empty() ? std::string("a dynamic-process call") : c.creator) +
+                 ", was not given";
+      missing.push_back(std::move(u));
+    }
+  }
+  return missing;
+}
+
 std::vector<int> JoinJobs(const std::vector<JobSpan>& jobs,
                           std::vector<model::ProcessSnapshot>* snapshots) {
   std::vector<int> job_of(snapshots->size(), -1);

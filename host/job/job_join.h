@@ -35,4 +35,11 @@ std::vector<JobSpan> FindJobs(const std::vector<model::ProcessSnapshot>& snapsho
 std::vector<int> JoinJobs(const std::vector<JobSpan>& jobs,
                           std::vector<model::ProcessSnapshot>* snapshots);
 
+// Jobs the inputs reach through an intercommunicator (Communicator::remote_job) but do
+// not hold, one entry each, as ranks the verdict does not cover (rank unknown); and in
+// `comm_ids` the ids of those intercommunicators. `jobs` from FindJobs.
+std::vector<UnreadRank> MissingJobs(const std::vector<model::ProcessSnapshot>& snapshots,
+                                    const std::vector<JobSpan>& jobs,
+                                    std::vector<std::string>* comm_ids);
+
 }  // namespace mpidbg::job

@@ -139,7 +139,27 @@ void RunSpawnCycle(const std::string& flavour) {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   } while (std::chrono::steady_clock::now() < deadline);
   CheckJob(live, "live");
-  CheckSnapshots(Snapshots("--pid", pids), live, "live");
+  const auto live_snapshots = Snapshots("--pid", pids);
+  CheckSnapshots(live_snapshots, live, "live");
+
+  // The parent's ranks alone (as `--launcher` finds them: Open MPI's MPIR_proctable
+  // lists no spawned process): incomplete, the child job named as not given.
+  std::string parent_pids;
+  for (const auto& [key, snap] : live_snapshots) {
+    if (key.first != live["jobs"][0]["job_id"]) continue;
+    parent_pids += (parent_pids.empty() ? "" : ",") + std::to_string(snap["process"]["pid"].get<int>());
+  }
+  MpidbgResult alone = Mpidbg({"job", "--pids", parent_pids, "--json"});
+  EXPECT_EQ(alone.exit_code, 4) << alone.err;
+  ASSERT_TRUE(alone.json.is_object()) << alone.out;
+  EXPECT_FALSE(alone.json.contains("jobs"));
+  EXPECT_FALSE(alone.json["deadlock"]["detected"].get<bool>());
+  EXPECT_EQ(alone.json["waiting_on_unread"], json({0, 1})) << alone.out;
+  ASSERT_EQ(alone.json["unreadable"].size(), 1u) << alone.out;
+  EXPECT_NE(alone.json["unreadable"][0]["reason"].get<std::string>().find(
+                "job " + live["jobs"][1]["job_id"].get<std::string>() + " (2 ranks)"),
+            std::string::npos)
+      << alone.out;
 
   const std::vector<std::string> cores = job.DumpCores(&why);
   ASSERT_FALSE(cores.empty()) << why;

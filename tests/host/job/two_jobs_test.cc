@@ -87,6 +87,7 @@ TEST(TwoJobs, DeadlockAcrossTheIntercommunicator) {
   const JobReport report = Analyze(Both(child, parent));
   ASSERT_TRUE(report.deadlock.detected);
   EXPECT_EQ(report.deadlock.ranks, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_TRUE(report.unread.empty());
   ASSERT_EQ(report.deadlock.cycle.size(), 2u);
   EXPECT_FALSE(report.Incomplete());
   // The parent's rank 0 waits for the child's rank 0, analysis rank 2, and back.
@@ -165,15 +166,24 @@ TEST(TwoJobs, AMissingRankIsNamedInItsJob) {
   EXPECT_NE(text.find("rank 3 (job B rank 1): not read"), std::string::npos) << text;
 }
 
-// One job given alone (the other job's ranks not among the inputs): analysed as before,
-// no job keys, and its waits on the other job claim nothing.
-TEST(TwoJobs, OneJobAloneIsAnalysedAsBefore) {
+// One job given alone (the other job's ranks not among the inputs, as `--launcher`
+// gives them: Open MPI's MPIR_proctable lists the parent's ranks only): no job keys, its
+// waits on the other job claim nothing, and the verdict says the other job was not read.
+TEST(TwoJobs, OneJobAloneSaysTheOtherWasNotRead) {
   JobBuilder parent = Parent();
   RecvFromOtherJob(&parent, 0, 0);
   RecvFromOtherJob(&parent, 1, 1);
   const JobReport report = Analyze(parent.snapshots());
   EXPECT_TRUE(report.jobs.empty());
   EXPECT_FALSE(report.deadlock.detected);
+  EXPECT_TRUE(report.Incomplete());
+  EXPECT_EQ(report.waiting_on_unread, (std::vector<int>{0, 1}));
+  ASSERT_EQ(report.unread.size(), 1u);
+  EXPECT_FALSE(report.unread[0].rank.has_value());
+  EXPECT_NE(report.unread[0].reason.find("job child-2 (2 ranks)"), std::string::npos)
+      << report.unread[0].reason;
+  const std::string text = ToText(report);
+  EXPECT_NE(text.find("no verdict: ranks 0-1 wait for ranks not read"), std::string::npos) << text;
   const nlohmann::json j = ToJson(report);
   EXPECT_FALSE(j.contains("jobs"));
   EXPECT_FALSE(j["ranks"][0].contains("job"));
