@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "mpi_job.h"
+#include "process_util.h"
 
 namespace mpidbg::itest {
 namespace {
@@ -235,6 +237,121 @@ void RunConnectCycle(const std::string& flavour) {
   std::vector<std::string> core_args = {"--cores"};
   core_args.insert(core_args.end(), cores.begin(), cores.end());
   CheckConnectView(Job(core_args), by_rank("--core", cores), "core");
+}
+
+// Two jobs started apart and joined by MPI_Comm_accept/connect (testapps/connect_cycle.c
+// "server" and "<port>"). Open MPI finds the port of another job only through one
+// ompi-server both mpiexecs name; MPICH 4.0 over UCX cannot open a port at all
+// (ConnectInOneJob.MpichMeasured), so this runs on Open MPI only.
+class OmpiServer {
+ public:
+  OmpiServer() {
+    char tmpl[] = "/tmp/mpidbg-ompi-server-XXXXXX";
+    dir_ = mkdtemp(tmpl) ? tmpl : "/tmp";
+    marker_ = "MPIDBG_ITEST_JOB=" + dir_;
+    leader_ = SpawnSession({"timeout", "-s", "KILL", "300", "ompi-server", "--no-daemonize",
+                            "-r", uri()},
+                           {marker_}, dir_ + "/server.log");
+  }
+  ~OmpiServer() {
+    KillMarkedJob(marker_, leader_);
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string uri() const { return dir_ + "/uri"; }
+  // Waits until the server wrote where it listens.
+  bool Ready() const {
+    for (int i = 0; i < 100; ++i) {
+      if (!ReadFile(uri()).empty()) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+
+ private:
+  std::string dir_, marker_;
+  pid_t leader_ = -1;
+};
+
+void CheckTwoConnectedJobs(const json& job, const std::string& source) {
+  SCOPED_TRACE(source + " view:\n" + job.dump(1));
+  ASSERT_TRUE(job.is_object());
+  ASSERT_TRUE(job["jobs"].is_array());
+  ASSERT_EQ(job["jobs"].size(), 2u);
+  EXPECT_TRUE(job["complete"].get<bool>());
+  ASSERT_TRUE(job["deadlock"]["detected"].get<bool>());
+  EXPECT_EQ(job["deadlock"]["ranks"], json({0, 1}));
+  std::set<std::pair<int, int>> edges;
+  for (const json& e : job["deadlock"]["edges"]) edges.insert({e["from"].get<int>(), e["to"].get<int>()});
+  EXPECT_TRUE(edges.count({0, 1}));
+  EXPECT_TRUE(edges.count({1, 0}));
+  for (const json& r : job["ranks"]) EXPECT_EQ(r["job_rank"], 0);
+}
+
+TEST(ConnectTwoJobs, OpenMpi) {
+  const std::vector<std::string> built = BuiltFlavours();
+  if (std::find(built.begin(), built.end(), "openmpi") == built.end()) {
+    GTEST_SKIP() << "the openmpi runtime was not built";
+  }
+  OmpiServer server;
+  ASSERT_TRUE(server.Ready()) << "ompi-server wrote no " << server.uri();
+  const std::vector<std::string> via = {"--ompi-server", "file:" + server.uri()};
+  MpiJob accepting("openmpi", "connect_cycle", 1);
+  accepting.set_launcher_options(via);
+  accepting.set_app_arguments({"server"});
+  accepting.set_expected_ready_lines(0);  // ready once the other job connected
+  std::string why;
+  ASSERT_TRUE(accepting.Start(&why)) << why;
+  std::string port;
+  for (int i = 0; i < 300 && port.empty(); ++i) {
+    const std::string log = accepting.Log();
+    const size_t at = log.find("PORT ");
+    if (at != std::string::npos && log.find('\n', at) != std::string::npos) {
+      port = log.substr(at + 5, log.find('\n', at) - at - 5);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  ASSERT_FALSE(port.empty()) << accepting.Log();
+  MpiJob connecting("openmpi", "connect_cycle", 1);
+  connecting.set_launcher_options(via);
+  connecting.set_app_arguments({port});
+  ASSERT_TRUE(connecting.Start(&why)) << why;
+
+  const std::vector<std::string> pids = {std::to_string(accepting.pids().at(0)),
+                                         std::to_string(connecting.pids().at(0))};
+  json live;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  do {
+    live = Job({"--pids", pids[0] + "," + pids[1]});
+    if (live.is_object() && live["deadlock"]["detected"] == true) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  } while (std::chrono::steady_clock::now() < deadline);
+  CheckTwoConnectedJobs(live, "live");
+  const auto snaps = Snapshots("--pid", pids);
+  ASSERT_EQ(snaps.size(), 2u);
+  std::set<std::string> ids, job_ids;
+  for (const auto& [key, snap] : snaps) {
+    const json* c = SpawnedComm(snap);
+    ASSERT_NE(c, nullptr) << snap.dump(1);
+    ids.insert((*c)["id"].get<std::string>());
+    job_ids.insert(key.first);
+    EXPECT_NE((*c)["remote_job"]["job_id"], key.first);
+    EXPECT_EQ((*c)["remote_job"]["world_ranks"], json({0}));
+  }
+  EXPECT_EQ(ids.size(), 1u);
+  EXPECT_EQ(job_ids.size(), 2u);
+
+  std::vector<std::string> cores = accepting.DumpCores(&why);
+  ASSERT_FALSE(cores.empty()) << why;
+  const std::vector<std::string> more = connecting.DumpCores(&why);
+  ASSERT_FALSE(more.empty()) << why;
+  accepting.Kill();
+  connecting.Kill();
+  cores.insert(cores.end(), more.begin(), more.end());
+  std::vector<std::string> core_args = {"--cores"};
+  core_args.insert(core_args.end(), cores.begin(), cores.end());
+  CheckTwoConnectedJobs(Job(core_args), "core");
 }
 
 TEST(ConnectInOneJob, OpenMpi) { RunConnectCycle("openmpi"); }
