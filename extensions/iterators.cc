@@ -29,6 +29,26 @@ int comm_of(mqs_process* process, ProcessSession** ps, const CommEntry** comm) {
   return mqs_ok;
 }
 
+// The runtime names the other job only with the remote group's ranks in it, one per
+// remote process (records.h: remote_job_ranks); anything else is not trusted.
+bool has_remote_job(const mpidbg_comm_record& c) {
+  return (c.hdr.flags & MPIDBG_COMM_INTER) != 0 && c.remote_size > 0 &&
+         c.remote_job_ranks.count == static_cast<uint32_t>(c.remote_size) &&
+         c.remote_job_ranks.address != 0;
+}
+
+// The other job's launcher id into out[size] (NUL-terminated), "" when it cannot be read.
+void read_remote_job_id(TargetReader& reader, const mpidbg_array& id, char* out, size_t size) {
+  out[0] = '\0';
+  if (id.address == 0 || id.count == 0 || id.elem_size != 1) return;
+  const size_t n = id.count < size - 1 ? id.count : size - 1;
+  if (reader.read(TargetAddr(id.address), n, out) != mqs_ok) {
+    out[0] = '\0';
+    return;
+  }
+  out[n] = '\0';
+}
+
 }  // namespace
 
 MPIDBG_EXPORT int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detail* out) {
@@ -52,6 +72,10 @@ MPIDBG_EXPORT int mpidbg_comm_get_detail(mqs_process* process, mpidbg_comm_detai
   full.topology = mpidbg::plugin::topology_kind(c);
   full.split_color = c.split_color;
   mpidbg::extensions::call_display_name(c.creator, full.creator_name, sizeof full.creator_name);
+  if (has_remote_job(c)) {
+    full.remote_job = 1;
+    read_remote_job_id(ps->reader, c.remote_job_id, full.remote_job_id, sizeof full.remote_job_id);
+  }
   mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }
@@ -64,6 +88,17 @@ MPIDBG_EXPORT int mpidbg_comm_get_remote_group(mqs_process* process, int* world_
   if (rc != mqs_ok) return rc;
   if ((comm->rec.hdr.flags & MPIDBG_COMM_INTER) == 0) return mqs_no_information;
   return read_rank_array(ps->reader, TargetAddr(comm->rec.remote_world_ranks),
+                         comm->rec.remote_size, ps->limits, world_ranks);
+}
+
+MPIDBG_EXPORT int mpidbg_comm_get_remote_job_group(mqs_process* process, int* world_ranks) {
+  if (world_ranks == nullptr) return kErrBadArgument;
+  ProcessSession* ps;
+  const CommEntry* comm;
+  const int rc = comm_of(process, &ps, &comm);
+  if (rc != mqs_ok) return rc;
+  if (!has_remote_job(comm->rec)) return mqs_no_information;
+  return read_rank_array(ps->reader, TargetAddr(comm->rec.remote_job_ranks.address),
                          comm->rec.remote_size, ps->limits, world_ranks);
 }
 

@@ -281,6 +281,8 @@ void group_call(mqs_process* p, int64_t n, bool remote) {
   std::unique_ptr<int[]> ranks(new int[static_cast<size_t>(n)]);
   if (remote) {
     (void)mpidbg_comm_get_remote_group(p, ranks.get());
+    // The other job's ranks, when the detail says there is one: remote_size ints too.
+    (void)mpidbg_comm_get_remote_job_group(p, ranks.get());
   } else {
     (void)mqs_get_comm_group(p, ranks.get());
   }
@@ -752,6 +754,13 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
       fz_free(e->dist_sources);
       fz_free(e->dist_destinations);
       fz_free(e);
+    }
+    mpidbg_comm_remote_job_t* r = nullptr;
+    if (mpidbg_comm_query_remote_job(im, ii, p, pi, h, &r) == MPIDBG_SUCCESS && r != nullptr) {
+      touch_array(r->world_ranks, r->num_procs);
+      if (std::memchr(r->job_id, '\0', sizeof r->job_id) == nullptr) std::abort();  // NUL-terminated
+      fz_free(r->world_ranks);
+      fz_free(r);
     }
     mqs_taddr_t out = 0;
     (void)mpidbg_comm_f2c(im, ii, p, pi, h, &out);

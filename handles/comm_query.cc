@@ -1,6 +1,8 @@
 // comm_query.cc — communicator handles: mpidbg_comm_query (version 1), its extension
 // mpidbg_comm_query_ext, and the Fortran / C++ conversions.
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "handles/query_support.h"
 #include "plugin/errors.h"
@@ -321,6 +323,45 @@ MPIDBG_EXPORT int mpidbg_comm_query_ext(mqs_image*, mqs_image_info*, mqs_process
                                         mqs_process_info* process_info, mqs_taddr_t c_comm,
                                         struct mpidbg_comm_ext_info_t** info) {
   return query_comm(process, process_info, c_comm, info);
+}
+
+MPIDBG_EXPORT int mpidbg_comm_query_remote_job(mqs_image*, mqs_image_info*, mqs_process* process,
+                                               mqs_process_info* process_info, mqs_taddr_t c_comm,
+                                               struct mpidbg_comm_remote_job_t** info) {
+  if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
+  *info = nullptr;
+  QueryContext ctx;
+  int rc = open_query(process, process_info, &ctx);
+  if (rc != MPIDBG_SUCCESS) return rc;
+  const CommEntry* entry;
+  bool is_null;
+  rc = resolve(ctx, c_comm, &entry, &is_null);
+  if (rc != MPIDBG_SUCCESS) return rc;
+  if (is_null || entry == nullptr) return MPIDBG_SUCCESS;
+  const mpidbg_comm_record& c = entry->rec;
+  // Trusted only with one rank per remote process (records.h: remote_job_ranks).
+  if ((c.hdr.flags & MPIDBG_COMM_INTER) == 0 || c.remote_size <= 0 ||
+      c.remote_job_ranks.address == 0 ||
+      c.remote_job_ranks.count != static_cast<uint32_t>(c.remote_size)) {
+    return MPIDBG_SUCCESS;
+  }
+  auto* out = new_result<mpidbg_comm_remote_job_t>();
+  if (out == nullptr) return MPIDBG_ERR_NO_MEM;
+  if (c.remote_job_id.address != 0 && c.remote_job_id.elem_size == 1) {
+    const size_t n = std::min<size_t>(c.remote_job_id.count, sizeof out->job_id - 1);
+    if (ctx.ps->reader.read(TargetAddr(c.remote_job_id.address), n, out->job_id) != mqs_ok) {
+      out->job_id[0] = '\0';  // the ranks still say which processes; the name is lost
+    }
+    out->job_id[n] = '\0';
+    if (out->job_id[0] == '\0') std::memset(out->job_id, 0, sizeof out->job_id);
+  }
+  rc = read_procs(ctx, c.remote_job_ranks.address, c.remote_size, &out->num_procs, &out->world_ranks);
+  if (rc != MPIDBG_SUCCESS) {
+    free_result(out);
+    return rc;
+  }
+  *info = out;
+  return MPIDBG_SUCCESS;
 }
 
 MPIDBG_EXPORT int mpidbg_comm_f2c(mqs_image*, mqs_image_info*, mqs_process* process,

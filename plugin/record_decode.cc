@@ -209,6 +209,10 @@ void decode_comm(const Decoder& d, mpidbg_comm_record* out) {
   MPIDBG_FIELD(mpidbg_comm_record, fortran_index);
   MPIDBG_FIELD(mpidbg_comm_record, topology);
   MPIDBG_FIELD(mpidbg_comm_record, create_time_ns);
+  decode_array(d.sub(offsetof(mpidbg_comm_record, remote_job_id), sizeof(mpidbg_array)),
+               &out->remote_job_id);
+  decode_array(d.sub(offsetof(mpidbg_comm_record, remote_job_ranks), sizeof(mpidbg_array)),
+               &out->remote_job_ranks);
 }
 
 void decode_op(const Decoder& d, mpidbg_operation_record* out) {

@@ -221,6 +221,10 @@ class mpidbg_comm_detail(Structure):
         ("topology", c_int32),
         ("split_color", c_int32),
         ("creator_name", c_char * 32),
+        # version 4: an intercommunicator to another job (spawn, accept, connect, join)
+        ("remote_job", c_int32),
+        ("reserved", c_int32),
+        ("remote_job_id", c_char * 128),
     ]
 
 

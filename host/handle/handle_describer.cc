@@ -61,7 +61,15 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
       HandleResult<mpidbg_comm_ext_info_t> extended;
       rc = q_.Run(fn.comm_query_extended, value, &extended);
       if (rc == MPIDBG_SUCCESS && extended) {
-        return CommToJson(extended->base, extended.get(), namer);
+        json j = CommToJson(extended->base, extended.get(), namer);
+        // The other job of an intercommunicator to another job; null when there is
+        // none or the DLL cannot tell (an older one lacks the query).
+        HandleResult<mpidbg_comm_remote_job_t> remote;
+        j["remote_job"] = nullptr;
+        if (q_.Run(fn.comm_query_remote_job, value, &remote) == MPIDBG_SUCCESS && remote) {
+          j["remote_job"] = RemoteJobToJson(*remote.get());
+        }
+        return j;
       }
       if (rc != MPIDBG_ERR_NOT_SUPPORTED) {
         return fail(rc == MPIDBG_SUCCESS ? MPIDBG_ERR_UNAVAILABLE : rc);

@@ -6,6 +6,7 @@
 #include "host/handle/handle_json.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "host/util/fixed_string.h"
@@ -323,6 +324,14 @@ json DatatypeArguments(const mpidbg_datatype_info_t& d, const HandleNamer& name_
   json a = Arguments(d, c);
   // Arrays that do not fit the combiner: show nothing rather than a wrong reading.
   return c.ok() ? a : json(nullptr);
+}
+
+json RemoteJobToJson(const mpidbg_comm_remote_job_t& r) {
+  char id[sizeof r.job_id + 1];
+  std::memcpy(id, r.job_id, sizeof r.job_id);
+  id[sizeof r.job_id] = '\0';  // the DLL's string, bounded whatever it wrote
+  return json{{"job_id", std::string(id)},
+              {"world_ranks", ProcsJson(r.world_ranks, r.num_procs)}};
 }
 
 json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* extended,

@@ -25,6 +25,8 @@ using HandleNamer = std::function<nlohmann::json(int kind, uint64_t handle)>;
 // `extended` is the extended query's result, null when the DLL lacks that query.
 nlohmann::json CommToJson(const mpidbg_comm_info_t& c, const mpidbg_comm_ext_info_t* extended,
                           const HandleNamer& name_of);
+// An intercommunicator's other job: {"job_id", "world_ranks"} (OUTPUT.md "Several jobs").
+nlohmann::json RemoteJobToJson(const mpidbg_comm_remote_job_t& r);
 nlohmann::json RequestToJson(const mpidbg_request_info_t& r,
                              const mpidbg_request_ext_info_t* extended, const HandleNamer& name_of);
 // `status_address` is the MPI_Status variable's address.

@@ -79,7 +79,11 @@ void CommText(const json& h, std::ostringstream& out) {
   // An empty list is "not recorded" (a freed handle whose group is gone), never a group.
   out << "  world ranks: " << (world.empty() ? std::string("not recorded") : RankListText(world))
       << "\n";
-  if (h["remote_world_ranks"].is_array()) {
+  if (h.contains("remote_job") && h["remote_job"].is_object()) {
+    const std::string job = h["remote_job"]["job_id"].get<std::string>();
+    out << "  remote group: job " << (job.empty() ? "(unnamed)" : job) << " world ranks "
+        << RankListText(Ints(h["remote_job"]["world_ranks"])) << "\n";
+  } else if (h["remote_world_ranks"].is_array()) {
     out << "  remote world ranks: " << RankListText(Ints(h["remote_world_ranks"])) << "\n";
   }
   if (Has(h, "topology")) {

@@ -8,6 +8,7 @@
 #include "job/deadlock.h"
 #include "job/hints.h"
 #include "job/job_index.h"
+#include "job/job_join.h"
 #include "job/message_index.h"
 #include "job/rank_classes.h"
 #include "job/rank_ranges.h"
@@ -84,9 +85,72 @@ JobReport AnalyzeStacks(std::vector<model::ProcessSnapshot> snapshots) {
   return report;
 }
 
+JobReport AnalyzeOneJob(const std::vector<model::ProcessSnapshot>& snapshots);
+
+// Each rank's job and rank in it, from the analysis rank (job_join.h).
+void NameJobs(const std::vector<JobSpan>& jobs, JobReport* report) {
+  for (RankReport& r : report->ranks) {
+    for (const JobSpan& j : jobs) {
+      if (r.rank >= j.first_rank && r.rank < j.first_rank + j.size) {
+        r.job = j.label;
+        r.job_rank = r.rank - j.first_rank;
+        break;
+      }
+    }
+  }
+  report->jobs = jobs;
+}
+
+// A job reached through an intercommunicator but not given: the verdict does not cover
+// it, and a blocked rank waiting on that intercommunicator may be waiting for it.
+void NoteMissingJobs(const std::vector<model::ProcessSnapshot>& snapshots,
+                     const std::vector<JobSpan>& jobs, JobReport* report) {
+  std::vector<std::string> comm_ids;
+  std::vector<UnreadRank> missing = MissingJobs(snapshots, jobs, &comm_ids);
+  if (missing.empty()) return;
+  report->unread.insert(report->unread.end(), missing.begin(), missing.end());
+  const std::vector<int>& deadlocked = report->deadlock.ranks;
+  for (const RankReport& r : report->ranks) {
+    if (r.state != RankState::kBlocked || !r.comm) continue;
+    if (std::find(comm_ids.begin(), comm_ids.end(), *r.comm) == comm_ids.end()) continue;
+    if (std::find(deadlocked.begin(), deadlocked.end(), r.rank) != deadlocked.end()) continue;
+    if (std::find(report->waiting_on_unread.begin(), report->waiting_on_unread.end(), r.rank) ==
+        report->waiting_on_unread.end()) {
+      report->waiting_on_unread.push_back(r.rank);
+    }
+  }
+  std::sort(report->waiting_on_unread.begin(), report->waiting_on_unread.end());
+}
+
 }  // namespace
 
 JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
+  const std::vector<JobSpan> jobs = FindJobs(snapshots);
+  if (jobs.size() < 2) {
+    JobReport report = AnalyzeOneJob(snapshots);
+    NoteMissingJobs(snapshots, jobs, &report);
+    return report;
+  }
+  std::vector<model::ProcessSnapshot> joined = snapshots;
+  JoinJobs(jobs, &joined);
+  JobReport report = AnalyzeOneJob(joined);
+  NameJobs(jobs, &report);
+  NoteMissingJobs(snapshots, jobs, &report);
+  return report;
+}
+
+std::string RankName(const JobReport& report, int rank) {
+  for (const JobSpan& j : report.jobs) {
+    if (rank >= j.first_rank && rank < j.first_rank + j.size) {
+      return "job " + j.label + " rank " + std::to_string(rank - j.first_rank);
+    }
+  }
+  return "rank " + std::to_string(rank);
+}
+
+namespace {
+
+JobReport AnalyzeOneJob(const std::vector<model::ProcessSnapshot>& snapshots) {
   if (IsStacksView(snapshots)) return AnalyzeStacks(snapshots);
   const JobIndex job(snapshots);
 
@@ -123,6 +187,8 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& snapshots) {
   ListRanks(job, std::move(ranks), &report);
   return report;
 }
+
+}  // namespace
 
 bool JobReport::Incomplete() const {
   if (!unreadable_inputs.empty() || !unread.empty()) return true;

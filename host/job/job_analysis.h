@@ -58,6 +58,22 @@ struct RankReport {
   // exit status that failure alone gives (1 no MPI debugging support, 3 cannot be read).
   std::optional<std::string> error;
   std::optional<int> error_kind;
+  // Inputs from more than one job (job_join.h) only: the rank's job (its label in
+  // JobReport::jobs) and its rank in that job's MPI_COMM_WORLD; `rank` is then the
+  // analysis rank, unique across the jobs.
+  std::optional<std::string> job;
+  std::optional<int> job_rank;
+};
+
+// One job of inputs that span several (a parent and the job it spawned, two jobs joined
+// by MPI_Comm_accept/connect). The analysis numbers their ranks one after the other:
+// job A's world ranks as they are, job B's from A's size on, and so on, so every later
+// step keeps working on plain integers and the verdict crosses the jobs.
+struct JobSpan {
+  std::string label;                      // "A", "B", ... in analysis order
+  std::string job_id;                     // the launcher's job id, "" if none was recorded
+  int first_rank = 0;                     // analysis rank of its world rank 0
+  int size = 0;                           // its MPI_COMM_WORLD size
 };
 
 // Ranks doing exactly the same thing.
@@ -164,6 +180,8 @@ struct JobReport {
   std::string view = "records";
   StacksVerdict stacks;
   std::vector<RankReport> ranks;          // sorted by rank
+  // Empty for the ranks of one job; else every job the inputs hold, in analysis order.
+  std::vector<JobSpan> jobs;
   std::vector<RankGroup> groups;          // ordered by their lowest rank
   CallTree classes;                       // the ranks by call path (rank_classes.h)
   DeadlockReport deadlock;
@@ -184,6 +202,9 @@ JobReport Analyze(const std::vector<model::ProcessSnapshot>& ranks);
 nlohmann::json ToJson(const JobReport& report);   // "mpidbg.job/1"
 std::string ToText(const JobReport& report);
 std::string ToDot(const JobReport& report);
+
+// "job B rank 0" for an analysis rank of a report of several jobs, "rank 2" otherwise.
+std::string RankName(const JobReport& report, int rank);
 
 // "0-3,5" for {5, 0, 1, 2, 3}; duplicates are ignored.
 std::string FormatRankRanges(std::vector<int> ranks);

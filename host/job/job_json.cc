@@ -50,7 +50,7 @@ json FramesJson(const std::vector<model::Frame>& frames) {
 }
 
 json RankEntry(const RankReport& r) {
-  return json{
+  json entry = json{
       {"rank", r.rank},
       {"pid", r.pid},
       {"source", r.source},
@@ -74,6 +74,28 @@ json RankEntry(const RankReport& r) {
       {"error_kind", Optional(r.error_kind)},
       {"frames", FramesJson(r.frames)},
   };
+  // Inputs of several jobs only (OUTPUT.md "several jobs"): a single job's document is
+  // as it always was.
+  if (r.job) {
+    entry["job"] = *r.job;
+    entry["job_rank"] = Optional(r.job_rank);
+  }
+  return entry;
+}
+
+// Each job of inputs that span several: label, launcher id, and its analysis ranks.
+json JobsJson(const std::vector<JobSpan>& jobs) {
+  json out = json::array();
+  for (const JobSpan& j : jobs) {
+    std::vector<int> ranks;
+    for (int r = 0; r < j.size; ++r) ranks.push_back(j.first_rank + r);
+    out.push_back(json{{"job", j.label},
+                       {"job_id", j.job_id.empty() ? json(nullptr) : json(j.job_id)},
+                       {"first_rank", j.first_rank},
+                       {"size", j.size},
+                       {"ranks", FormatRankRanges(ranks)}});
+  }
+  return out;
 }
 
 json DeadlockJson(const DeadlockReport& d) {
@@ -202,7 +224,7 @@ nlohmann::json ToJson(const JobReport& report) {
                           {"source", u.source.empty() ? json(nullptr) : json(u.source)}});
   }
   const bool stacks = report.view == "stacks";
-  return json{{"schema", "mpidbg.job/1"},
+  json doc = json{{"schema", "mpidbg.job/1"},
               {"view", report.view},
               {"stacks", stacks ? StacksJson(report) : json(nullptr)},
               {"ranks", std::move(ranks)},
@@ -223,6 +245,8 @@ nlohmann::json ToJson(const JobReport& report) {
               {"unreadable", std::move(unread)},
               {"world_size", report.world_size > 0 ? json(report.world_size) : json(nullptr)},
               {"waiting_on_unread", report.waiting_on_unread}};
+  if (!report.jobs.empty()) doc["jobs"] = JobsJson(report.jobs);
+  return doc;
 }
 
 }  // namespace mpidbg::job

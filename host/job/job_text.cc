@@ -27,7 +27,11 @@ void Coverage(const JobReport& report, std::ostringstream& out) {
   out << "; the verdict covers only " << (read == 1 ? "that rank" : "those") << "\n";
   for (const UnreadRank& u : report.unread) {
     out << "  ";
-    if (u.rank) out << "rank " << *u.rank;
+    if (u.rank) {
+      out << "rank " << *u.rank;
+      // Several jobs: which job's rank that is (analysis ranks, job_join.h).
+      if (!report.jobs.empty()) out << " (" << RankName(report, *u.rank) << ")";
+    }
     if (u.pid > 0) {
       out << (u.rank ? " (" : "") << (u.source == "core" ? "core of pid " : "pid ") << u.pid
           << (u.rank ? ")" : "");
@@ -44,12 +48,36 @@ void Coverage(const JobReport& report, std::ostringstream& out) {
 
 void StateCounts(const JobReport& report, std::ostringstream& out);
 
+// "job A rank 0, job B rank 0" (several jobs: analysis ranks named in their jobs).
+std::string JobRanksPhrase(const JobReport& report, const std::vector<int>& ranks) {
+  std::string out;
+  for (int r : ranks) {
+    if (!out.empty()) out += ", ";
+    out += RankName(report, r);
+  }
+  return out;
+}
+
+// Several jobs: which analysis ranks are which job's (job_join.h).
+void Jobs(const JobReport& report, std::ostringstream& out) {
+  if (report.jobs.empty()) return;
+  out << "\njobs (" << report.jobs.size() << "; ranks here are numbered across them):\n";
+  for (const JobSpan& j : report.jobs) {
+    out << "  job " << j.label << ": rank" << (j.size > 1 ? "s " : " ") << j.first_rank;
+    if (j.size > 1) out << "-" << j.first_rank + j.size - 1;
+    out << " = its world rank" << (j.size > 1 ? "s 0-" + std::to_string(j.size - 1) : std::string(" 0"))
+        << ", launcher job id "
+        << (j.job_id.empty() ? "(none recorded)" : j.job_id) << "\n";
+  }
+}
+
 void Verdict(const JobReport& report, std::ostringstream& out) {
   const DeadlockReport& d = report.deadlock;
   const bool incomplete = report.Incomplete();
   if (d.detected) {
     // Ranks not read count as able to proceed, so this holds whatever they do.
     out << "DEADLOCK: " << RanksPhrase(d.ranks) << " can never proceed\n";
+    if (!report.jobs.empty()) out << "  that is: " << JobRanksPhrase(report, d.ranks) << "\n";
     if (!d.cycle.empty()) {
       out << "cycle: ";
       for (int r : d.cycle) out << r << " -> ";
@@ -322,6 +350,7 @@ std::string ToText(const JobReport& report) {
   }
   Coverage(report, out);
   Verdict(report, out);
+  Jobs(report, out);
   Groups(report, out);
   Classes(report, out);
   CallTreeText(report, out);

@@ -1,6 +1,7 @@
 // progress.cc — see progress.h.
 #include "job/progress.h"
 
+#include <string>
 #include <unordered_map>
 
 namespace mpidbg::job {
@@ -22,10 +23,13 @@ bool ThreadProgressed(const model::Thread& before, const model::Thread& after) {
   return !counted && !SameStack(before, after);
 }
 
-// Ranks by world rank; a process whose rank is not known (the stacks view without a
-// launcher variable) by its pid, which a second live read keeps.
-int64_t RankKey(const model::ProcessSnapshot& s) {
-  return s.process.rank >= 0 ? s.process.rank : -1 - s.process.pid;
+// Ranks by (job, world rank): inputs of several jobs (job_join.h) each have a rank 0.
+// A process whose rank is not known (the stacks view without a launcher variable) by
+// its pid, which a second live read keeps.
+std::string RankKey(const model::ProcessSnapshot& s) {
+  const std::string job = s.launch ? s.launch->job_id : std::string();
+  if (s.process.rank >= 0) return job + "/" + std::to_string(s.process.rank);
+  return "pid " + std::to_string(s.process.pid);
 }
 
 bool RankProgressed(const model::ProcessSnapshot& before, const model::ProcessSnapshot& after) {
@@ -43,7 +47,7 @@ bool RankProgressed(const model::ProcessSnapshot& before, const model::ProcessSn
 std::vector<int> MarkProgressingRanks(const std::vector<model::ProcessSnapshot>& earlier,
                                       std::vector<model::ProcessSnapshot>* later,
                                       std::vector<int64_t>* progressing_pids) {
-  std::unordered_map<int64_t, const model::ProcessSnapshot*> by_rank;
+  std::unordered_map<std::string, const model::ProcessSnapshot*> by_rank;
   for (const model::ProcessSnapshot& s : earlier) {
     if (s.process.state != "unreadable") by_rank.emplace(RankKey(s), &s);
   }

@@ -110,6 +110,14 @@ struct Communicator {
   // The same list on every member: readers share it job-wide (group_table.h).
   RankList world_ranks;
   std::optional<RankList> remote_world_ranks;
+  // An intercommunicator to another job (spawn, parent, accept, connect, join): that
+  // job's launcher id and the remote group's world ranks in its MPI_COMM_WORLD.
+  // nullopt for every other communicator and when the runtime could not learn it.
+  struct RemoteJob {
+    std::string job_id;            // "" when the other job's launcher named none
+    std::vector<int> world_ranks;  // one per remote rank
+  };
+  std::optional<RemoteJob> remote_job;
   std::optional<std::string> topology;  // "cart" | "graph" | "dist_graph"
   // This process's topology neighbours (communicator ranks) as its neighbourhood
   // collectives use them; nullopt when not known (no topology, or not recorded).

@@ -104,6 +104,7 @@ Result<std::unique_ptr<HandleDll>> HandleDll::Load(const std::string& path) {
   Resolve(h, "mpidbg_handle_ext_version", &f.extension_version);
   Resolve(h, "mpidbg_name_map_query", &f.name_map_query);
   Resolve(h, "mpidbg_comm_query_ext", &f.comm_query_extended);
+  Resolve(h, "mpidbg_comm_query_remote_job", &f.comm_query_remote_job);
   Resolve(h, "mpidbg_request_query_ext", &f.request_query_extended);
   Resolve(h, "mpidbg_status_query_ext", &f.status_query_extended);
   Resolve(h, "mpidbg_datatype_query", &f.datatype_query);

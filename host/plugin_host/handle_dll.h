@@ -34,6 +34,7 @@ struct HandleFunctions {
   decltype(&mpidbg_handle_ext_version) extension_version = nullptr;
   decltype(&mpidbg_name_map_query) name_map_query = nullptr;
   decltype(&mpidbg_comm_query_ext) comm_query_extended = nullptr;
+  decltype(&mpidbg_comm_query_remote_job) comm_query_remote_job = nullptr;  // may be absent
   decltype(&mpidbg_request_query_ext) request_query_extended = nullptr;
   decltype(&mpidbg_status_query_ext) status_query_extended = nullptr;
   decltype(&mpidbg_datatype_query) datatype_query = nullptr;

@@ -47,6 +47,12 @@ void FreeHandleResult(mpidbg_comm_ext_info_t* info) {
   Free(info);
 }
 
+void FreeHandleResult(mpidbg_comm_remote_job_t* info) {
+  if (info == nullptr) return;
+  Free(info->world_ranks);
+  Free(info);
+}
+
 void FreeHandleResult(mpidbg_request_info_t* info) { Free(info); }
 void FreeHandleResult(mpidbg_request_ext_info_t* info) { Free(info); }
 void FreeHandleResult(mpidbg_status_info_t* info) { Free(info); }

@@ -10,6 +10,7 @@ namespace mpidbg::host {
 
 void FreeHandleResult(mpidbg_comm_info_t* info);
 void FreeHandleResult(mpidbg_comm_ext_info_t* info);
+void FreeHandleResult(mpidbg_comm_remote_job_t* info);
 void FreeHandleResult(mpidbg_request_info_t* info);
 void FreeHandleResult(mpidbg_request_ext_info_t* info);
 void FreeHandleResult(mpidbg_status_info_t* info);

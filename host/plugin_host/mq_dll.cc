@@ -103,6 +103,7 @@ Result<std::unique_ptr<MqDll>> MqDll::Load(const std::string& path) {
   Resolve(h, "mpidbg_comm_get_detail", &e.comm_get_detail, nullptr);
   Resolve(h, "mpidbg_comm_get_remote_group", &e.comm_get_remote_group, nullptr);
   Resolve(h, "mpidbg_comm_get_neighbors", &e.comm_get_neighbors, nullptr);
+  Resolve(h, "mpidbg_comm_get_remote_job_group", &e.comm_get_remote_job_group, nullptr);
   Resolve(h, "mpidbg_operation_get_detail", &e.operation_get_detail, nullptr);
   Resolve(h, "mpidbg_traffic_read", &e.traffic_read, nullptr);
   Resolve(h, "mpidbg_traffic_get", &e.traffic_get, nullptr);

@@ -49,6 +49,7 @@ struct ExtensionFunctions {
   decltype(&mpidbg_comm_get_detail) comm_get_detail = nullptr;
   decltype(&mpidbg_comm_get_remote_group) comm_get_remote_group = nullptr;
   decltype(&mpidbg_comm_get_neighbors) comm_get_neighbors = nullptr;
+  decltype(&mpidbg_comm_get_remote_job_group) comm_get_remote_job_group = nullptr;  // version 4
   decltype(&mpidbg_operation_get_detail) operation_get_detail = nullptr;
   decltype(&mpidbg_traffic_read) traffic_read = nullptr;
   decltype(&mpidbg_traffic_get) traffic_get = nullptr;

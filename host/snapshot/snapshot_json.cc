@@ -87,6 +87,9 @@ json CommunicatorToJson(const model::Communicator& c) {
   j["rank"] = c.rank;
   j["world_ranks"] = c.world_ranks.ranks();
   j["remote_world_ranks"] = c.remote_world_ranks ? json(c.remote_world_ranks->ranks()) : json(nullptr);
+  j["remote_job"] = c.remote_job ? json{{"job_id", c.remote_job->job_id},
+                                        {"world_ranks", c.remote_job->world_ranks}}
+                                 : json(nullptr);
   j["topology"] = OptionalToJson(c.topology);
   if (c.neighbors) {
     j["neighbors"] = {{"sources", c.neighbors->sources}, {"destinations", c.neighbors->destinations}};

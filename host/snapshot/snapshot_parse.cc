@@ -135,6 +135,14 @@ model::Communicator CommunicatorFromJson(const json& j) {
   if (Has(j, "remote_world_ranks")) {
     c.remote_world_ranks = model::RankList(j.at("remote_world_ranks").get<std::vector<int>>());
   }
+  if (Has(j, "remote_job") && j.at("remote_job").is_object()) {
+    model::Communicator::RemoteJob remote;
+    Get(j.at("remote_job"), "job_id", &remote.job_id);
+    if (Has(j.at("remote_job"), "world_ranks")) {
+      remote.world_ranks = j.at("remote_job").at("world_ranks").get<std::vector<int>>();
+    }
+    c.remote_job = std::move(remote);
+  }
   GetOptional(j, "topology", &c.topology);
   if (Has(j, "neighbors")) {
     const json& n = j.at("neighbors");

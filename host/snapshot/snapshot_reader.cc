@@ -158,6 +158,14 @@ model::Communicator ReadCommunicator(MqSession& s, const mqs_communicator& mc) {
         c.remote_world_ranks = std::move(group);
       }
     }
+    if (detail.inter != 0 && remote > 0 && detail.remote_job != 0 &&
+        extensions.comm_get_remote_job_group != nullptr) {
+      std::vector<int> group(static_cast<size_t>(remote), -1);
+      if (extensions.comm_get_remote_job_group(s.process(), group.data()) == mqs_ok) {
+        c.remote_job = model::Communicator::RemoteJob{FixedString(detail.remote_job_id),
+                                                      std::move(group)};
+      }
+    }
   }
   c.pending_sends = ReadQueue(s, mqs_pending_sends, c).value_or(std::vector<model::Operation>{});
   c.pending_receives =

@@ -185,7 +185,12 @@ std::string QueuesText(const model::ProcessSnapshot& snap) {
     out << "  " << (c.name.empty() ? "(unnamed)" : c.name) << "  id " << c.id << ", handle "
         << HexString(c.handle) << ", " << c.kind << ", rank " << c.rank << " of " << c.size;
     if (!c.world_ranks.empty()) out << ", world ranks " << RankListText(c.world_ranks.ranks());
-    if (c.remote_world_ranks) out << ", remote world ranks " << RankListText(c.remote_world_ranks->ranks());
+    if (c.remote_job) {
+      out << ", remote group: job " << (c.remote_job->job_id.empty() ? "(unnamed)" : c.remote_job->job_id)
+          << " world ranks " << RankListText(c.remote_job->world_ranks);
+    } else if (c.remote_world_ranks) {
+      out << ", remote world ranks " << RankListText(c.remote_world_ranks->ranks());
+    }
     if (c.topology) out << ", " << *c.topology << " topology";
     if (c.neighbors) {
       // In MPI's order, repeats kept: a periodic dimension of two names one rank twice.

@@ -29,9 +29,11 @@ extern "C" {
  * 2: traffic counters and the send log (mpidbg_traffic_*), the launcher/PMI view and
  *    orphan counters (mpidbg_process_get_launch), the MPI_T catalogue (mpidbg_mpit_*). */
 /* 3: communication monitoring (mpidbg_monitor_*) and MPI-state sampling
- *    (mpidbg_profile_*). */
-/* 4: topology neighbours (mpidbg_comm_get_neighbors); mpidbg_comm_detail.topology names
- *    every kind; partitioned requests' progress in mpidbg_operation_info. */
+ *    (mpidbg_profile_*).
+ * 4: an intercommunicator's other job (mpidbg_comm_detail.remote_job_id,
+ *    mpidbg_comm_get_remote_job_group); topology neighbours (mpidbg_comm_get_neighbors),
+ *    mpidbg_comm_detail.topology names every kind; partitioned requests' progress in
+ *    mpidbg_operation_info. */
 #define MPIDBG_EXT_VERSION 4
 
 /* The process as a whole. */
@@ -121,6 +123,13 @@ typedef struct mpidbg_comm_detail {
                               distributed graph (before version 4: 0 or 1 only) */
   int32_t split_color;
   char creator_name[32];
+  /* ---- appended (version 4): an intercommunicator whose remote group is another job
+   * (spawn, the parent, accept, connect, join). remote_job: 1 when the runtime learnt
+   * that job from the other side; remote_job_id: its launcher job id, NUL-terminated
+   * ("" when not known). ---- */
+  int32_t remote_job;
+  int32_t reserved;
+  char remote_job_id[128];
 } mpidbg_comm_detail;
 
 int mpidbg_ext_version(void);
@@ -151,6 +160,9 @@ int mpidbg_comm_get_remote_group(mqs_process* process, int* world_ranks);
 int mpidbg_comm_get_neighbors(mqs_process* process, int max_sources, int* sources,
                               int* num_sources, int max_destinations, int* destinations,
                               int* num_destinations);
+/* Version 4: the remote group's world ranks in the other job's MPI_COMM_WORLD (remote_size
+ * ints) when detail.remote_job is 1, else mqs_no_information. */
+int mpidbg_comm_get_remote_job_group(mqs_process* process, int* world_ranks);
 /* Full detail of the operation the last mqs_next_operation returned. */
 int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out);
 

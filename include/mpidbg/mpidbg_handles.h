@@ -347,6 +347,21 @@ int mpidbg_comm_query_ext(mqs_image* image, mqs_image_info* image_info, mqs_proc
                           mqs_process_info* process_info, mqs_taddr_t c_comm,
                           struct mpidbg_comm_ext_info_t** info);
 
+/* ---- an intercommunicator's other job ---- */
+/* An intercommunicator whose remote group is another job (MPI_Comm_spawn, the child's
+ * parent, MPI_Comm_accept/connect, MPI_Comm_join): that job's launcher job id and the
+ * remote group's world ranks in that job's MPI_COMM_WORLD (world_ranks: mqs_malloc'd,
+ * num_procs of them). *info is NULL (and the call succeeds) for every other
+ * communicator, MPI_COMM_NULL, and when the runtime did not learn the other job. */
+struct mpidbg_comm_remote_job_t {
+  char job_id[128];               /* NUL-terminated, "" when its launcher named none */
+  int num_procs;
+  struct mpidbg_process_t* world_ranks;
+};
+int mpidbg_comm_query_remote_job(mqs_image* image, mqs_image_info* image_info,
+                                 mqs_process* process, mqs_process_info* process_info,
+                                 mqs_taddr_t c_comm, struct mpidbg_comm_remote_job_t** info);
+
 /* ---- request detail ---- */
 enum mpidbg_request_kind {
   MPIDBG_REQUEST_KIND_UNKNOWN = 0,

@@ -24,6 +24,7 @@
 #ifndef MPIDBG_RECORDS_H
 #define MPIDBG_RECORDS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mpidbg/call_ids.h"
@@ -289,6 +290,15 @@ typedef struct mpidbg_comm_record {
   int32_t fortran_index;       /* MPI_Comm_c2f, -1 when not known */
   int32_t topology;            /* enum mpidbg_topology */
   int64_t create_time_ns;      /* CLOCK_REALTIME at creation, 0 for predefined */
+  /* ---- appended: an intercommunicator to another job (spawn, parent, accept, connect,
+   * join). Its remote group's world ranks are in that job's MPI_COMM_WORLD, which this
+   * process's world cannot translate: remote_world_ranks holds MPIDBG_RANK_UNKNOWN for
+   * them, and these name the job and the ranks in it. Both empty for every other
+   * communicator, and when the other side did not tell (it runs no runtime). ---- */
+  mpidbg_array remote_job_id;     /* char[count], not NUL-terminated: the other job's
+                                   * launcher job id (its mpidbg_launch_info.job_id) */
+  mpidbg_array remote_job_ranks;  /* int32_t[remote_size]: the remote group's world ranks
+                                   * in the other job's MPI_COMM_WORLD */
 } mpidbg_comm_record;
 
 enum mpidbg_operation_direction {
@@ -924,7 +934,10 @@ static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
 static_assert(sizeof(mpidbg_root) == 984, "mpidbg_root layout");
 static_assert(sizeof(mpidbg_partition_record) == 72, "mpidbg_partition_record layout");
-static_assert(sizeof(mpidbg_comm_record) == 224, "mpidbg_comm_record layout");
+static_assert(sizeof(mpidbg_comm_record) == 256, "mpidbg_comm_record layout");
+static_assert(offsetof(mpidbg_comm_record, remote_job_id) == 224 &&
+                  offsetof(mpidbg_comm_record, remote_job_ranks) == 240,
+              "mpidbg_comm_record: the remote job fields are appended");
 static_assert(sizeof(mpidbg_operation_record) == 224, "mpidbg_operation_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");
 static_assert(sizeof(mpidbg_object_head) == 120, "mpidbg_object_head layout");

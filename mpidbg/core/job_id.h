@@ -12,7 +12,9 @@
 //  - MPI_Intercomm_create: symmetric in the two groups: hash(tag, min and max of the two
 //    groups' member hashes, counter per that key).
 // The member hash of an intercommunicator combines both groups symmetrically, so both
-// sides agree on it. No id is ever 0 (0 means "unknown" in records).
+// sides agree on it. An intercommunicator between two jobs (rt/comms/dynamic_jobs.cc)
+// has no member hash both sides can compute alone: the sides exchange their launcher
+// job ids and world ranks, then hash the two (job id, ranks) sides in a fixed order. No id is ever 0 (0 means "unknown" in records).
 #ifndef MPIDBG_CORE_JOB_ID_H
 #define MPIDBG_CORE_JOB_ID_H
 

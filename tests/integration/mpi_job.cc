@@ -69,7 +69,9 @@ bool MpiJob::Start(std::string* why) {
     argv.push_back("--");
   }
   for (const std::string& w : LauncherFor(flavour_, ranks_)) argv.push_back(w);
+  argv.insert(argv.end(), launcher_options_.begin(), launcher_options_.end());
   argv.push_back(TestAppPath(flavour_, app_));
+  argv.insert(argv.end(), app_arguments_.begin(), app_arguments_.end());
   leader_ = SpawnSession(argv, {marker_}, dir_ + "/job.log");
   if (leader_ < 0) {
     *why = "cannot start the job";
@@ -78,7 +80,9 @@ bool MpiJob::Start(std::string* why) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     pids_ = FindMarkedProcesses(marker_, TestAppPath(flavour_, app_));
-    if (static_cast<int>(pids_.size()) == ranks_ && CountReadyLines(Log()) == ranks_) return true;
+    const int expected = processes_ < 0 ? ranks_ : processes_;
+    const int ready = ready_lines_ < 0 ? expected : ready_lines_;
+    if (static_cast<int>(pids_.size()) == expected && CountReadyLines(Log()) == ready) return true;
     if (waitpid(leader_, nullptr, WNOHANG) == leader_) {
       leader_ = -1;
       *why = "the job ended early:\n" + Log();

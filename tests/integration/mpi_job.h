@@ -28,6 +28,16 @@ class MpiJob {
   // Starts the job with the launcher alone, not under `mpidbg run`: no runtime in the
   // ranks, as a user's job that was not started for debugging. Set before Start.
   void set_without_runtime() { without_runtime_ = true; }
+  // A job whose ranks spawn more processes (MPI_Comm_spawn): Start waits for this many
+  // processes of the application, and as many "ready" lines. Set before Start.
+  void set_expected_processes(int n) { processes_ = n; }
+  // Start waits for this many "ready" lines (default: one per process); 0 returns as
+  // soon as the processes are found. Set before Start.
+  void set_expected_ready_lines(int n) { ready_lines_ = n; }
+  // Arguments for the launcher before the program (e.g. --ompi-server file:F), and for
+  // the program itself. Set before Start.
+  void set_launcher_options(std::vector<std::string> options) { launcher_options_ = std::move(options); }
+  void set_app_arguments(std::vector<std::string> arguments) { app_arguments_ = std::move(arguments); }
   // Launches the job and waits until every rank printed "ready" and all rank
   // processes are found. False (with the reason and the job's log) on failure.
   bool Start(std::string* why);
@@ -42,9 +52,12 @@ class MpiJob {
  private:
   std::string flavour_, app_, marker_, dir_;
   int ranks_;
+  int processes_ = -1;  // -1: ranks_
+  int ready_lines_ = -1;  // -1: as many as processes
   pid_t leader_ = -1;
   std::vector<pid_t> pids_;
   std::vector<std::string> run_options_;
+  std::vector<std::string> launcher_options_, app_arguments_;
   bool without_runtime_ = false;
 };
 

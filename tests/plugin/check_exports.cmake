@@ -33,6 +33,7 @@ set(expected
   mpidbg_ext_version mpidbg_process_get_summary mpidbg_thread_count mpidbg_thread_get
   mpidbg_thread_waited_operation mpidbg_comm_get_detail mpidbg_comm_get_remote_group
   mpidbg_comm_get_neighbors
+  mpidbg_comm_get_remote_job_group
   mpidbg_operation_get_detail mpidbg_traffic_read mpidbg_traffic_get mpidbg_logged_send_get
   mpidbg_process_get_launch mpidbg_mpit_read mpidbg_mpit_cvar_get mpidbg_mpit_pvar_get
   mpidbg_mpit_category_get mpidbg_mpit_category_member
@@ -50,7 +51,7 @@ set(expected
   mpidbg_dll_is_big_endian mpidbg_dll_bitness mpidbg_comm_capabilities mpidbg_comm_name_map
   mpidbg_errhandler_capabilities mpidbg_errhandler_name_map
   # and its extensions (part 2)
-  mpidbg_handle_ext_version mpidbg_name_map_query mpidbg_comm_query_ext
+  mpidbg_handle_ext_version mpidbg_name_map_query mpidbg_comm_query_ext mpidbg_comm_query_remote_job
   mpidbg_request_query_ext mpidbg_status_query_ext
   mpidbg_datatype_query mpidbg_datatype_f2c mpidbg_group_query mpidbg_group_f2c
   mpidbg_op_query mpidbg_op_f2c mpidbg_info_query mpidbg_info_f2c

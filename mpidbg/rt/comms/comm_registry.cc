@@ -44,8 +44,12 @@ void FreeCommArrays(mpidbg_comm_record* rec) {
   rec->world_ranks = rec->remote_world_ranks = 0;
   core::FreeArray(rec->topo_args);
   core::FreeArray(rec->attributes);
+  core::FreeArray(rec->remote_job_id);
+  core::FreeArray(rec->remote_job_ranks);
   rec->topo_args = mpidbg_array{0, 0, sizeof(int32_t)};
   rec->attributes = mpidbg_array{0, 0, sizeof(int64_t)};
+  rec->remote_job_id = mpidbg_array{0, 0, 1};
+  rec->remote_job_ranks = mpidbg_array{0, 0, sizeof(int32_t)};
 }
 
 // Does a pending operation (request, blocking call, nonblocking collective) still
@@ -210,6 +214,10 @@ void FreeMembers(Members* m) {
   free(m->local);
   free(m->remote);
   m->local = m->remote = nullptr;
+  core::FreeArray(m->remote_job_id);
+  core::FreeArray(m->remote_job_ranks);
+  m->remote_job_id = mpidbg_array{0, 0, 1};
+  m->remote_job_ranks = mpidbg_array{0, 0, sizeof(int32_t)};
 }
 
 uint64_t MemberHashOf(const Members& m) {
@@ -256,7 +264,11 @@ void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& o
   rec->fortran_index = fortran_index;
   rec->topology = topology;
   rec->create_time_ns = predefined ? 0 : core::RealtimeNs();
+  rec->remote_job_id = m->remote_job_id;
+  rec->remote_job_ranks = m->remote_job_ranks;
   m->local = m->remote = nullptr;  // owned by the record now
+  m->remote_job_id = mpidbg_array{0, 0, 1};
+  m->remote_job_ranks = mpidbg_array{0, 0, sizeof(int32_t)};
 
   mpidbg_comm_record* stale = nullptr;
   {

@@ -43,6 +43,10 @@ struct Members {
   int32_t* remote = nullptr;
   int32_t remote_size = 0;
   bool inter = false;
+  // An intercommunicator to another job (rt/comms/dynamic_jobs.h): that job's launcher
+  // id (bytes) and the remote group's world ranks in it (int32_t); empty otherwise.
+  mpidbg_array remote_job_id{0, 0, 1};
+  mpidbg_array remote_job_ranks{0, 0, sizeof(int32_t)};
 };
 bool ReadMembers(MPI_Comm comm, Members* out);
 void FreeMembers(Members* m);

@@ -13,6 +13,7 @@
 #include "core/job_id.h"
 #include "core/spinlock.h"
 #include "rt/comms/comm_registry.h"
+#include "rt/comms/dynamic_jobs.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hooks.h"
 #include "rt/comms/hooks_comm.h"
@@ -113,22 +114,6 @@ void PublishFromGroup(MPI_Comm comm, int32_t call, const CommMakeArgs& args) {
               OriginOf(call, 0, args));
 }
 
-// An intercommunicator to another job (spawn, accept, connect, join, the parent):
-// collective over the local side only as far as the runtime can see, so its id is made
-// from what this side knows (the creating call, the parent, both member lists as world
-// ranks of their own jobs) and a per-process counter; the other job's id of the same
-// communicator differs (naming the other job is the host's work).
-void PublishDynamic(MPI_Comm comm, int32_t call, uint64_t parent_job_id,
-                    const CommMakeArgs& args) {
-  Members m;
-  if (!ReadMembers(comm, &m)) return;
-  const uint64_t key = core::NonZero(core::Combine(
-      core::Combine(core::TagHash("dynamic"), static_cast<uint64_t>(call)),
-      core::Combine(parent_job_id, MemberHashOf(m))));
-  PublishComm(comm, &m, core::IntercommJobId(key, NextCreationCounter(key)),
-              OriginOf(call, parent_job_id, args));
-}
-
 bool IsDynamic(int32_t call) {
   return call == MPIDBG_CALL_MPI_Comm_spawn || call == MPIDBG_CALL_MPI_Comm_spawn_multiple ||
          call == MPIDBG_CALL_MPI_Comm_accept || call == MPIDBG_CALL_MPI_Comm_connect ||
@@ -151,7 +136,10 @@ void AfterCommMake(int32_t call, const CommMakeArgs& args, int rc) {
     if (comm == MPI_COMM_NULL ||
         (call == MPIDBG_CALL_MPI_Comm_get_parent && LookupComm(comm).job_id != 0))
       return;
-    PublishDynamic(comm, call, parent_job_id, args);
+    // The parent intercommunicator's exchange happened in MPI_Init (PublishParentAtInit);
+    // one first seen here has no partner waiting for it.
+    PublishDynamicComm(comm, call, parent_job_id, InfoValue(args.info),
+                       /*exchange=*/call != MPIDBG_CALL_MPI_Comm_get_parent);
     return;
   }
   switch (call) {

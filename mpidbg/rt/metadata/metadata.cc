@@ -2,10 +2,11 @@
 // info, MPI version, MPI_T catalogue, MPIR symbols, debug gate.
 //
 // Environment variables are read here and only here (before PMPI_Init), never on a
-// per-call path: MPIDBG_MPIT, MPIDBG_DEBUG_GATE, MPIDBG_DEBUG_GATE_TIMEOUT and the
-// launchers' variables.
+// per-call path: MPIDBG_MPIT, MPIDBG_DEBUG_GATE, MPIDBG_DEBUG_GATE_TIMEOUT,
+// MPIDBG_DYNAMIC_EXCHANGE and the launchers' variables.
 #include <mpi.h>
 
+#include "rt/comms/dynamic_jobs.h"
 #include "rt/process/debug_gate.h"
 #include "rt/process/init_steps.h"
 #include "rt/process/launch_info.h"
@@ -17,6 +18,7 @@ namespace mpidbg::rt {
 
 void MetadataBeforeInit() {
   CaptureLaunchEnvironment();
+  ReadDynamicSettings();
   ReadMpitSettings();
   ReadDebugGateSettings();
 }

@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/record_write.h"
 #include "rt/comms/comm_registry.h"
+#include "rt/comms/dynamic_jobs.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hooks.h"
 #include "rt/process/init_steps.h"
@@ -84,6 +85,9 @@ void PostInit(CallScope&, InitArgs& args, int rc) {
   __atomic_store_n(&root->process_state, MPIDBG_PROCESS_RUNNING, __ATOMIC_RELEASE);
   __atomic_fetch_add(&root->generation, 1, __ATOMIC_RELEASE);
   MetadataAfterInit(args.required == kAbsent ? MPI_THREAD_SINGLE : args.required, provided);
+  // A spawned child meets its parent's exchange (rt/comms/dynamic_jobs.h) here: it needs
+  // the launch info just published, and the parent waits in MPI_Comm_spawn for it.
+  PublishParentAtInit();
   MonitorMpitAfterInit();
   // Last: the samples then begin once the runtime's own set-up (MPI_T capture) is done.
   ProfileAfterInit();

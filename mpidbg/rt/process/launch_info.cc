@@ -94,4 +94,6 @@ void PublishLaunchInfo() {
   __atomic_fetch_add(&root->generation, 1, __ATOMIC_RELEASE);
 }
 
+const char* LaunchJobId() { return g_launch.job_id; }
+
 }  // namespace mpidbg::rt

@@ -14,6 +14,10 @@ void CaptureLaunchEnvironment();
 // root.launch at the record.
 void PublishLaunchInfo();
 
+// The launcher's name of this process's job (mpidbg_launch_info.job_id), "" before
+// CaptureLaunchEnvironment or when no launcher named it.
+const char* LaunchJobId();
+
 }  // namespace mpidbg::rt
 
 #endif  // MPIDBG_RT_LAUNCH_INFO_H

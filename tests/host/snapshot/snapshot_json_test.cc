@@ -294,6 +294,27 @@ TEST(SnapshotJson, TheReducedViewRoundTrips) {
   EXPECT_EQ(SnapshotFromJson(doc)->process.view, "records");
 }
 
+// An intercommunicator to another job: "remote_job" names the job and the remote
+// ranks in its world (null for every other communicator), and survives a round trip.
+TEST(SnapshotJson, RemoteJobOfAnIntercommunicatorToAnotherJob) {
+  model::ProcessSnapshot s = HandBuilt();
+  s.communicators[1].remote_world_ranks = std::vector<int>{-3, -3};
+  s.communicators[1].remote_job = model::Communicator::RemoteJob{"1234567", {0, 1}};
+  json doc = SnapshotToJson(s);
+  EXPECT_TRUE(doc["communicators"][0]["remote_job"].is_null());
+  EXPECT_EQ(doc["communicators"][1]["remote_job"],
+            json({{"job_id", "1234567"}, {"world_ranks", {0, 1}}}));
+  auto parsed = SnapshotFromJson(json::parse(doc.dump()));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_TRUE(parsed.value().communicators[1].remote_job.has_value());
+  EXPECT_EQ(parsed.value().communicators[1].remote_job->job_id, "1234567");
+  EXPECT_EQ(parsed.value().communicators[1].remote_job->world_ranks, (std::vector<int>{0, 1}));
+  EXPECT_FALSE(parsed.value().communicators[0].remote_job.has_value());
+  EXPECT_EQ(SnapshotToJson(parsed.value()), doc);
+  const std::string text = QueuesText(s);
+  EXPECT_NE(text.find("remote group: job 1234567 world ranks 0-1"), std::string::npos) << text;
+}
+
 TEST(SnapshotJson, WrongSchemaIsRefused) {
   json doc = SnapshotToJson(HandBuilt());
   doc["schema"] = "mpidbg.job/1";

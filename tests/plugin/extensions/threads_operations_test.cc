@@ -200,6 +200,67 @@ TEST_P(Extensions, CommunicatorDetailAndRemoteGroup) {
   EXPECT_EQ(remote[2], -9);
 }
 
+// An intercommunicator to another job (spawn, accept, ...): the plugin names the job
+// and reads the remote ranks in it; a record whose rank array does not have one rank
+// per remote process is not trusted (version 4).
+TEST_P(Extensions, CommunicatorToAnotherJob) {
+  ImageBuilder& b = *scenario_.builder;
+  const uint64_t local = b.add_int32_array({1, 3});
+  const uint64_t unknown = b.add_int32_array({MPIDBG_RANK_UNKNOWN, MPIDBG_RANK_UNKNOWN});
+  const char kJob[] = "child-job-7";
+  mpidbg_comm_record spawned = make_comm(0x7001, 0xabc0, 0, 2, local, 40, "");
+  spawned.hdr.flags = MPIDBG_COMM_INTER;
+  spawned.remote_size = 2;
+  spawned.remote_world_ranks = unknown;
+  spawned.creator = MPIDBG_CALL_MPI_Comm_spawn;
+  spawned.remote_job_id = mpidbg_array{b.add_bytes(kJob, sizeof kJob - 1), sizeof kJob - 1, 1};
+  spawned.remote_job_ranks = mpidbg_array{b.add_int32_array({4, 5}), 2, sizeof(int32_t)};
+  b.add_comm(spawned);
+  // The same, but its rank array is short by one: not trusted.
+  mpidbg_comm_record bad = spawned;
+  bad.handle = 0x7002;
+  bad.job_id = 0xabc1;
+  bad.create_serial = 41;
+  bad.remote_job_ranks.count = 1;
+  b.add_comm(bad);
+  b.root.generation += 1;  // the plugin decodes afresh when the generation moves
+  b.commit();
+  ASSERT_EQ(p().mqs_update_communicator_list(proc()), mqs_ok);
+  ASSERT_EQ(p().mqs_setup_communicator_iterator(proc()), mqs_ok);
+  int seen = 0;
+  do {
+    mpidbg_comm_detail d{};
+    d.size = sizeof d;
+    ASSERT_EQ(p().mpidbg_comm_get_detail(proc(), &d), mqs_ok);
+    int ranks[3] = {-9, -9, -9};
+    if (d.handle == 0x7001) {
+      ++seen;
+      EXPECT_EQ(d.remote_job, 1);
+      EXPECT_STREQ(d.remote_job_id, kJob);
+      ASSERT_EQ(p().mpidbg_comm_get_remote_job_group(proc(), ranks), mqs_ok);
+      EXPECT_EQ(ranks[0], 4);
+      EXPECT_EQ(ranks[1], 5);
+      EXPECT_EQ(ranks[2], -9);
+    } else if (d.handle == 0x7002) {
+      ++seen;
+      EXPECT_EQ(d.remote_job, 0);
+      EXPECT_STREQ(d.remote_job_id, "");
+      EXPECT_EQ(p().mpidbg_comm_get_remote_job_group(proc(), ranks), mqs_no_information);
+    } else {
+      EXPECT_EQ(d.remote_job, 0) << std::hex << d.handle;
+      EXPECT_EQ(p().mpidbg_comm_get_remote_job_group(proc(), ranks), mqs_no_information);
+    }
+  } while (p().mqs_next_communicator(proc()) == mqs_ok);
+  EXPECT_EQ(seen, 2);
+  // An older caller's smaller struct gets its prefix only.
+  mpidbg_comm_detail old{};
+  old.size = offsetof(mpidbg_comm_detail, remote_job);
+  old.remote_job = 77;
+  ASSERT_EQ(p().mqs_setup_communicator_iterator(proc()), mqs_ok);
+  ASSERT_EQ(p().mpidbg_comm_get_detail(proc(), &old), mqs_ok);
+  EXPECT_EQ(old.remote_job, 77);
+}
+
 TEST_P(Extensions, OperationDetailFollowsIterator) {
   ASSERT_EQ(p().mqs_setup_communicator_iterator(proc()), mqs_ok);
   mpidbg_operation_info op{};

@@ -365,6 +365,8 @@ void ImageBuilder::encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_r
   PUT(mpidbg_comm_record, fortran_index);
   PUT(mpidbg_comm_record, topology);
   PUT(mpidbg_comm_record, create_time_ns);
+  PUT(mpidbg_comm_record, remote_job_id);
+  PUT(mpidbg_comm_record, remote_job_ranks);
 }
 
 void ImageBuilder::encode_op(FakeTarget* t, uint64_t addr, const mpidbg_operation_record& r) {

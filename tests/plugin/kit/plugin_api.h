@@ -38,6 +38,7 @@ namespace mpidbg::test {
   X(mpidbg_comm_get_detail)              \
   X(mpidbg_comm_get_remote_group)        \
   X(mpidbg_comm_get_neighbors)           \
+  X(mpidbg_comm_get_remote_job_group)    \
   X(mpidbg_operation_get_detail)          \
   X(mpidbg_traffic_read)                 \
   X(mpidbg_traffic_get)                  \
