@@ -23,7 +23,9 @@ publishes, calls the library's own definition of the same Fortran name
 in another MPI call (MPICH's Fortran layer calls the C MPI_* functions, which the
 runtime also wraps) only the outermost records, so a call is counted once.
 
-The C view, by C parameter type (everything passes by reference in Fortran):
+The C view exists only for the parameters a role expression (or a length fact) reads;
+the others are only forwarded (one address each; a CHARACTER argument also its hidden
+length at the end). By C parameter type (everything passes by reference in Fortran):
   int x                     *x                      MPI_Aint/Offset/Count x   *x
   int *x                    copy of *x, refreshed    T *x, T x[] (T integer)   the array
   MPI_<H> x                 PMPI_<H>_f2c(*x)        MPI_<H> *x                f2c before and after
@@ -33,8 +35,11 @@ The C view, by C parameter type (everything passes by reference in Fortran):
   void *x (choice)          the buffer, the Fortran MPI_IN_PLACE/MPI_BOTTOM made C's
   const char *x             a C copy of the CHARACTER argument (hidden length at the end)
   rt::RangeTriplets x       the INTEGER(3,n) array
-A call with any other parameter (callbacks, attribute values, out strings, argv arrays)
-gets no Fortran wrapper; the generator lists those calls with the reason in --names.
+  MPI_*_function *x         the procedure's address (Fortran passes procedures so)
+  void *x, fact value=T     the integer of type T Fortran passes (attribute values)
+A call with a parameter that is read but of none of these kinds gets no Fortran
+wrapper; the generator lists those calls with the reason in --names (and the coverage
+check, mpidbg/gen/coverage/, then fails unless fortran_unwrapped.txt lists the call).
 
 The build fails (exit status 1) when fortran_args.tab names a call or parameter the
 tables do not have, or a fact is unknown.
@@ -55,7 +60,7 @@ HANDLES = {
     "MPI_Win": "PMPI_Win_f2c", "MPI_File": "PMPI_File_f2c", "MPI_Session": "PMPI_Session_f2c",
 }
 WIDE = {"MPI_Aint", "MPI_Offset", "MPI_Count"}
-FACTS = {"absent", "index", "length", "filled"}
+FACTS = {"absent", "index", "length", "filled", "value"}
 
 
 class Unsupported(Exception):
@@ -117,6 +122,7 @@ class Wrapper:
 
     def __init__(self, call, facts, choice, form):
         self.call, self.form = call, form  # form: legacy, f08, f08ts
+        self.facts = facts.get(call["name"], {})
         self.fparams, self.hidden, self.forward, self.hidden_forward = [], [], [], []
         self.pre, self.post, self.late = [], [], []
         params = [] if call["params"].strip() == "void" else call["params"].split(",")
@@ -131,8 +137,18 @@ class Wrapper:
         early = len(self.pre)
         if fact.get("absent"):
             ctype = base + "*" * stars + ("*" if array else "")
-            self.pre.append(f"  {ctype} {name} = nullptr;")
+            self.pre.append(f"  {ctype} {name}{{}};  // not in the Fortran binding")
             self.pre.append(f"  (void){name};")
+            return
+        if not self.read(name):
+            # No role reads it, so the hooks need no C view: only how Fortran passes it
+            # (one address; a CHARACTER argument also a hidden length at the end).
+            if base == "char":
+                self.take(f"const char* {f}", f)
+                self.hidden.append(f"size_t {name}_len_f")
+                self.hidden_forward.append(f"{name}_len_f")
+            else:
+                self.take(f"void* {f}", f)
             return
         length = fact.get("length") or default_length(self.call)
         if base == "int" and stars == 0 and not array:
@@ -201,6 +217,14 @@ class Wrapper:
             self.hidden_forward.append(f"{name}_len_f")
             self.pre.append(f"  rt::FortranString {name}_s({f}, {name}_len_f);")
             self.pre.append(f"  const char* {name} = {name}_s.c_str();")
+        elif base == "void" and stars == 1 and not array and fact.get("value"):
+            vtype = fact["value"]
+            self.take(f"{vtype}* {f}", f)
+            self.pre.append(f"  void* {name} = reinterpret_cast<void*>(static_cast<intptr_t>(*{f}));")
+        elif re.search(r"_function(_c)?$", base) and stars == 1 and not array:
+            # A procedure argument: Fortran passes the procedure's address.
+            self.take(f"void* {f}", f)
+            self.pre.append(f"  {base}* {name} = reinterpret_cast<{base}*>({f});")
         elif base == "rt::RangeTriplets" and stars == 0:
             self.take(f"MPI_Fint* {f}", f)
             self.pre.append(f"  int (*{name})[3] = reinterpret_cast<int (*)[3]>({f});")
@@ -213,6 +237,13 @@ class Wrapper:
             del self.pre[early:]
 
     choice_names = set()
+
+    def read(self, name):
+        """Whether a role expression or a length fact of the call names the parameter."""
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        exprs = [e for _, e in self.call["roles"]]
+        exprs += [str(v) for p in self.facts.values() for v in p.values()]
+        return any(word.search(e) for e in exprs)
 
     def take(self, decl, forward):
         self.fparams.append(decl)
@@ -323,6 +354,7 @@ def main():
         "// the library's own Fortran entry point.",
         "#include <mpi.h>",
         "#include <stddef.h>",
+        "#include <stdint.h>",
         "",
         '#include "mpidbg/call_ids.h"',
         '#include "rt/fortran/fortran_convert.h"',
