@@ -155,7 +155,7 @@ class Wrapper:
             self.take(f"MPI_Fint* {f}", f)
             self.pre.append(f"  int {name} = *{f};")
         elif base == "int" and stars == 1 and not array:
-            conv = f"rt::FortranIndexToC(*{f})" if fact.get("index") else f"*{f}"
+            conv = f"{self.index_to_c()}(*{f})" if fact.get("index") else f"*{f}"
             self.take(f"MPI_Fint* {f}", f)
             self.pre.append(f"  int {name}_v = {conv};")
             self.pre.append(f"  int* {name} = &{name}_v;")
@@ -167,7 +167,7 @@ class Wrapper:
             self.pre.append(f"  rt::FortranArray<int> {name}_a({length});")
             self.pre.append(f"  int* {name} = {name}_a.data();")
             self.post.append(f"  for (int i_ = 0, n_ = {fact['filled']}; i_ < n_ && i_ < {name}_a.size(); ++i_)")
-            self.post.append(f"    {name}[i_] = rt::FortranIndexToC({f}[i_]);")
+            self.post.append(f"    {name}[i_] = {self.index_to_c()}({f}[i_]);")
         elif base == "int" and array and stars == 0:
             self.take(f"MPI_Fint* {f}", f)
             self.pre.append(f"  int* {name} = reinterpret_cast<int*>({f});")
@@ -237,6 +237,10 @@ class Wrapper:
             del self.pre[early:]
 
     choice_names = set()
+
+    def index_to_c(self):
+        """How this binding's indices become C's (rt/fortran/fortran_convert.h)."""
+        return "rt::FortranIndexToC" if self.form == "legacy" else "rt::F08IndexToC"
 
     def read(self, name):
         """Whether a role expression or a length fact of the call names the parameter."""

@@ -130,8 +130,20 @@ class FortranString {
 // size on an intercommunicator, the group's otherwise (cold, fortran_convert.cc).
 int FortranPeerCount(MPI_Comm comm);
 
-// An index as C counts it: Fortran's are one higher, MPI_UNDEFINED stays.
+// An index (MPI_Waitany, MPI_Testany, MPI_Waitsome, MPI_Testsome) as C counts it:
+// Fortran's are one higher, MPI_UNDEFINED stays.
 inline int FortranIndexToC(MPI_Fint f) { return f == MPI_UNDEFINED ? MPI_UNDEFINED : f - 1; }
+
+// The same for the mpi_f08 entry points. MPICH before 4.1 returns C's indices there
+// (measured with 4.0.2: the first request of two completing gives index 0; MPICH issue
+// 6270, fixed in 4.1), so its runtime must not subtract one.
+inline int F08IndexToC(MPI_Fint f) {
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40100000
+  return f;
+#else
+  return FortranIndexToC(f);
+#endif
+}
 
 }  // namespace mpidbg::rt
 

@@ -3,15 +3,19 @@
 
 usage: check_fortran_probe.py --mpiexec PATH --flavour mpich|openmpi --runtime LIB
                               --binding mpifh|mpi|f08 --expected expected.txt
-                              [--timeout S] -- PROBE
+                              [--nm NM] [--timeout S] -- PROBE
 
 The probe (probe_legacy.F90 / probe_f08.f90 with probe_helper.c) prints, for each MPI
-call it makes, whether the runtime counted it ("seen") and whether the runtime defines
-that C function ("wrapped"), the runtime's process state after MPI_Init and after
-MPI_Finalize, how many operation and communicator records it holds then, and whether
-the Fortran handles of new objects appear as Fortran indices in the records. expected.txt says which calls a flavour/binding pair lets the runtime
-see; everything else follows from that. Any mismatch fails the test, so the
-documentation (mpidbg/doc/fortran.md) cannot silently go stale.
+call it makes, whether the runtime counted it ("seen"), how many calls it counted (a
+call recorded twice, by a Fortran wrapper and by the C wrapper the library's Fortran
+layer lands on, would count 2) and whether the runtime defines that C function
+("wrapped"), the runtime's process state after MPI_Init and after MPI_Finalize, how many
+operation and communicator records it holds then, and whether the Fortran handles of
+new objects appear as Fortran indices in the records. expected.txt says which calls a
+flavour/binding pair lets the runtime see; everything else follows from that. With
+--nm, the Fortran entry points the probe references (`nm -u`) are compared with those
+the runtime defines: all of them when every call is expected to be seen. Any mismatch
+fails the test, so the documentation (mpidbg/doc/fortran.md) cannot silently go stale.
 
 The job is bounded by `timeout -k`; processes left in the job's session are killed by
 pid. Exit status 0 when the measurement matches, 1 otherwise.
@@ -24,8 +28,17 @@ import subprocess
 import sys
 import time
 
+# How a Fortran entry point names its C function: the coverage check's own mapping.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "mpidbg", "gen", "coverage"))
+from fortran_entries import c_name  # noqa: E402
+
 # The probe's calls that create an object whose Fortran index is then looked up.
 CREATORS = {"comm": "MPI_Comm_split", "group": "MPI_Group_incl", "datatype": "MPI_Type_vector"}
+# MPI calls between the probe's tp_rt_begin and tp_rt_end, when not one.
+BRACKET_CALLS = {"MPI_Ibarrier": 2}
+# The probe's calls, at least (probe_legacy.F90 and probe_f08.f90 make the same ones).
+MIN_CALLS = 35
 
 
 def expected_seen(path, flavour, binding):
@@ -34,6 +47,17 @@ def expected_seen(path, flavour, binding):
         if len(line) >= 3 and line[0] == flavour and line[1] == binding:
             return line[2:]
     return None
+
+
+def entry_points(nm, probe, runtime):
+    """The MPI Fortran entry points the probe references whose C function the runtime
+    wraps, and those of them the runtime does not define."""
+    def names(*cmd):
+        out = subprocess.run([nm, *cmd], capture_output=True, text=True, check=True).stdout
+        return {line.split()[-1] for line in out.splitlines() if line.strip()}
+    defined = names("-D", "--defined-only", runtime)
+    used = {n for n in names("-u", probe) if c_name(n, {}) in defined}
+    return used, sorted(used - defined)
 
 
 def kill_session(sid):
@@ -81,6 +105,7 @@ def main():
     parser.add_argument("--binding", required=True, choices=["mpifh", "mpi", "f08"])
     parser.add_argument("--expected", required=True)
     parser.add_argument("--timeout", type=int, default=60)
+    parser.add_argument("--nm", help="check the probe's Fortran entry points against the runtime")
     parser.add_argument("probe", nargs=1)
     args = parser.parse_args()
     rule = expected_seen(args.expected, args.flavour, args.binding)
@@ -89,17 +114,23 @@ def main():
         return 1
 
     status, out, err = run(args)
-    calls = re.findall(r"^probe: call (\S+) seen=(\d) wrapped=(\d)$", out, re.M)
+    counted = re.findall(r"^probe: call (\S+) seen=(\d) wrapped=(\d) calls=(\d+)$", out, re.M)
+    calls = [(name, seen, w) for name, seen, w, _ in counted]
     states = re.findall(r"^probe: runtime state (.+)$", out, re.M)
     f2c = dict(re.findall(r"^probe: f2c (\S+) recorded=(\d)$", out, re.M))
+    live_after = re.findall(r"^probe: live after (\S+) (\d+)$", out, re.M)
     counts = [(int(o), int(c)) for o, c in re.findall(
         r"^probe: live operation records (\d+), communicator records (\d+)$", out, re.M)]
     problems = []
     if status != 0:
         problems.append(f"the probe exited with {status}")
-    if len(calls) < 20 or len(states) != 2 or len(counts) != 2 or len(f2c) != len(CREATORS):
+    if len(calls) < MIN_CALLS or len(states) != 2 or len(counts) != 2 or len(f2c) != len(CREATORS):
         problems.append("the probe's report is incomplete")
 
+    for name, seen, _, n in counted:
+        if seen == "1" and int(n) != BRACKET_CALLS.get(name, 1):
+            problems.append(f"{name}: the runtime counted {n} calls, the probe made "
+                            f"{BRACKET_CALLS.get(name, 1)}")
     wrapped = {name for name, _, w in calls if w == "1"}
     if rule == ["ALL"]:
         should_see = wrapped
@@ -129,12 +160,25 @@ def main():
         if (counts[1][0] > 0) != stale:
             problems.append(f"{counts[1][0]} operation records left at the end, expected "
                             f"{'some' if stale else 'none'}")
+    # Requests completed by index (MPI_Waitany, MPI_Waitsome: a Fortran index is one
+    # higher than C's) leave no live record behind when the completion call was seen.
+    if len(live_after) != 2:
+        problems.append("the probe's report of live records after completion is incomplete")
+    for name, live in live_after:
+        if name in should_see and live != "0":
+            problems.append(f"{live} operation records still live after {name}")
     for kind, creator in CREATORS.items():
         want = "1" if creator in should_see else "0"
         if f2c.get(kind) != want:
             problems.append(f"Fortran index of the new {kind}: recorded={f2c.get(kind)}, "
                             f"expected {want}")
 
+    used, missing = [], []
+    if args.nm:
+        used, missing = entry_points(args.nm, args.probe[0], args.runtime)
+        if rule == ["ALL"] and (missing or not used):
+            problems.append(f"Fortran entry points the probe calls that the runtime does not "
+                            f"define: {missing or '(the probe references none)'}")
     seen = sorted(name for name, s, _ in calls if s == "1")
     label = f"{os.path.basename(args.probe[0])} ({args.flavour}, {args.binding})"
     if problems:
@@ -145,6 +189,9 @@ def main():
         return 1
     print(f"{label}: as documented; {len(seen)} of {len(calls)} probed calls seen: "
           f"{' '.join(seen) if seen else '(none)'}")
+    if args.nm:
+        print(f"{label}: the probe calls {len(used)} Fortran entry points, "
+              f"{len(used) - len(missing)} of them defined by the runtime")
     return 0
 
 

@@ -4,12 +4,17 @@
  * a debugger would and never calls MPI.
  *
  *   tp_rt_begin()              remember this thread's MPI call count
- *   tp_rt_end(name)            print "call <name> seen=S wrapped=W": S is 1 when the
- *                              runtime counted an MPI call on this thread since
- *                              tp_rt_begin, W is 1 when the runtime defines the C
- *                              function <name> (so a C program calling it is seen)
+ *   tp_rt_end(name)            print "call <name> seen=S wrapped=W calls=N": N is how
+ *                              many MPI calls the runtime counted on this thread since
+ *                              tp_rt_begin (a call recorded twice, by a Fortran and a
+ *                              C wrapper, shows as 2), S is 1 when N > 0, W is 1 when
+ *                              the runtime defines the C function <name> (so a C
+ *                              program calling it is seen)
  *   tp_rt_state()              print the process state the runtime recorded and how
  *                              many operation and communicator records it holds
+ *   tp_rt_live(name)           print how many operation records are live after the
+ *                              completion call <name> (0 when the runtime retired
+ *                              every request the call completed)
  *   tp_rt_findex(what, f)      print whether a live record of kind `what` (1 comm,
  *                              2 datatype, 3 group) carries Fortran index f
  *
@@ -81,8 +86,14 @@ static int reporter(void) {
 
 void tp_rt_begin(void) { g_begin = own_calls(); }
 
-/* 1 when the C function `name` resolves into the runtime library. */
-static int wrapped(const char* name) {
+/* 1 when the C function `name` resolves into the runtime library. A probe label may
+ * add ":what" to the function's name (MPI_Waitall:STATUSES_IGNORE). */
+static int wrapped(const char* label) {
+  char name[64];
+  size_t n = strcspn(label, ":");
+  if (n >= sizeof name) return 0;
+  memcpy(name, label, n);
+  name[n] = '\0';
   const mpidbg_root* r = root();
   void* fn = dlsym(RTLD_DEFAULT, name);
   Dl_info fi, ri;
@@ -93,7 +104,8 @@ static int wrapped(const char* name) {
 void tp_rt_end(const char* name) {
   uint64_t now = own_calls();
   if (!reporter()) return;
-  printf("probe: call %s seen=%d wrapped=%d\n", name, now > g_begin, wrapped(name));
+  printf("probe: call %s seen=%d wrapped=%d calls=%llu\n", name, now > g_begin, wrapped(name),
+         (unsigned long long)(now - g_begin));
   fflush(stdout);
 }
 
@@ -111,6 +123,13 @@ void tp_rt_state(void) {
     printf("probe: live operation records %u, communicator records %u\n", r->operations.live_count,
            r->comms.live_count);
   }
+  fflush(stdout);
+}
+
+void tp_rt_live(const char* name) {
+  if (!reporter()) return;
+  const mpidbg_root* r = root();
+  printf("probe: live after %s %u\n", name, r != NULL ? r->operations.live_count : 0u);
   fflush(stdout);
 }
 

@@ -20,6 +20,10 @@ program probe_legacy
     end subroutine
     subroutine tp_rt_state() bind(C, name="tp_rt_state")
     end subroutine
+    subroutine tp_rt_live(name) bind(C, name="tp_rt_live")
+      import :: c_char
+      character(kind=c_char), dimension(*) :: name
+    end subroutine
     subroutine tp_rt_findex(what, findex) bind(C, name="tp_rt_findex")
       import :: c_int
       integer(c_int), value :: what, findex
@@ -27,7 +31,7 @@ program probe_legacy
   end interface
 
   integer :: ierr, rank, size, peer, newcomm, dupcomm, vtype, group, subgroup, info
-  integer :: req, reqs(2), total, one
+  integer :: req, reqs(2), total, one, idx, outcount, indices(2)
   logical :: flag
   integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 2)
   integer :: sbuf(4), rbuf(4), ranks(1)
@@ -78,6 +82,50 @@ program probe_legacy
                     MPI_COMM_WORLD, status, ierr)
   call probe_done('MPI_Sendrecv')
 
+  ! Completion by index (a Fortran index is one higher than C's): a request the
+  ! runtime retired under the wrong index would stay behind as a live record.
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, peer, 6, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, peer, 6, MPI_COMM_WORLD, reqs(2), ierr)
+  call tp_rt_begin()
+  call MPI_Waitany(2, reqs, idx, status, ierr)
+  call probe_done('MPI_Waitany')
+  call MPI_Waitany(2, reqs, idx, status, ierr)
+  call tp_rt_live('MPI_Waitany' // c_null_char)
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, peer, 7, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, peer, 7, MPI_COMM_WORLD, reqs(2), ierr)
+  call tp_rt_begin()
+  call MPI_Waitsome(2, reqs, outcount, indices, statuses, ierr)
+  call probe_done('MPI_Waitsome')
+  do while (any(reqs /= MPI_REQUEST_NULL))
+    call MPI_Waitsome(2, reqs, outcount, indices, statuses, ierr)
+  end do
+  call tp_rt_live('MPI_Waitsome' // c_null_char)
+  ! The Fortran sentinels, which the runtime must tell from buffers and statuses.
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, peer, 8, MPI_COMM_WORLD, reqs(1), ierr)
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, peer, 8, MPI_COMM_WORLD, reqs(2), ierr)
+  call tp_rt_begin()
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+  call probe_done('MPI_Waitall:STATUSES_IGNORE')
+  call tp_rt_begin()
+  call MPI_Sendrecv(sbuf, 4, MPI_INTEGER, peer, 9, rbuf, 4, MPI_INTEGER, peer, 9, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call probe_done('MPI_Sendrecv:STATUS_IGNORE')
+  ! Persistent requests.
+  call tp_rt_begin()
+  call MPI_Recv_init(rbuf, 4, MPI_INTEGER, peer, 10, MPI_COMM_WORLD, reqs(1), ierr)
+  call probe_done('MPI_Recv_init')
+  call tp_rt_begin()
+  call MPI_Send_init(sbuf, 4, MPI_INTEGER, peer, 10, MPI_COMM_WORLD, reqs(2), ierr)
+  call probe_done('MPI_Send_init')
+  call tp_rt_begin()
+  call MPI_Startall(2, reqs, ierr)
+  call probe_done('MPI_Startall')
+  call MPI_Waitall(2, reqs, statuses, ierr)
+  call tp_rt_begin()
+  call MPI_Request_free(reqs(1), ierr)
+  call probe_done('MPI_Request_free')
+  call MPI_Request_free(reqs(2), ierr)
+
   ! Collectives.
   call tp_rt_begin()
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
@@ -89,6 +137,11 @@ program probe_legacy
   call tp_rt_begin()
   call MPI_Allreduce(one, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   call probe_done('MPI_Allreduce')
+  total = 1
+  call tp_rt_begin()
+  call MPI_Allreduce(MPI_IN_PLACE, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call probe_done('MPI_Allreduce:IN_PLACE')
+  if (total /= 2) error stop 'MPI_Allreduce with MPI_IN_PLACE gave a wrong sum'
   call tp_rt_begin()
   call MPI_Ibarrier(MPI_COMM_WORLD, req, ierr)
   call MPI_Wait(req, status, ierr)
