@@ -5,8 +5,6 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 
-#include <atomic>
-
 namespace mpidbg::rt {
 namespace {
 
@@ -40,26 +38,32 @@ struct ResolvedSentinel {
   const void* address;  // the symbol's address, null when this MPI lacks it
   bool indirect;
 };
-ResolvedSentinel g_sentinels[kFortranSentinelKinds][kSymbolsPerKind];
-std::atomic<bool> g_resolved{false};
+struct SentinelTable {
+  ResolvedSentinel at[kFortranSentinelKinds][kSymbolsPerKind];
+};
 
-void ResolveSentinels() {
-  // Racing threads resolve the same addresses; the flag is set after all are written.
+SentinelTable ResolveSentinels() {
+  SentinelTable t;
   for (int k = 0; k < kFortranSentinelKinds; ++k) {
     for (int i = 0; i < kSymbolsPerKind; ++i) {
       const SentinelSymbol& s = kSentinelSymbols[k][i];
-      g_sentinels[k][i] = {s.name != nullptr ? dlsym(RTLD_DEFAULT, s.name) : nullptr, s.indirect};
+      t.at[k][i] = {s.name != nullptr ? dlsym(RTLD_DEFAULT, s.name) : nullptr, s.indirect};
     }
   }
-  g_resolved.store(true, std::memory_order_release);
+  return t;
+}
+
+// Looked up on first use (a Fortran call, so the MPI's Fortran libraries are loaded).
+const SentinelTable& Sentinels() {
+  static const SentinelTable table = ResolveSentinels();
+  return table;
 }
 
 }  // namespace
 
 bool IsFortranSentinel(FortranSentinel kind, const void* p) {
   if (p == nullptr) return false;
-  if (!g_resolved.load(std::memory_order_acquire)) ResolveSentinels();
-  for (const ResolvedSentinel& s : g_sentinels[kind]) {
+  for (const ResolvedSentinel& s : Sentinels().at[kind]) {
     if (s.address == nullptr) continue;
     const void* sentinel = s.indirect ? *static_cast<void* const*>(s.address) : s.address;
     if (sentinel != nullptr && sentinel == p) return true;
