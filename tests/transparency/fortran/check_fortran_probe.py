@@ -35,6 +35,9 @@ from fortran_entries import c_name  # noqa: E402
 
 # The probe's calls that create an object whose Fortran index is then looked up.
 CREATORS = {"comm": "MPI_Comm_split", "group": "MPI_Group_incl", "datatype": "MPI_Type_vector"}
+# Calls watched from another thread while blocked: (state, blocking op record linked,
+# request count) the thread record must show.
+WATCHED = {"MPI_Recv": ("BLOCKED", 1, 0), "MPI_Waitall": ("BLOCKED", 0, 2)}
 # MPI calls between the probe's tp_rt_begin and tp_rt_end, when not one.
 BRACKET_CALLS = {"MPI_Ibarrier": 2}
 # The probe's calls, at least (probe_legacy.F90 and probe_f08.f90 make the same ones).
@@ -118,6 +121,7 @@ def main():
     calls = [(name, seen, w) for name, seen, w, _ in counted]
     states = re.findall(r"^probe: runtime state (.+)$", out, re.M)
     f2c = dict(re.findall(r"^probe: f2c (\S+) recorded=(\d)$", out, re.M))
+    watched = re.findall(r"^probe: watched (\S+) state=(\S+) op=(\d) requests=(\d+)$", out, re.M)
     live_after = re.findall(r"^probe: live after (\S+) (\d+)$", out, re.M)
     counts = [(int(o), int(c)) for o, c in re.findall(
         r"^probe: live operation records (\d+), communicator records (\d+)$", out, re.M)]
@@ -167,6 +171,21 @@ def main():
     for name, live in live_after:
         if name in should_see and live != "0":
             problems.append(f"{live} operation records still live after {name}")
+    # Watched from another thread while the peer was late: a seen blocking call shows as
+    # BLOCKED, a receive with its operation record, a Waitall with its two requests.
+    if len(watched) != len(WATCHED):
+        problems.append("the probe's report of watched blocked calls is incomplete")
+    for name, state, op, requests in watched:
+        want = WATCHED.get(name)
+        if want is None or name not in should_see:
+            if state != "none" and name not in should_see:
+                problems.append(f"{name}: the record showed it ({state}) although it is not seen")
+            continue
+        got = (state, int(op), int(requests))
+        if got != want:
+            problems.append(f"{name} watched while blocked: state={state} op={op} "
+                            f"requests={requests}, expected state={want[0]} op={want[1]} "
+                            f"requests={want[2]}")
     for kind, creator in CREATORS.items():
         want = "1" if creator in should_see else "0"
         if f2c.get(kind) != want:

@@ -15,6 +15,16 @@ program probe_f08
     end subroutine
     subroutine tp_rt_state() bind(C, name="tp_rt_state")
     end subroutine
+    subroutine tp_rt_watch(name) bind(C, name="tp_rt_watch")
+      import :: c_char
+      character(kind=c_char), dimension(*) :: name
+    end subroutine
+    subroutine tp_rt_watched() bind(C, name="tp_rt_watched")
+    end subroutine
+    subroutine tp_rt_delay(ms) bind(C, name="tp_rt_delay")
+      import :: c_int
+      integer(c_int), value :: ms
+    end subroutine
     subroutine tp_rt_live(name) bind(C, name="tp_rt_live")
       import :: c_char
       character(kind=c_char), dimension(*) :: name
@@ -79,6 +89,23 @@ program probe_f08
   call MPI_Sendrecv(sbuf, 4, MPI_INTEGER, peer, 5, rbuf, 4, MPI_INTEGER, peer, 5, &
                     MPI_COMM_WORLD, status)
   call probe_done('MPI_Sendrecv')
+
+  ! Blocked in Fortran calls, as a debugger sees it: another thread reads this
+  ! thread's record while the peer is late (rank 1 sleeps before it sends).
+  call tp_rt_watch('MPI_Recv' // c_null_char)
+  if (rank == 0) then
+    call MPI_Recv(rbuf, 4, MPI_INTEGER, peer, 11, MPI_COMM_WORLD, status)
+  else
+    call tp_rt_delay(300)
+    call MPI_Send(sbuf, 4, MPI_INTEGER, peer, 11, MPI_COMM_WORLD)
+  end if
+  call tp_rt_watched()
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, peer, 12, MPI_COMM_WORLD, reqs(1))
+  if (rank == 1) call tp_rt_delay(300)
+  call MPI_Isend(sbuf, 4, MPI_INTEGER, peer, 12, MPI_COMM_WORLD, reqs(2))
+  call tp_rt_watch('MPI_Waitall' // c_null_char)
+  call MPI_Waitall(2, reqs, statuses)
+  call tp_rt_watched()
 
   ! Completion by index (a Fortran index is one higher than C's): a request the
   ! runtime retired under the wrong index would stay behind as a live record.

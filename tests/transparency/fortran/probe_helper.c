@@ -15,6 +15,13 @@
  *   tp_rt_live(name)           print how many operation records are live after the
  *                              completion call <name> (0 when the runtime retired
  *                              every request the call completed)
+ *   tp_rt_watch(name)          start a thread that watches this thread's record until it
+ *                              shows the call <name> as BLOCKED (at most 10 s)
+ *   tp_rt_watched()            stop it and print "watched <name> state=S op=O
+ *                              requests=R": the state it last saw during <name> (none if
+ *                              the record never showed the call), whether a blocking
+ *                              operation record was linked, the request count
+ *   tp_rt_delay(ms)            sleep (the late peer of a watched call)
  *   tp_rt_findex(what, f)      print whether a live record of kind `what` (1 comm,
  *                              2 datatype, 3 group) carries Fortran index f
  *
@@ -24,12 +31,15 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "mpidbg/call_ids.h"
 #include "mpidbg/records.h"
 
 static const mpidbg_root* root(void) {
@@ -131,6 +141,86 @@ void tp_rt_live(const char* name) {
   const mpidbg_root* r = root();
   printf("probe: live after %s %u\n", name, r != NULL ? r->operations.live_count : 0u);
   fflush(stdout);
+}
+
+/* The call ids by name, from the contract's list. */
+static int call_id(const char* name) {
+  static const struct {
+    const char* name;
+    int id;
+  } ids[] = {
+#define TP_X(n, id, cls) {#n, id},
+      MPIDBG_CALL_LIST(TP_X)
+#undef TP_X
+  };
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; ++i) {
+    if (strcmp(ids[i].name, name) == 0) return ids[i].id;
+  }
+  return -1;
+}
+
+static struct {
+  pthread_t thread;
+  int running;
+  uint64_t tid;  /* the watched thread */
+  int call;
+  char name[64];
+  int stop;      /* atomic */
+  int state, op, requests;
+} g_watch;
+
+static int watched_record(const mpidbg_record_header* h, const void* arg) {
+  const mpidbg_thread_record* t = (const mpidbg_thread_record*)h;
+  if (t->tid != g_watch.tid) return 0;
+  *(const mpidbg_thread_record**)arg = t;
+  return 1;
+}
+
+static void* watch(void* unused) {
+  (void)unused;
+  const mpidbg_root* r = root();
+  for (int i = 0; i < 20000 && r != NULL && !__atomic_load_n(&g_watch.stop, __ATOMIC_ACQUIRE); ++i) {
+    const mpidbg_thread_record* t = NULL;
+    walk(&r->threads, watched_record, (const void*)&t);
+    if (t != NULL && __atomic_load_n(&t->call, __ATOMIC_ACQUIRE) == g_watch.call) {
+      g_watch.state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+      g_watch.op = __atomic_load_n(&t->op, __ATOMIC_ACQUIRE) != 0;
+      g_watch.requests = __atomic_load_n(&t->request_count, __ATOMIC_ACQUIRE);
+      if (g_watch.state == MPIDBG_THREAD_BLOCKED) break;
+    }
+    struct timespec ts = {0, 500000};
+    nanosleep(&ts, NULL);
+  }
+  return NULL;
+}
+
+void tp_rt_watch(const char* name) {
+  if (!reporter()) return;
+  snprintf(g_watch.name, sizeof g_watch.name, "%s", name);
+  g_watch.tid = (uint64_t)gettid();
+  g_watch.call = call_id(name);
+  g_watch.state = -1;
+  g_watch.op = g_watch.requests = 0;
+  __atomic_store_n(&g_watch.stop, 0, __ATOMIC_RELEASE);
+  g_watch.running = pthread_create(&g_watch.thread, NULL, watch, NULL) == 0;
+}
+
+void tp_rt_watched(void) {
+  if (!reporter()) return;
+  __atomic_store_n(&g_watch.stop, 1, __ATOMIC_RELEASE);
+  if (g_watch.running) pthread_join(g_watch.thread, NULL);
+  const char* state = g_watch.state == MPIDBG_THREAD_BLOCKED ? "BLOCKED"
+                      : g_watch.state == MPIDBG_THREAD_IN_MPI ? "IN_MPI"
+                      : g_watch.state < 0                     ? "none"
+                                                              : "other";
+  printf("probe: watched %s state=%s op=%d requests=%d\n", g_watch.name, state, g_watch.op,
+         g_watch.requests);
+  fflush(stdout);
+}
+
+void tp_rt_delay(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
 }
 
 static int comm_has_index(const mpidbg_record_header* h, const void* arg) {
