@@ -36,8 +36,10 @@ from fortran_entries import c_name  # noqa: E402
 # The probe's calls that create an object whose Fortran index is then looked up.
 CREATORS = {"comm": "MPI_Comm_split", "group": "MPI_Group_incl", "datatype": "MPI_Type_vector"}
 # Calls watched from another thread while blocked: (state, blocking op record linked,
-# request count) the thread record must show.
-WATCHED = {"MPI_Recv": ("BLOCKED", 1, 0), "MPI_Waitall": ("BLOCKED", 0, 2)}
+# request count, count argument) the thread record must show; None: not compared. The
+# gather is rooted here with MPI_IN_PLACE: its count is the receive count.
+WATCHED = {"MPI_Recv": ("BLOCKED", 1, 0, None), "MPI_Waitall": ("BLOCKED", 0, 2, None),
+           "MPI_Gather": ("BLOCKED", 0, 0, 4)}
 # MPI calls between the probe's tp_rt_begin and tp_rt_end, when not one.
 BRACKET_CALLS = {"MPI_Ibarrier": 2}
 # The probe's calls, at least (probe_legacy.F90 and probe_f08.f90 make the same ones).
@@ -121,7 +123,8 @@ def main():
     calls = [(name, seen, w) for name, seen, w, _ in counted]
     states = re.findall(r"^probe: runtime state (.+)$", out, re.M)
     f2c = dict(re.findall(r"^probe: f2c (\S+) recorded=(\d)$", out, re.M))
-    watched = re.findall(r"^probe: watched (\S+) state=(\S+) op=(\d) requests=(\d+)$", out, re.M)
+    watched = re.findall(r"^probe: watched (\S+) state=(\S+) op=(\d) requests=(\d+) "
+                         r"count=(-?\d+)$", out, re.M)
     live_after = re.findall(r"^probe: live after (\S+) (\d+)$", out, re.M)
     counts = [(int(o), int(c)) for o, c in re.findall(
         r"^probe: live operation records (\d+), communicator records (\d+)$", out, re.M)]
@@ -175,17 +178,18 @@ def main():
     # BLOCKED, a receive with its operation record, a Waitall with its two requests.
     if len(watched) != len(WATCHED):
         problems.append("the probe's report of watched blocked calls is incomplete")
-    for name, state, op, requests in watched:
+    for name, state, op, requests, count in watched:
         want = WATCHED.get(name)
-        if want is None or name not in should_see:
-            if state != "none" and name not in should_see:
+        # Seen when every call is, or when expected.txt names it.
+        if want is None or not (rule == ["ALL"] or name in rule):
+            if state != "none":
                 problems.append(f"{name}: the record showed it ({state}) although it is not seen")
             continue
-        got = (state, int(op), int(requests))
+        got = (state, int(op), int(requests), int(count) if want[3] is not None else None)
         if got != want:
             problems.append(f"{name} watched while blocked: state={state} op={op} "
-                            f"requests={requests}, expected state={want[0]} op={want[1]} "
-                            f"requests={want[2]}")
+                            f"requests={requests} count={count}, expected state={want[0]} "
+                            f"op={want[1]} requests={want[2]} count={want[3]}")
     for kind, creator in CREATORS.items():
         want = "1" if creator in should_see else "0"
         if f2c.get(kind) != want:

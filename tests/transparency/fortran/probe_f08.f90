@@ -43,7 +43,7 @@ program probe_f08
   type(MPI_Info) :: info
   type(MPI_Request) :: req, reqs(2)
   type(MPI_Status) :: status, statuses(2)
-  integer :: sbuf(4), rbuf(4), ranks(1)
+  integer :: sbuf(4), rbuf(4), ranks(1), gbuf(8)
 
   call tp_rt_begin()
   call MPI_Init()
@@ -106,6 +106,18 @@ program probe_f08
   call tp_rt_watch('MPI_Waitall' // c_null_char)
   call MPI_Waitall(2, reqs, statuses)
   call tp_rt_watched()
+
+  ! MPI_IN_PLACE at the root of a gather: the record must show the receive count
+  ! (4), which is what counts there, not the ignored send count (0).
+  if (rank == 0) then
+    call tp_rt_watch('MPI_Gather' // c_null_char)
+    gbuf(1:4) = sbuf
+    call MPI_Gather(MPI_IN_PLACE, 0, MPI_INTEGER, gbuf, 4, MPI_INTEGER, 0, MPI_COMM_WORLD)
+    call tp_rt_watched()
+  else
+    call tp_rt_delay(300)
+    call MPI_Gather(sbuf, 4, MPI_INTEGER, gbuf, 4, MPI_INTEGER, 0, MPI_COMM_WORLD)
+  end if
 
   ! Completion by index (a Fortran index is one higher than C's): a request the
   ! runtime retired under the wrong index would stay behind as a live record.

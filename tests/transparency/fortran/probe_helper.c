@@ -18,9 +18,10 @@
  *   tp_rt_watch(name)          start a thread that watches this thread's record until it
  *                              shows the call <name> as BLOCKED (at most 10 s)
  *   tp_rt_watched()            stop it and print "watched <name> state=S op=O
- *                              requests=R": the state it last saw during <name> (none if
- *                              the record never showed the call), whether a blocking
- *                              operation record was linked, the request count
+ *                              requests=R count=C": the state it last saw during <name>
+ *                              (none if the record never showed the call), whether a
+ *                              blocking operation record was linked, the request count,
+ *                              the collective count argument
  *   tp_rt_delay(ms)            sleep (the late peer of a watched call)
  *   tp_rt_findex(what, f)      print whether a live record of kind `what` (1 comm,
  *                              2 datatype, 3 group) carries Fortran index f
@@ -167,6 +168,7 @@ static struct {
   char name[64];
   int stop;      /* atomic */
   int state, op, requests;
+  long long count;
 } g_watch;
 
 static int watched_record(const mpidbg_record_header* h, const void* arg) {
@@ -186,6 +188,7 @@ static void* watch(void* unused) {
       g_watch.state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
       g_watch.op = __atomic_load_n(&t->op, __ATOMIC_ACQUIRE) != 0;
       g_watch.requests = __atomic_load_n(&t->request_count, __ATOMIC_ACQUIRE);
+      g_watch.count = (long long)__atomic_load_n(&t->count, __ATOMIC_ACQUIRE);
       if (g_watch.state == MPIDBG_THREAD_BLOCKED) break;
     }
     struct timespec ts = {0, 500000};
@@ -201,6 +204,7 @@ void tp_rt_watch(const char* name) {
   g_watch.call = call_id(name);
   g_watch.state = -1;
   g_watch.op = g_watch.requests = 0;
+  g_watch.count = 0;
   __atomic_store_n(&g_watch.stop, 0, __ATOMIC_RELEASE);
   g_watch.running = pthread_create(&g_watch.thread, NULL, watch, NULL) == 0;
 }
@@ -213,8 +217,8 @@ void tp_rt_watched(void) {
                       : g_watch.state == MPIDBG_THREAD_IN_MPI ? "IN_MPI"
                       : g_watch.state < 0                     ? "none"
                                                               : "other";
-  printf("probe: watched %s state=%s op=%d requests=%d\n", g_watch.name, state, g_watch.op,
-         g_watch.requests);
+  printf("probe: watched %s state=%s op=%d requests=%d count=%lld\n", g_watch.name, state,
+         g_watch.op, g_watch.requests, g_watch.count);
   fflush(stdout);
 }
 

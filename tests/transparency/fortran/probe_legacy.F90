@@ -44,7 +44,7 @@ program probe_legacy
   integer :: req, reqs(2), total, one, idx, outcount, indices(2)
   logical :: flag
   integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 2)
-  integer :: sbuf(4), rbuf(4), ranks(1)
+  integer :: sbuf(4), rbuf(4), ranks(1), gbuf(8)
 
   call tp_rt_begin()
   call MPI_Init(ierr)
@@ -108,6 +108,20 @@ program probe_legacy
   call tp_rt_watch('MPI_Waitall' // c_null_char)
   call MPI_Waitall(2, reqs, statuses, ierr)
   call tp_rt_watched()
+
+  ! MPI_IN_PLACE at the root of a gather: the record must show the receive count
+  ! (4), which is what counts there, not the ignored send count (0).
+  if (rank == 0) then
+    call tp_rt_watch('MPI_Gather' // c_null_char)
+    gbuf(1:4) = sbuf
+    call MPI_Gather(MPI_IN_PLACE, 0, MPI_INTEGER, gbuf, 4, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    call tp_rt_watched()
+  else
+    call tp_rt_delay(300)
+    ! sbuf(1), a scalar like MPI_IN_PLACE above: without an interface (mpif.h) gfortran
+    ! rejects one choice argument passed as a scalar and as an array in the same file.
+    call MPI_Gather(sbuf(1), 4, MPI_INTEGER, gbuf, 4, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  end if
 
   ! Completion by index (a Fortran index is one higher than C's): a request the
   ! runtime retired under the wrong index would stay behind as a live record.
