@@ -125,6 +125,7 @@ def main():
     f2c = dict(re.findall(r"^probe: f2c (\S+) recorded=(\d)$", out, re.M))
     watched = re.findall(r"^probe: watched (\S+) state=(\S+) op=(\d) requests=(\d+) "
                          r"count=(-?\d+)$", out, re.M)
+    received = re.findall(r"^probe: received tag (\d+) from 1: (\d+)$", out, re.M)
     live_after = re.findall(r"^probe: live after (\S+) (\d+)$", out, re.M)
     counts = [(int(o), int(c)) for o, c in re.findall(
         r"^probe: live operation records (\d+), communicator records (\d+)$", out, re.M)]
@@ -174,6 +175,16 @@ def main():
     for name, live in live_after:
         if name in should_see and live != "0":
             problems.append(f"{live} operation records still live after {name}")
+    # Wildcard receives from rank 1 (tag 13: MPI_Recv with MPI_STATUS_IGNORE, 14: MPI_Waitall
+    # with MPI_STATUSES_IGNORE, 16: MPI_Recv with a status) counted once each from the
+    # status, when the receives and their completion are seen.
+    if len(received) != 3:
+        problems.append("the probe's report of received messages is incomplete")
+    for tag, n in received:
+        want = 1 if {"MPI_Recv", "MPI_Waitall"} <= should_see else 0
+        if int(n) != want:
+            problems.append(f"tag {tag}: the runtime counted {n} receives from rank 1, "
+                            f"expected {want}")
     # Watched from another thread while the peer was late: a seen blocking call shows as
     # BLOCKED, a receive with its operation record, a Waitall with its two requests.
     if len(watched) != len(WATCHED):

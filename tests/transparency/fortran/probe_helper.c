@@ -23,6 +23,10 @@
  *                              blocking operation record was linked, the request count,
  *                              the collective count argument
  *   tp_rt_delay(ms)            sleep (the late peer of a watched call)
+ *   tp_rt_received(tag)        print "received tag T from 1: N", the receives from rank 1
+ *                              with tag T the runtime's traffic counters hold (counted from
+ *                              statuses: right only if the runtime read the Fortran
+ *                              status, or used its own in place of MPI_STATUS_IGNORE)
  *   tp_rt_findex(what, f)      print whether a live record of kind `what` (1 comm,
  *                              2 datatype, 3 group) carries Fortran index f
  *
@@ -225,6 +229,24 @@ void tp_rt_watched(void) {
 void tp_rt_delay(int ms) {
   struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
   nanosleep(&ts, NULL);
+}
+
+void tp_rt_received(int tag) {
+  if (!reporter()) return;
+  const mpidbg_root* r = root();
+  uint64_t n = 0;
+  const mpidbg_traffic* t = r != NULL ? (const mpidbg_traffic*)(uintptr_t)r->traffic : NULL;
+  if (t != NULL && t->entries != 0 && t->entry_size == sizeof(mpidbg_traffic_entry)) {
+    const mpidbg_traffic_entry* e = (const mpidbg_traffic_entry*)(uintptr_t)t->entries;
+    for (uint32_t i = 0; i < t->capacity; ++i) {
+      if (__atomic_load_n(&e[i].state, __ATOMIC_ACQUIRE) == MPIDBG_TRAFFIC_READY &&
+          e[i].peer == 1 && e[i].tag == tag) {
+        n += e[i].receives;
+      }
+    }
+  }
+  printf("probe: received tag %d from 1: %llu\n", tag, (unsigned long long)n);
+  fflush(stdout);
 }
 
 static int comm_has_index(const mpidbg_record_header* h, const void* arg) {
