@@ -121,122 +121,157 @@ class Wrapper:
     """The pieces of one call's Fortran wrappers for one binding form."""
 
     def __init__(self, call, facts, choice, form):
-        self.call, self.form = call, form  # form: legacy, f08, f08ts
+        self.call, self.form, self.choice = call, form, choice  # form: legacy, f08, f08ts
         self.facts = facts.get(call["name"], {})
         self.fparams, self.hidden, self.forward, self.hidden_forward = [], [], [], []
-        self.pre, self.post, self.late = [], [], []
+        self.pre, self.post = [], []
+        late = []  # C views of arrays sized by another parameter, which may come later
         params = [] if call["params"].strip() == "void" else call["params"].split(",")
         for text in params:
-            self.param(text, facts.get(call["name"], {}), choice)
-        self.pre += self.late
+            start = len(self.pre)
+            if self.param(text):
+                late += self.pre[start:]
+                del self.pre[start:]
+        self.pre += late
 
-    def param(self, text, facts, choice):
+    def param(self, text):
+        """Declares one parameter and its C view; True when the view must come last."""
         const, base, stars, name, array = split_param(text)
-        fact = facts.get(name, {})
-        f = f"{name}_f"
-        early = len(self.pre)
+        fact = self.facts.get(name, {})
         if fact.get("absent"):
             ctype = base + "*" * stars + ("*" if array else "")
             self.pre.append(f"  {ctype} {name}{{}};  // not in the Fortran binding")
             self.pre.append(f"  (void){name};")
-            return
+            return False
         if not self.read(name):
             # No role reads it, so the hooks need no C view: only how Fortran passes it
             # (one address; a CHARACTER argument also a hidden length at the end).
             if base == "char":
-                self.take(f"const char* {f}", f)
-                self.hidden.append(f"size_t {name}_len_f")
-                self.hidden_forward.append(f"{name}_len_f")
+                self.take_string(name)
             else:
-                self.take(f"void* {f}", f)
-            return
-        length = fact.get("length") or default_length(self.call)
-        if base == "int" and stars == 0 and not array:
-            self.take(f"MPI_Fint* {f}", f)
+                self.take(f"void* {name}_f", f"{name}_f")
+            return False
+        shape = (base, stars, array)
+        if base == "int":
+            late = self.int_param(shape, name, fact)
+        elif base in WIDE and not (stars or array):
+            self.take(f"{base}* {name}_f", f"{name}_f")
+            self.pre.append(f"  {base} {name} = *{name}_f;")
+            late = False
+        elif base in WIDE and (stars == 1) != array:
+            self.take(f"{base}* {name}_f", f"{name}_f")
+            self.pre.append(f"  {base}* {name} = {name}_f;")
+            late = False
+        elif base in HANDLES:
+            late = self.handle_param(shape, const, name, fact)
+        elif base == "MPI_Status":
+            late = self.status_param(shape, name, fact)
+        else:
+            late = self.other_param(text, shape, const, name, fact)
+        self.pre.append(f"  (void){name};")
+        return late
+
+    def int_param(self, shape, name, fact):
+        f = f"{name}_f"
+        self.take(f"MPI_Fint* {f}", f)
+        if shape == ("int", 0, False):
             self.pre.append(f"  int {name} = *{f};")
-        elif base == "int" and stars == 1 and not array:
+        elif shape == ("int", 1, False):
             conv = f"{self.index_to_c()}(*{f})" if fact.get("index") else f"*{f}"
-            self.take(f"MPI_Fint* {f}", f)
             self.pre.append(f"  int {name}_v = {conv};")
             self.pre.append(f"  int* {name} = &{name}_v;")
             self.post.append(f"  {name}_v = {conv};")
-        elif base == "int" and array and stars == 0 and fact.get("index"):
+        elif shape == ("int", 0, True) and fact.get("index"):
+            length = fact.get("length") or default_length(self.call)
             if not length or not fact.get("filled"):
                 raise Unsupported(f"index array '{name}' without length and filled")
-            self.take(f"MPI_Fint* {f}", f)
             self.pre.append(f"  rt::FortranArray<int> {name}_a({length});")
             self.pre.append(f"  int* {name} = {name}_a.data();")
             self.post.append(f"  for (int i_ = 0, n_ = {fact['filled']}; i_ < n_ && i_ < {name}_a.size(); ++i_)")
             self.post.append(f"    {name}[i_] = {self.index_to_c()}({f}[i_]);")
-        elif base == "int" and array and stars == 0:
-            self.take(f"MPI_Fint* {f}", f)
+            return True
+        elif shape == ("int", 0, True):
             self.pre.append(f"  int* {name} = reinterpret_cast<int*>({f});")
-        elif base in WIDE and stars == 0 and not array:
-            self.take(f"{base}* {f}", f)
-            self.pre.append(f"  {base} {name} = *{f};")
-        elif base in WIDE and (stars == 1) != array:
-            self.take(f"{base}* {f}", f)
-            self.pre.append(f"  {base}* {name} = {f};")
-        elif base in HANDLES and stars == 0 and not array:
-            self.take(f"MPI_Fint* {f}", f)
-            self.pre.append(f"  {base} {name} = {HANDLES[base]}(*{f});")
-        elif base in HANDLES and stars == 1 and not array:
-            self.take(f"MPI_Fint* {f}", f)
-            self.pre.append(f"  {base} {name}_v = {HANDLES[base]}(*{f});")
+        else:
+            raise Unsupported(f"parameter 'int{'*' * shape[1]} {name}'")
+        return False
+
+    def handle_param(self, shape, const, name, fact):
+        base, stars, array = shape
+        f2c, f = HANDLES[base], f"{name}_f"
+        if stars > 1 or (stars and array):
+            raise Unsupported(f"parameter '{base}{'*' * stars} {name}'")
+        self.take(f"MPI_Fint* {f}", f)
+        if not stars and not array:
+            self.pre.append(f"  {base} {name} = {f2c}(*{f});")
+            return False
+        if stars:
+            self.pre.append(f"  {base} {name}_v = {f2c}(*{f});")
             self.pre.append(f"  {base}* {name} = &{name}_v;")
-            self.post.append(f"  {name}_v = {HANDLES[base]}(*{f});")
-        elif base in HANDLES and stars == 0 and array:
-            if not length:
-                raise Unsupported(f"handle array '{name}' without a length")
-            self.take(f"MPI_Fint* {f}", f)
-            self.pre.append(f"  rt::FortranArray<{base}> {name}_a({length});")
-            self.pre.append(f"  {base}* {name} = {name}_a.data();")
-            loop = f"  for (int i_ = 0; i_ < {name}_a.size(); ++i_) {name}[i_] = {HANDLES[base]}({f}[i_]);"
-            self.pre.append(loop)
-            if not const:
-                self.post.append(loop)
-        elif base == "MPI_Status" and stars == 1 and not array:
+            self.post.append(f"  {name}_v = {f2c}(*{f});")
+            return False
+        length = fact.get("length") or default_length(self.call)
+        if not length:
+            raise Unsupported(f"handle array '{name}' without a length")
+        self.pre.append(f"  rt::FortranArray<{base}> {name}_a({length});")
+        self.pre.append(f"  {base}* {name} = {name}_a.data();")
+        loop = f"  for (int i_ = 0; i_ < {name}_a.size(); ++i_) {name}[i_] = {f2c}({f}[i_]);"
+        self.pre.append(loop)
+        if not const:
+            self.post.append(loop)
+        return True
+
+    def status_param(self, shape, name, fact):
+        _, stars, array = shape
+        f = f"{name}_f"
+        if stars == 1 and not array:
             self.take(f"MPI_Fint* {f}", f"{name}_s.fortran()")
             self.pre.append(f"  rt::FortranStatus {name}_s({f});")
-            self.pre.append(f"  MPI_Status* {name} = {name}_s.c();")
-            self.post.append(f"  {name}_s.ToC();")
-        elif base == "MPI_Status" and stars == 0 and array:
+            late = False
+        elif stars == 0 and array:
+            length = fact.get("length") or default_length(self.call)
             if not length:
                 raise Unsupported(f"status array '{name}' without a length")
             self.take(f"MPI_Fint* {f}", f"{name}_s.fortran()")
             self.pre.append(f"  rt::FortranStatuses {name}_s({f}, {length});")
-            self.pre.append(f"  MPI_Status* {name} = {name}_s.c();")
-            self.post.append(f"  {name}_s.ToC();")
-        elif base == "void" and stars == 1 and not array and name in self.choice_names:
+            late = True
+        else:
+            raise Unsupported(f"parameter 'MPI_Status{'*' * stars} {name}'")
+        self.pre.append(f"  MPI_Status* {name} = {name}_s.c();")
+        self.post.append(f"  {name}_s.ToC();")
+        return late
+
+    def other_param(self, text, shape, const, name, fact):
+        base, stars, array = shape
+        f = f"{name}_f"
+        single = stars == 1 and not array
+        if base == "void" and single and name in self.choice:
             self.take(f"void* {f}", f)
             addr = f"rt::DescriptorBase({f})" if self.form == "f08ts" else f
             self.pre.append(f"  {'const ' if const else ''}void* {name} = rt::FortranBuffer({addr});")
-        elif base == "char" and stars == 1 and const and not array:
-            self.take(f"const char* {f}", f)
-            self.hidden.append(f"size_t {name}_len_f")
-            self.hidden_forward.append(f"{name}_len_f")
+        elif base == "void" and single and fact.get("value"):
+            self.take(f"{fact['value']}* {f}", f)
+            self.pre.append(f"  void* {name} = reinterpret_cast<void*>(static_cast<intptr_t>(*{f}));")
+        elif base == "char" and single and const:
+            self.take_string(name)
             self.pre.append(f"  rt::FortranString {name}_s({f}, {name}_len_f);")
             self.pre.append(f"  const char* {name} = {name}_s.c_str();")
-        elif base == "void" and stars == 1 and not array and fact.get("value"):
-            vtype = fact["value"]
-            self.take(f"{vtype}* {f}", f)
-            self.pre.append(f"  void* {name} = reinterpret_cast<void*>(static_cast<intptr_t>(*{f}));")
-        elif re.search(r"_function(_c)?$", base) and stars == 1 and not array:
+        elif re.search(r"_function(_c)?$", base) and single:
             # A procedure argument: Fortran passes the procedure's address.
             self.take(f"void* {f}", f)
             self.pre.append(f"  {base}* {name} = reinterpret_cast<{base}*>({f});")
-        elif base == "rt::RangeTriplets" and stars == 0:
+        elif base == "rt::RangeTriplets" and not stars:
             self.take(f"MPI_Fint* {f}", f)
             self.pre.append(f"  int (*{name})[3] = reinterpret_cast<int (*)[3]>({f});")
         else:
             raise Unsupported(f"parameter '{text.strip()}'")
-        self.pre.append(f"  (void){name};")
-        if "_a(" in self.pre[early] or "_s(" in self.pre[early] and "Statuses" in self.pre[early]:
-            # An array sized by another parameter, which may come later in the list.
-            self.late += self.pre[early:]
-            del self.pre[early:]
+        return False
 
-    choice_names = set()
+    def take_string(self, name):
+        """A CHARACTER argument: its address, and its hidden length after all others."""
+        self.take(f"const char* {name}_f", f"{name}_f")
+        self.hidden.append(f"size_t {name}_len_f")
+        self.hidden_forward.append(f"{name}_len_f")
 
     def index_to_c(self):
         """How this binding's indices become C's (rt/fortran/fortran_convert.h)."""
@@ -351,7 +386,6 @@ def main():
     except DefError as e:
         print(f"gen_fortran.py: error:\n{e}", file=sys.stderr)
         return 1
-    Wrapper.choice_names = choice
     body = [
         "// Generated by mpidbg/gen/fortran/gen_fortran.py from the call tables. Do not edit.",
         "// HOT PATH: each wrapper is a call scope, the argument conversions, two hooks and",
