@@ -102,6 +102,113 @@ def run(args):
     return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
 
 
+def parse_report(out):
+    """The probe's report lines, by kind."""
+    return {
+        "calls": re.findall(r"^probe: call (\S+) seen=(\d) wrapped=(\d) calls=(\d+)$", out, re.M),
+        "states": re.findall(r"^probe: runtime state (.+)$", out, re.M),
+        "f2c": dict(re.findall(r"^probe: f2c (\S+) recorded=(\d)$", out, re.M)),
+        "watched": re.findall(r"^probe: watched (\S+) state=(\S+) op=(\d) requests=(\d+) "
+                              r"count=(-?\d+)$", out, re.M),
+        "received": re.findall(r"^probe: received tag (\d+) from 1: (\d+)$", out, re.M),
+        "live_after": re.findall(r"^probe: live after (\S+) (\d+)$", out, re.M),
+        "counts": [(int(o), int(c)) for o, c in re.findall(
+            r"^probe: live operation records (\d+), communicator records (\d+)$", out, re.M)],
+    }
+
+
+def calls_to_see(rule, calls, problems):
+    """The probed calls expected.txt says the runtime sees (only those it wraps in C)."""
+    wrapped = {name for name, _, w, _ in calls if w == "1"}
+    if rule == ["ALL"]:
+        return wrapped
+    if rule == ["NONE"]:
+        return set()
+    unknown = set(rule) - {name for name, _, _, _ in calls}
+    if unknown:
+        problems.append(f"expected.txt names calls the probe does not make: {sorted(unknown)}")
+    return set(rule) & wrapped
+
+
+def check_calls(calls, should_see, problems):
+    """Each call seen or not as expected, and a seen one counted exactly once."""
+    for name, seen, _, n in calls:
+        want = "1" if name in should_see else "0"
+        if seen != want:
+            problems.append(f"{name}: seen={seen}, expected {want}")
+        if seen == "1" and int(n) != BRACKET_CALLS.get(name, 1):
+            problems.append(f"{name}: the runtime counted {n} calls, the probe made "
+                            f"{BRACKET_CALLS.get(name, 1)}")
+
+
+def check_process(r, should_see, problems):
+    """Process state, communicator records, and operation records left live."""
+    init_seen = "MPI_Init" in should_see
+    want_states = ["running" if init_seen else "before init",
+                   "finalized" if "MPI_Finalize" in should_see
+                   else ("running" if init_seen else "before init")]
+    if r["states"] and r["states"] != want_states:
+        problems.append(f"runtime states {r['states']}, expected {want_states}")
+    # Communicator records exist once the runtime's MPI_Init step ran; requests whose
+    # posting was seen but whose completion was not stay behind as operation records.
+    counts = r["counts"]
+    if len(counts) == 2:
+        if (counts[0][1] > 0) != init_seen:
+            problems.append(f"{counts[0][1]} communicator records after MPI_Init")
+        stale = "MPI_Isend" in should_see and "MPI_Waitall" not in should_see
+        if (counts[1][0] > 0) != stale:
+            problems.append(f"{counts[1][0]} operation records left at the end, expected "
+                            f"{'some' if stale else 'none'}")
+    # Requests completed by index (MPI_Waitany, MPI_Waitsome: a Fortran index is one
+    # higher than C's) leave no live record behind when the completion call was seen.
+    if len(r["live_after"]) != 2:
+        problems.append("the probe's report of live records after completion is incomplete")
+    for name, live in r["live_after"]:
+        if name in should_see and live != "0":
+            problems.append(f"{live} operation records still live after {name}")
+
+
+def check_received(received, should_see, problems):
+    """Wildcard receives from rank 1 (tag 13: MPI_Recv with MPI_STATUS_IGNORE, 14:
+    MPI_Waitall with MPI_STATUSES_IGNORE, 16: MPI_Recv with a status) counted once each
+    from the status, when the receives and their completion are seen."""
+    if len(received) != 3:
+        problems.append("the probe's report of received messages is incomplete")
+    for tag, n in received:
+        want = 1 if {"MPI_Recv", "MPI_Waitall"} <= should_see else 0
+        if int(n) != want:
+            problems.append(f"tag {tag}: the runtime counted {n} receives from rank 1, "
+                            f"expected {want}")
+
+
+def check_watched(watched, rule, problems):
+    """Calls watched from another thread while the peer was late: a seen blocking call
+    shows as BLOCKED with what WATCHED says."""
+    if len(watched) != len(WATCHED):
+        problems.append("the probe's report of watched blocked calls is incomplete")
+    for name, state, op, requests, count in watched:
+        want = WATCHED.get(name)
+        # Seen when every call is, or when expected.txt names it.
+        if want is None or not (rule == ["ALL"] or name in rule):
+            if state != "none":
+                problems.append(f"{name}: the record showed it ({state}) although it is not seen")
+            continue
+        got = (state, int(op), int(requests), int(count) if want[3] is not None else None)
+        if got != want:
+            problems.append(f"{name} watched while blocked: state={state} op={op} "
+                            f"requests={requests} count={count}, expected state={want[0]} "
+                            f"op={want[1]} requests={want[2]} count={want[3]}")
+
+
+def check_fortran_indices(f2c, should_see, problems):
+    """New objects made in Fortran have records with the program's Fortran handle."""
+    for kind, creator in CREATORS.items():
+        want = "1" if creator in should_see else "0"
+        if f2c.get(kind) != want:
+            problems.append(f"Fortran index of the new {kind}: recorded={f2c.get(kind)}, "
+                            f"expected {want}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mpiexec", required=True)
@@ -119,101 +226,27 @@ def main():
         return 1
 
     status, out, err = run(args)
-    counted = re.findall(r"^probe: call (\S+) seen=(\d) wrapped=(\d) calls=(\d+)$", out, re.M)
-    calls = [(name, seen, w) for name, seen, w, _ in counted]
-    states = re.findall(r"^probe: runtime state (.+)$", out, re.M)
-    f2c = dict(re.findall(r"^probe: f2c (\S+) recorded=(\d)$", out, re.M))
-    watched = re.findall(r"^probe: watched (\S+) state=(\S+) op=(\d) requests=(\d+) "
-                         r"count=(-?\d+)$", out, re.M)
-    received = re.findall(r"^probe: received tag (\d+) from 1: (\d+)$", out, re.M)
-    live_after = re.findall(r"^probe: live after (\S+) (\d+)$", out, re.M)
-    counts = [(int(o), int(c)) for o, c in re.findall(
-        r"^probe: live operation records (\d+), communicator records (\d+)$", out, re.M)]
+    r = parse_report(out)
     problems = []
     if status != 0:
         problems.append(f"the probe exited with {status}")
-    if len(calls) < MIN_CALLS or len(states) != 2 or len(counts) != 2 or len(f2c) != len(CREATORS):
+    if (len(r["calls"]) < MIN_CALLS or len(r["states"]) != 2 or len(r["counts"]) != 2
+            or len(r["f2c"]) != len(CREATORS)):
         problems.append("the probe's report is incomplete")
-
-    for name, seen, _, n in counted:
-        if seen == "1" and int(n) != BRACKET_CALLS.get(name, 1):
-            problems.append(f"{name}: the runtime counted {n} calls, the probe made "
-                            f"{BRACKET_CALLS.get(name, 1)}")
-    wrapped = {name for name, _, w in calls if w == "1"}
-    if rule == ["ALL"]:
-        should_see = wrapped
-    elif rule == ["NONE"]:
-        should_see = set()
-    else:
-        should_see = set(rule) & wrapped
-        unknown = set(rule) - {name for name, _, _ in calls}
-        if unknown:
-            problems.append(f"expected.txt names calls the probe does not make: {sorted(unknown)}")
-    for name, seen, _ in calls:
-        want = "1" if name in should_see else "0"
-        if seen != want:
-            problems.append(f"{name}: seen={seen}, expected {want}")
-    init_seen = "MPI_Init" in should_see
-    want_states = ["running" if init_seen else "before init",
-                   "finalized" if "MPI_Finalize" in should_see
-                   else ("running" if init_seen else "before init")]
-    if states and states != want_states:
-        problems.append(f"runtime states {states}, expected {want_states}")
-    # Communicator records exist once the runtime's MPI_Init step ran; requests whose
-    # posting was seen but whose completion was not stay behind as operation records.
-    if len(counts) == 2:
-        if (counts[0][1] > 0) != init_seen:
-            problems.append(f"{counts[0][1]} communicator records after MPI_Init")
-        stale = "MPI_Isend" in should_see and "MPI_Waitall" not in should_see
-        if (counts[1][0] > 0) != stale:
-            problems.append(f"{counts[1][0]} operation records left at the end, expected "
-                            f"{'some' if stale else 'none'}")
-    # Requests completed by index (MPI_Waitany, MPI_Waitsome: a Fortran index is one
-    # higher than C's) leave no live record behind when the completion call was seen.
-    if len(live_after) != 2:
-        problems.append("the probe's report of live records after completion is incomplete")
-    for name, live in live_after:
-        if name in should_see and live != "0":
-            problems.append(f"{live} operation records still live after {name}")
-    # Wildcard receives from rank 1 (tag 13: MPI_Recv with MPI_STATUS_IGNORE, 14: MPI_Waitall
-    # with MPI_STATUSES_IGNORE, 16: MPI_Recv with a status) counted once each from the
-    # status, when the receives and their completion are seen.
-    if len(received) != 3:
-        problems.append("the probe's report of received messages is incomplete")
-    for tag, n in received:
-        want = 1 if {"MPI_Recv", "MPI_Waitall"} <= should_see else 0
-        if int(n) != want:
-            problems.append(f"tag {tag}: the runtime counted {n} receives from rank 1, "
-                            f"expected {want}")
-    # Watched from another thread while the peer was late: a seen blocking call shows as
-    # BLOCKED, a receive with its operation record, a Waitall with its two requests.
-    if len(watched) != len(WATCHED):
-        problems.append("the probe's report of watched blocked calls is incomplete")
-    for name, state, op, requests, count in watched:
-        want = WATCHED.get(name)
-        # Seen when every call is, or when expected.txt names it.
-        if want is None or not (rule == ["ALL"] or name in rule):
-            if state != "none":
-                problems.append(f"{name}: the record showed it ({state}) although it is not seen")
-            continue
-        got = (state, int(op), int(requests), int(count) if want[3] is not None else None)
-        if got != want:
-            problems.append(f"{name} watched while blocked: state={state} op={op} "
-                            f"requests={requests} count={count}, expected state={want[0]} "
-                            f"op={want[1]} requests={want[2]} count={want[3]}")
-    for kind, creator in CREATORS.items():
-        want = "1" if creator in should_see else "0"
-        if f2c.get(kind) != want:
-            problems.append(f"Fortran index of the new {kind}: recorded={f2c.get(kind)}, "
-                            f"expected {want}")
-
+    should_see = calls_to_see(rule, r["calls"], problems)
+    check_calls(r["calls"], should_see, problems)
+    check_process(r, should_see, problems)
+    check_received(r["received"], should_see, problems)
+    check_watched(r["watched"], rule, problems)
+    check_fortran_indices(r["f2c"], should_see, problems)
     used, missing = [], []
     if args.nm:
         used, missing = entry_points(args.nm, args.probe[0], args.runtime)
         if rule == ["ALL"] and (missing or not used):
             problems.append(f"Fortran entry points the probe calls that the runtime does not "
                             f"define: {missing or '(the probe references none)'}")
-    seen = sorted(name for name, s, _ in calls if s == "1")
+
+    seen = sorted(name for name, s, _, _ in r["calls"] if s == "1")
     label = f"{os.path.basename(args.probe[0])} ({args.flavour}, {args.binding})"
     if problems:
         print(f"{label}: DIFFERS FROM expected.txt (update mpidbg/doc/fortran.md with it)")
@@ -221,7 +254,7 @@ def main():
             print("  " + p)
         print(f"--- stdout:\n{out}\n--- stderr:\n{err[-3000:]}")
         return 1
-    print(f"{label}: as documented; {len(seen)} of {len(calls)} probed calls seen: "
+    print(f"{label}: as documented; {len(seen)} of {len(r['calls'])} probed calls seen: "
           f"{' '.join(seen) if seen else '(none)'}")
     if args.nm:
         print(f"{label}: the probe calls {len(used)} Fortran entry points, "
