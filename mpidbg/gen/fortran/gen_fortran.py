@@ -60,7 +60,7 @@ HANDLES = {
     "MPI_Win": "PMPI_Win_f2c", "MPI_File": "PMPI_File_f2c", "MPI_Session": "PMPI_Session_f2c",
 }
 WIDE = {"MPI_Aint", "MPI_Offset", "MPI_Count"}
-FACTS = {"absent", "index", "length", "filled", "value"}
+FACTS = {"absent", "index", "length", "filled", "value", "later"}
 
 
 class Unsupported(Exception):
@@ -204,6 +204,12 @@ class Wrapper:
         self.take(f"MPI_Fint* {f}", f)
         if not stars and not array:
             self.pre.append(f"  {base} {name} = {f2c}(*{f});")
+            return False
+        if stars and fact.get("later"):
+            if base != "MPI_Comm":
+                raise Unsupported(f"'later' for a {base}")
+            self.pre.append(f"  {base}* {name} = rt::FortranLaterComm({f});")
+            self.post.append(f"  rt::FortranLaterCommWritten({name}, {f});")
             return False
         if stars:
             self.pre.append(f"  {base} {name}_v = {f2c}(*{f});")

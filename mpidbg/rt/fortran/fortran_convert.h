@@ -126,6 +126,34 @@ class FortranString {
   char inline_[128];
 };
 
+// The new communicator of an MPI_Comm_idup, which the runtime's hooks read when the
+// request completes, after the wrapper has returned, so the C view must outlive the
+// call. MPICH: a Fortran handle is the C handle (MPI_Comm_f2c is a cast), so the view is
+// the program's own variable, whenever MPI writes it. Other MPIs (Open MPI) write the
+// handle during the call; the view is a cell holding its C form, kept for the life of
+// the process (a few bytes per MPI_Comm_idup: the wrapper does not see the completion).
+inline MPI_Comm* FortranLaterComm(MPI_Fint* f) {
+#if defined(MPICH_VERSION)
+  static_assert(sizeof(MPI_Comm) == sizeof(MPI_Fint), "MPICH handles are Fortran integers");
+  return reinterpret_cast<MPI_Comm*>(f);
+#else
+  (void)f;
+  MPI_Comm* cell = static_cast<MPI_Comm*>(FortranHeapAlloc(sizeof(MPI_Comm)));
+  *cell = MPI_COMM_NULL;
+  return cell;
+#endif
+}
+// After the call: the cell gets the handle MPI wrote (nothing to do where the view is
+// the program's variable).
+inline void FortranLaterCommWritten(MPI_Comm* view, const MPI_Fint* f) {
+#if defined(MPICH_VERSION)
+  (void)view;
+  (void)f;
+#else
+  *view = PMPI_Comm_f2c(*f);
+#endif
+}
+
 // How many processes an MPI_Alltoallw-style call has one entry per: the remote group's
 // size on an intercommunicator, the group's otherwise (cold, fortran_convert.cc).
 int FortranPeerCount(MPI_Comm comm);

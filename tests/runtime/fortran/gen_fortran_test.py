@@ -59,6 +59,8 @@ expect("rt::FortranIndexToC(*index_f)" in text and "rt::F08IndexToC(*index_f)" i
        "Waitany indices not converted per binding")
 expect("rt::FortranStatuses array_of_statuses_s(array_of_statuses_f, count)" in text,
        "Waitall statuses not converted")
+# MPI_Comm_idup's new communicator is read by the hooks at completion: not a stack local.
+expect("MPI_Comm* newcomm = rt::FortranLaterComm(newcomm_f);" in text, "idup's newcomm view")
 # MPI_Init has no argc/argv in Fortran: the signature is (ierr) only.
 expect('void mpi_init_(MPI_Fint* ierr_f)' in text, "mpi_init_ signature")
 # A CHARACTER argument's hidden length goes last.

@@ -34,7 +34,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from fortran_entries import c_name  # noqa: E402
 
 # The probe's calls that create an object whose Fortran index is then looked up.
-CREATORS = {"comm": "MPI_Comm_split", "group": "MPI_Group_incl", "datatype": "MPI_Type_vector"}
+CREATORS = {"comm": "MPI_Comm_split", "group": "MPI_Group_incl", "datatype": "MPI_Type_vector",
+            "comm_idup": "MPI_Comm_idup"}
 # Calls watched from another thread while blocked: (state, blocking op record linked,
 # request count, count argument) the thread record must show; None: not compared. The
 # gather is rooted here with MPI_IN_PLACE: its count is the receive count.
@@ -43,7 +44,7 @@ WATCHED = {"MPI_Recv": ("BLOCKED", 1, 0, None), "MPI_Waitall": ("BLOCKED", 0, 2,
 # MPI calls between the probe's tp_rt_begin and tp_rt_end, when not one.
 BRACKET_CALLS = {"MPI_Ibarrier": 2}
 # The probe's calls, at least (probe_legacy.F90 and probe_f08.f90 make the same ones).
-MIN_CALLS = 35
+MIN_CALLS = 36
 
 
 def expected_seen(path, flavour, binding):

@@ -41,7 +41,7 @@ program probe_f08
 
   integer :: rank, size, peer, total, one, idx, outcount, indices(2)
   logical :: flag
-  type(MPI_Comm) :: newcomm, dupcomm
+  type(MPI_Comm) :: newcomm, dupcomm, idupcomm
   type(MPI_Datatype) :: vtype
   type(MPI_Group) :: group, subgroup
   type(MPI_Info) :: info
@@ -219,6 +219,14 @@ program probe_f08
   call MPI_Comm_free(dupcomm)
   call probe_done('MPI_Comm_free')
   call MPI_Comm_free(newcomm)
+  ! A nonblocking duplicate: its record appears when the request completes, long
+  ! after the Fortran wrapper of MPI_Comm_idup returned.
+  call tp_rt_begin()
+  call MPI_Comm_idup(MPI_COMM_WORLD, idupcomm, req)
+  call probe_done('MPI_Comm_idup')
+  call MPI_Wait(req, status)
+  call tp_rt_findex(4, idupcomm%MPI_VAL)
+  call MPI_Comm_free(idupcomm)
 
   call tp_rt_begin()
   call MPI_Comm_group(MPI_COMM_WORLD, group)

@@ -28,7 +28,8 @@
  *                              statuses: right only if the runtime read the Fortran
  *                              status, or used its own in place of MPI_STATUS_IGNORE)
  *   tp_rt_findex(what, f)      print whether a live record of kind `what` (1 comm,
- *                              2 datatype, 3 group) carries Fortran index f
+ *                              2 datatype, 3 group, 4 communicator made by
+ *                              MPI_Comm_idup) carries Fortran index f
  *
  * Only the process the launcher calls rank 0 prints (the rank comes from the launcher's
  * environment, so the MPI_Init probe can print before MPI can be asked). Every line
@@ -263,9 +264,9 @@ void tp_rt_findex(int what, int findex) {
   if (!reporter()) return;
   const mpidbg_root* r = root();
   int found = 0;
-  const char* kind = what == 1 ? "comm" : what == 2 ? "datatype" : "group";
+  const char* kind = what == 1 ? "comm" : what == 2 ? "datatype" : what == 3 ? "group" : "comm_idup";
   if (r != NULL) {
-    if (what == 1) found = walk(&r->comms, comm_has_index, &findex);
+    if (what == 1 || what == 4) found = walk(&r->comms, comm_has_index, &findex);
     if (what == 2) found = walk(&r->datatypes, object_has_index, &findex);
     if (what == 3) found = walk(&r->groups, object_has_index, &findex);
   }

@@ -44,7 +44,7 @@ program probe_legacy
     end subroutine
   end interface
 
-  integer :: ierr, rank, size, peer, newcomm, dupcomm, vtype, group, subgroup, info
+  integer :: ierr, rank, size, peer, newcomm, dupcomm, idupcomm, vtype, group, subgroup, info
   integer :: req, reqs(2), total, one, idx, outcount, indices(2)
   logical :: flag
   integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 2)
@@ -225,6 +225,14 @@ program probe_legacy
   call MPI_Comm_free(dupcomm, ierr)
   call probe_done('MPI_Comm_free')
   call MPI_Comm_free(newcomm, ierr)
+  ! A nonblocking duplicate: its record appears when the request completes, long
+  ! after the Fortran wrapper of MPI_Comm_idup returned.
+  call tp_rt_begin()
+  call MPI_Comm_idup(MPI_COMM_WORLD, idupcomm, req, ierr)
+  call probe_done('MPI_Comm_idup')
+  call MPI_Wait(req, status, ierr)
+  call tp_rt_findex(4, idupcomm)
+  call MPI_Comm_free(idupcomm, ierr)
 
   ! Groups.
   call tp_rt_begin()
