@@ -1,6 +1,8 @@
 # check_exports.cmake — fails unless LIB's dynamic symbol table defines only MPI_*
-# wrappers, mpidbg_runtime_root, the functions of include/mpidbg/runtime_api.h and the
-# MPIR debugger symbols (the runtime exports nothing else).
+# wrappers, the Fortran entry-point wrappers (mpi_send_, mpi_send__, mpi_send, MPI_SEND,
+# mpi_send_f08_, mpi_send_f08ts_, ..._large_: functions, mpidbg/gen/fortran/),
+# mpidbg_runtime_root, the functions of include/mpidbg/runtime_api.h and the MPIR
+# debugger symbols (the runtime exports nothing else).
 #   cmake -DNM=<nm> -DLIB=<path> -P check_exports.cmake
 execute_process(COMMAND ${NM} -D --defined-only ${LIB}
                 OUTPUT_VARIABLE out RESULT_VARIABLE rc)
@@ -11,6 +13,7 @@ string(REPLACE "\n" ";" lines "${out}")
 set(bad "")
 set(have_root FALSE)
 set(wrappers 0)
+set(fortran 0)
 foreach(line IN LISTS lines)
   if(line STREQUAL "")
     continue()
@@ -20,6 +23,9 @@ foreach(line IN LISTS lines)
     set(have_root TRUE)
   elseif(sym MATCHES "^MPI_[A-Z][a-z0-9_]*$")
     math(EXPR wrappers "${wrappers} + 1")
+  elseif(sym MATCHES "^(mpi_[a-z0-9_]+|MPI_[A-Z0-9_]+)$" AND line MATCHES " T [^ ]+$")
+    # A Fortran entry point: lower case with the compilers' underscores, or upper case.
+    math(EXPR fortran "${fortran} + 1")
   elseif(sym MATCHES "^mpidbg_(release_orphans|thread_mpi_state|refresh_mpit)$" OR
          sym MATCHES "^mpidbg_monitor_(start|stop|reset|active|read_peer|read_collective|read_file|refresh_mpit|write)$")
     # runtime_api.h
@@ -36,7 +42,10 @@ endif()
 if(wrappers LESS 50)
   message(FATAL_ERROR "${LIB}: only ${wrappers} MPI_* wrappers exported")
 endif()
+if(fortran LESS 200)
+  message(FATAL_ERROR "${LIB}: only ${fortran} Fortran entry points exported")
+endif()
 if(bad)
   message(FATAL_ERROR "${LIB}: unexpected exported symbols: ${bad}")
 endif()
-message(STATUS "${LIB}: mpidbg_runtime_root and ${wrappers} MPI_* wrappers, nothing else")
+message(STATUS "${LIB}: mpidbg_runtime_root, ${wrappers} MPI_* wrappers and ${fortran} Fortran entry points, nothing else")

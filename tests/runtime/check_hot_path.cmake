@@ -3,10 +3,11 @@
 #    re-enter its own wrappers);
 #  - hot-path objects (every MPI call runs them) reference no heap allocator, mutex or
 #    raw system call. They are the objects compiled from mpidbg/rt/hot/ (an object's
-#    path holds its source's, e.g. .../rt/hot/traffic.cc.o) and the generated wrappers:
+#    path holds its source's, e.g. .../rt/hot/traffic.cc.o) and the generated C and
+#    Fortran wrappers:
 #    a file is checked by where it sits, so one added to rt/hot/ is checked too.
 #   cmake -DNM=<nm> -DOBJECTS="a.o|b.o|..." -P check_hot_path.cmake
-set(hot_path_object_regex "/rt/hot/[^/]+\\.o$|/mpi_wrappers\\.cc\\.o$")
+set(hot_path_object_regex "/rt/hot/[^/]+\\.o$|/(mpi|fortran)_wrappers\\.cc\\.o$")
 set(forbidden_on_hot_path
   "^malloc$" "^calloc$" "^realloc$" "^_Znwm$" "^_Znam$" "^pthread_mutex_lock$" "^syscall$")
 
@@ -53,4 +54,4 @@ if(problems)
   string(REPLACE ";" "\n  " text "${problems}")
   message(FATAL_ERROR "runtime rule violations:\n  ${text}")
 endif()
-message(STATUS "${checked} runtime objects follow the PMPI-only rule, ${checked_hot} of them (rt/hot/, mpi_wrappers) the hot-path rule")
+message(STATUS "${checked} runtime objects follow the PMPI-only rule, ${checked_hot} of them (rt/hot/, mpi_wrappers, fortran_wrappers) the hot-path rule")

@@ -15,6 +15,14 @@ line per problem) when
     new function must be read and placed, never skipped by default);
   - local_queries.txt lists a function of another class, or one neither MPI declares.
 Prints the coverage figure per flavour: `wrapped N of M (mpich)`.
+
+With --fortran flavour=mpif90.<flavour>, also the Fortran entry points that MPI's
+libraries export (fortran_entries.py): each one whose C function is of the first three
+classes must be defined by the runtime too (mpidbg/gen/fortran/ generates them), unless
+its C function is in fortran_unwrapped.txt, the one commented list of calls whose Fortran
+binding the runtime does not wrap, with the reason. Fails on an entry point neither
+wrapped nor listed, and on a listed call that is wrapped after all. Prints
+`Fortran: wrapped N of M entry points (mpich)`.
 """
 import argparse
 import os
@@ -24,6 +32,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from classify import CLASSES, classify  # noqa: E402
+from fortran_entries import read_fortran_entries  # noqa: E402
 from mpi_functions import read_mpi_functions  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,6 +51,39 @@ def wrapped_functions(nm, library):
     out = subprocess.run([nm, "-D", "--defined-only", library], capture_output=True,
                          text=True, check=True).stdout
     return {m.group(1) for m in re.finditer(r"\s[TtWi]\s+(MPI_\w+)$", out, re.M)}
+
+
+def needed_functions(functions):
+    """The functions of the classes that must be wrapped (all but the queries)."""
+    return {n for n, params in functions.items() if classify(n, params) != "query"}
+
+
+def fortran_defined(nm, library):
+    out = subprocess.run([nm, "-D", "--defined-only", library], capture_output=True,
+                         text=True, check=True).stdout
+    return {m.group(1) for m in re.finditer(r"\sT\s+(\S+)$", out, re.M)}
+
+
+def check_fortran(flavour, entries, needed, defined, unwrapped):
+    """Problems and the figure for one MPI's Fortran entry points."""
+    problems, covered, required, listed = [], 0, 0, set()
+    for entry, name in sorted(entries.items()):
+        if name not in needed:
+            continue
+        if name in unwrapped:
+            listed.add(name)
+            if entry in defined:
+                problems.append(f"{flavour}: {entry} is wrapped but fortran_unwrapped.txt "
+                                f"lists {name}")
+            continue
+        required += 1
+        if entry in defined:
+            covered += 1
+        else:
+            problems.append(f"{flavour}: Fortran entry point {entry} ({name}) is not wrapped")
+    summary = (f"Fortran: wrapped {covered} of {required} entry points ({flavour}); "
+               f"{len(listed)} calls listed in fortran_unwrapped.txt")
+    return problems, summary, {n for n in entries.values() if n in needed}
 
 
 def check_flavour(flavour, functions, wrapped, skip):
@@ -78,9 +120,14 @@ def main():
     ap.add_argument("--skip-list", default=os.path.join(HERE, "local_queries.txt"))
     ap.add_argument("--flavour", action="append", required=True,
                     help="name=compiler:runtime library")
+    ap.add_argument("--fortran", action="append", default=[],
+                    help="name=Fortran compiler wrapper (checks that MPI's Fortran entry points)")
+    ap.add_argument("--fortran-unwrapped", default=os.path.join(HERE, "fortran_unwrapped.txt"))
     a = ap.parse_args()
     skip = read_skip_list(a.skip_list)
-    problems, summaries, declared = [], [], set()
+    unwrapped = read_skip_list(a.fortran_unwrapped)
+    fortran = dict(spec.partition("=")[::2] for spec in a.fortran)
+    problems, summaries, declared, bound = [], [], set(), set()
     for spec in a.flavour:
         flavour, _, rest = spec.partition("=")
         compiler, _, library = rest.partition(":")
@@ -89,9 +136,19 @@ def main():
         p, s = check_flavour(flavour, functions, wrapped_functions(a.nm, library), skip)
         problems += p
         summaries.append(s)
+        if flavour in fortran:
+            p, s, b = check_fortran(flavour, read_fortran_entries(fortran[flavour], a.nm),
+                                    needed_functions(functions), fortran_defined(a.nm, library),
+                                    set(unwrapped))
+            problems += p
+            summaries.append(s)
+            bound |= b
     if len(a.flavour) > 1:  # a stale entry shows only against every MPI
         problems += [f"local_queries.txt: {n} is declared by no installed MPI"
                      for n in skip if n not in declared]
+    if fortran and len(fortran) == len(a.flavour):
+        problems += [f"fortran_unwrapped.txt: {n} has no Fortran entry point of the checked "
+                     "classes in any installed MPI" for n in unwrapped if n not in bound]
     for p in problems:
         print(p)
     for s in summaries:

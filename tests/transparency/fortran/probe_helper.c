@@ -4,14 +4,32 @@
  * a debugger would and never calls MPI.
  *
  *   tp_rt_begin()              remember this thread's MPI call count
- *   tp_rt_end(name)            print "call <name> seen=S wrapped=W": S is 1 when the
- *                              runtime counted an MPI call on this thread since
- *                              tp_rt_begin, W is 1 when the runtime defines the C
- *                              function <name> (so a C program calling it is seen)
+ *   tp_rt_end(name)            print "call <name> seen=S wrapped=W calls=N": N is how
+ *                              many MPI calls the runtime counted on this thread since
+ *                              tp_rt_begin (a call recorded twice, by a Fortran and a
+ *                              C wrapper, shows as 2), S is 1 when N > 0, W is 1 when
+ *                              the runtime defines the C function <name> (so a C
+ *                              program calling it is seen)
  *   tp_rt_state()              print the process state the runtime recorded and how
  *                              many operation and communicator records it holds
+ *   tp_rt_live(name)           print how many operation records are live after the
+ *                              completion call <name> (0 when the runtime retired
+ *                              every request the call completed)
+ *   tp_rt_watch(name)          start a thread that watches this thread's record until it
+ *                              shows the call <name> as BLOCKED (at most 10 s)
+ *   tp_rt_watched()            stop it and print "watched <name> state=S op=O
+ *                              requests=R count=C": the state it last saw during <name>
+ *                              (none if the record never showed the call), whether a
+ *                              blocking operation record was linked, the request count,
+ *                              the collective count argument
+ *   tp_rt_delay(ms)            sleep (the late peer of a watched call)
+ *   tp_rt_received(tag)        print "received tag T from 1: N", the receives from rank 1
+ *                              with tag T the runtime's traffic counters hold (counted from
+ *                              statuses: right only if the runtime read the Fortran
+ *                              status, or used its own in place of MPI_STATUS_IGNORE)
  *   tp_rt_findex(what, f)      print whether a live record of kind `what` (1 comm,
- *                              2 datatype, 3 group) carries Fortran index f
+ *                              2 datatype, 3 group, 4 communicator made by
+ *                              MPI_Comm_idup) carries Fortran index f
  *
  * Only the process the launcher calls rank 0 prints (the rank comes from the launcher's
  * environment, so the MPI_Init probe can print before MPI can be asked). Every line
@@ -19,12 +37,15 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "mpidbg/call_ids.h"
 #include "mpidbg/records.h"
 
 static const mpidbg_root* root(void) {
@@ -81,8 +102,14 @@ static int reporter(void) {
 
 void tp_rt_begin(void) { g_begin = own_calls(); }
 
-/* 1 when the C function `name` resolves into the runtime library. */
-static int wrapped(const char* name) {
+/* 1 when the C function `name` resolves into the runtime library. A probe label may
+ * add ":what" to the function's name (MPI_Waitall:STATUSES_IGNORE). */
+static int wrapped(const char* label) {
+  char name[64];
+  size_t n = strcspn(label, ":");
+  if (n >= sizeof name) return 0;
+  memcpy(name, label, n);
+  name[n] = '\0';
   const mpidbg_root* r = root();
   void* fn = dlsym(RTLD_DEFAULT, name);
   Dl_info fi, ri;
@@ -93,7 +120,8 @@ static int wrapped(const char* name) {
 void tp_rt_end(const char* name) {
   uint64_t now = own_calls();
   if (!reporter()) return;
-  printf("probe: call %s seen=%d wrapped=%d\n", name, now > g_begin, wrapped(name));
+  printf("probe: call %s seen=%d wrapped=%d calls=%llu\n", name, now > g_begin, wrapped(name),
+         (unsigned long long)(now - g_begin));
   fflush(stdout);
 }
 
@@ -114,6 +142,114 @@ void tp_rt_state(void) {
   fflush(stdout);
 }
 
+void tp_rt_live(const char* name) {
+  if (!reporter()) return;
+  const mpidbg_root* r = root();
+  printf("probe: live after %s %u\n", name, r != NULL ? r->operations.live_count : 0u);
+  fflush(stdout);
+}
+
+/* The call ids by name, from the contract's list. */
+static int call_id(const char* name) {
+  static const struct {
+    const char* name;
+    int id;
+  } ids[] = {
+#define TP_X(n, id, cls) {#n, id},
+      MPIDBG_CALL_LIST(TP_X)
+#undef TP_X
+  };
+  for (size_t i = 0; i < sizeof ids / sizeof ids[0]; ++i) {
+    if (strcmp(ids[i].name, name) == 0) return ids[i].id;
+  }
+  return -1;
+}
+
+static struct {
+  pthread_t thread;
+  int running;
+  uint64_t tid;  /* the watched thread */
+  int call;
+  char name[64];
+  int stop;      /* atomic */
+  int state, op, requests;
+  long long count;
+} g_watch;
+
+static int watched_record(const mpidbg_record_header* h, const void* arg) {
+  const mpidbg_thread_record* t = (const mpidbg_thread_record*)h;
+  if (t->tid != g_watch.tid) return 0;
+  *(const mpidbg_thread_record**)arg = t;
+  return 1;
+}
+
+static void* watch(void* unused) {
+  (void)unused;
+  const mpidbg_root* r = root();
+  for (int i = 0; i < 20000 && r != NULL && !__atomic_load_n(&g_watch.stop, __ATOMIC_ACQUIRE); ++i) {
+    const mpidbg_thread_record* t = NULL;
+    walk(&r->threads, watched_record, (const void*)&t);
+    if (t != NULL && __atomic_load_n(&t->call, __ATOMIC_ACQUIRE) == g_watch.call) {
+      g_watch.state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+      g_watch.op = __atomic_load_n(&t->op, __ATOMIC_ACQUIRE) != 0;
+      g_watch.requests = __atomic_load_n(&t->request_count, __ATOMIC_ACQUIRE);
+      g_watch.count = (long long)__atomic_load_n(&t->count, __ATOMIC_ACQUIRE);
+      if (g_watch.state == MPIDBG_THREAD_BLOCKED) break;
+    }
+    struct timespec ts = {0, 500000};
+    nanosleep(&ts, NULL);
+  }
+  return NULL;
+}
+
+void tp_rt_watch(const char* name) {
+  if (!reporter()) return;
+  snprintf(g_watch.name, sizeof g_watch.name, "%s", name);
+  g_watch.tid = (uint64_t)gettid();
+  g_watch.call = call_id(name);
+  g_watch.state = -1;
+  g_watch.op = g_watch.requests = 0;
+  g_watch.count = 0;
+  __atomic_store_n(&g_watch.stop, 0, __ATOMIC_RELEASE);
+  g_watch.running = pthread_create(&g_watch.thread, NULL, watch, NULL) == 0;
+}
+
+void tp_rt_watched(void) {
+  if (!reporter()) return;
+  __atomic_store_n(&g_watch.stop, 1, __ATOMIC_RELEASE);
+  if (g_watch.running) pthread_join(g_watch.thread, NULL);
+  const char* state = g_watch.state == MPIDBG_THREAD_BLOCKED ? "BLOCKED"
+                      : g_watch.state == MPIDBG_THREAD_IN_MPI ? "IN_MPI"
+                      : g_watch.state < 0                     ? "none"
+                                                              : "other";
+  printf("probe: watched %s state=%s op=%d requests=%d count=%lld\n", g_watch.name, state,
+         g_watch.op, g_watch.requests, g_watch.count);
+  fflush(stdout);
+}
+
+void tp_rt_delay(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+void tp_rt_received(int tag) {
+  if (!reporter()) return;
+  const mpidbg_root* r = root();
+  uint64_t n = 0;
+  const mpidbg_traffic* t = r != NULL ? (const mpidbg_traffic*)(uintptr_t)r->traffic : NULL;
+  if (t != NULL && t->entries != 0 && t->entry_size == sizeof(mpidbg_traffic_entry)) {
+    const mpidbg_traffic_entry* e = (const mpidbg_traffic_entry*)(uintptr_t)t->entries;
+    for (uint32_t i = 0; i < t->capacity; ++i) {
+      if (__atomic_load_n(&e[i].state, __ATOMIC_ACQUIRE) == MPIDBG_TRAFFIC_READY &&
+          e[i].peer == 1 && e[i].tag == tag) {
+        n += e[i].receives;
+      }
+    }
+  }
+  printf("probe: received tag %d from 1: %llu\n", tag, (unsigned long long)n);
+  fflush(stdout);
+}
+
 static int comm_has_index(const mpidbg_record_header* h, const void* arg) {
   const mpidbg_comm_record* c = (const mpidbg_comm_record*)h;
   return (h->flags & MPIDBG_REC_FREED) == 0 && c->fortran_index == *(const int*)arg;
@@ -128,9 +264,9 @@ void tp_rt_findex(int what, int findex) {
   if (!reporter()) return;
   const mpidbg_root* r = root();
   int found = 0;
-  const char* kind = what == 1 ? "comm" : what == 2 ? "datatype" : "group";
+  const char* kind = what == 1 ? "comm" : what == 2 ? "datatype" : what == 3 ? "group" : "comm_idup";
   if (r != NULL) {
-    if (what == 1) found = walk(&r->comms, comm_has_index, &findex);
+    if (what == 1 || what == 4) found = walk(&r->comms, comm_has_index, &findex);
     if (what == 2) found = walk(&r->datatypes, object_has_index, &findex);
     if (what == 3) found = walk(&r->groups, object_has_index, &findex);
   }
