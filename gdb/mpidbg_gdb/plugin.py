@@ -76,6 +76,9 @@ class Plugin:
                                         [_P, POINTER(A.mpidbg_comm_detail)])
         self.mpidbg_comm_get_remote_group = b("mpidbg_comm_get_remote_group", c_int,
                                               [_P, POINTER(c_int)])
+        # Version 4: the other job of an intercommunicator to another job.
+        self.mpidbg_comm_get_remote_job_group = b("mpidbg_comm_get_remote_job_group", c_int,
+                                                  [_P, POINTER(c_int)])
         self.mpidbg_operation_get_detail = b("mpidbg_operation_get_detail", c_int,
                                              [_P, POINTER(A.mpidbg_operation_info)])
         self.mpidbg_process_get_launch = b("mpidbg_process_get_launch", c_int,

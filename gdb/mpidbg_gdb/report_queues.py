@@ -57,6 +57,10 @@ def communicators(plugin, process):
             group = (ctypes.c_int * max(n, 1))()
             if plugin.mpidbg_comm_get_remote_group(process, group) == A.MQS_OK:
                 remote = list(group[:n])
+            # Another job's ranks (spawn, accept, connect, join): named in that job.
+            if detail.remote_job and plugin.mpidbg_comm_get_remote_job_group and \
+                    plugin.mpidbg_comm_get_remote_job_group(process, group) == A.MQS_OK:
+                remote = RemoteJob(A.text(detail.remote_job_id), list(group[:n]))
         yield comm, ranks, detail, remote
         rc = plugin.mqs_next_communicator(process)
 
@@ -80,12 +84,22 @@ def operations(plugin, process, op_class):
     return True, lines
 
 
+class RemoteJob(list):
+    """The remote group's world ranks in another job, with that job's launcher id."""
+
+    def __init__(self, job_id, ranks):
+        super().__init__(ranks)
+        self.job_id = job_id
+
+
 def comm_header(comm, ranks, detail, remote):
     name = A.text(comm.name) or "(unnamed)"
     out = 'communicator "%s" size=%d rank=%s' % (name, comm.size, T.rank(comm.local_rank))
     if ranks:
         out += " [world %s]" % T.rank_list(ranks)
-    if remote:
+    if isinstance(remote, RemoteJob):
+        out += " remote [job %s world %s]" % (remote.job_id or "(unnamed)", T.rank_list(remote))
+    elif remote:
         out += " remote [world %s]" % T.rank_list(remote)
     if detail is not None:
         notes = []
