@@ -29,6 +29,8 @@ length at the end). By C parameter type (everything passes by reference in Fortr
   int x                     *x                      MPI_Aint/Offset/Count x   *x
   int *x                    copy of *x, refreshed    T *x, T x[] (T integer)   the array
   MPI_<H> x                 PMPI_<H>_f2c(*x)        MPI_<H> *x                f2c before and after
+  MPI_Comm *x, fact later   a view that outlives the call (MPI_Comm_idup: the hooks read
+                            it at completion; rt::FortranLaterComm)
   MPI_<H> x[]               f2c of each of `length` elements, before and (not const) after
   MPI_Status *x, x[]        C copies of what the call wrote (MPI_STATUS(ES)_IGNORE
                             replaced by the runtime's own, as the C hooks do)

@@ -5,9 +5,8 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
-
 #include <string.h>
+#include <unistd.h>
 
 namespace mpidbg::rt {
 
