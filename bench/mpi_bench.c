@@ -39,10 +39,10 @@ static double Median(double* v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+#if MPI_VERSION >= 4
 /* Whether the measurements go through the large-count twins (MPI-4). */
 static int g_large;
 
-#if MPI_VERSION >= 4
 #define BENCH_SEND(buf, n, peer, tag) \
   (g_large ? MPI_Send_c(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD) \
            : MPI_Send(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD))

@@ -181,6 +181,8 @@ class mpidbg_operation_info(Structure):
         ("call_name", c_char * 32),
         ("datatype_name", c_char * 32),
         ("comm_name", c_char * 64),
+        ("partitions", c_int32),       # version 4: partitioned requests
+        ("partitions_done", c_int32),
     ]
 
 

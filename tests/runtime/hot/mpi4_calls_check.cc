@@ -20,20 +20,6 @@ namespace {
 
 const uint32_t kPersistentInactive = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
 
-// The thread record showing `call` BLOCKED, polled from another thread while the caller
-// is inside it; the op record it points at is copied into *op (zeroed if none).
-bool SeenBlockedOp(int32_t call, double seconds, mpidbg_operation_record* op) {
-  memset(op, 0, sizeof *op);
-  for (int i = 0; i < seconds * 1000; ++i) {
-    for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
-      if (t->call != call || t->state != MPIDBG_THREAD_BLOCKED) continue;
-      if (t->op != 0) *op = *At<mpidbg_operation_record>(t->op);
-      return true;
-    }
-    usleep(1000);
-  }
-  return false;
-}
 
 // A neighbourhood collective on a periodic ring of the two ranks: rank 1 joins late,
 // rank 0 is seen BLOCKED in it on the cartesian communicator.
@@ -86,6 +72,21 @@ void CheckNonblockingVectorCollectives(int rank) {
 }
 
 #if MPI_VERSION >= 4
+// The thread record showing `call` BLOCKED, polled from another thread while the caller
+// is inside it; the op record it points at is copied into *op (zeroed if none).
+bool SeenBlockedOp(int32_t call, double seconds, mpidbg_operation_record* op) {
+  memset(op, 0, sizeof *op);
+  for (int i = 0; i < seconds * 1000; ++i) {
+    for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
+      if (t->call != call || t->state != MPIDBG_THREAD_BLOCKED) continue;
+      if (t->op != 0) *op = *At<mpidbg_operation_record>(t->op);
+      return true;
+    }
+    usleep(1000);
+  }
+  return false;
+}
+
 // A rank blocked in MPI_Send_c (a message large enough for rendezvous) and one blocked
 // in MPI_Recv_c: the thread record names the call and points at the same envelope a
 // plain MPI_Send/MPI_Recv records.
