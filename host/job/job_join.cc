@@ -133,14 +133,19 @@ std::vector<JobSpan> FindJobs(const std::vector<model::ProcessSnapshot>& snapsho
     int size = 0;
   };
   std::vector<Seen> seen;
-  for (const model::ProcessSnapshot& s : snapshots) {
-    const std::string id = JobIdOf(s);
-    auto it = std::find_if(seen.begin(), seen.end(), [&](const Seen& j) { return j.job_id == id; });
-    // An input whose job is not recorded joins the first job seen.
-    if (id.empty() && !seen.empty()) it = seen.begin();
-    if (it == seen.end()) it = seen.insert(seen.end(), Seen{id});
-    it->spawned = it->spawned || IsSpawned(s);
-    it->size = std::max({it->size, s.process.size, s.process.rank + 1});
+  // Inputs whose job is recorded name the jobs; one whose job is not (a process that
+  // could not be read, an older runtime) joins the first of them, wherever it stands
+  // among the inputs — it is no job of its own.
+  for (const bool recorded : {true, false}) {
+    for (const model::ProcessSnapshot& s : snapshots) {
+      const std::string id = JobIdOf(s);
+      if (id.empty() == recorded) continue;
+      auto it = std::find_if(seen.begin(), seen.end(), [&](const Seen& j) { return j.job_id == id; });
+      if (id.empty() && !seen.empty()) it = seen.begin();
+      if (it == seen.end()) it = seen.insert(seen.end(), Seen{id});
+      it->spawned = it->spawned || IsSpawned(s);
+      it->size = std::max({it->size, s.process.size, s.process.rank + 1});
+    }
   }
   std::stable_partition(seen.begin(), seen.end(), [](const Seen& j) { return !j.spawned; });
   std::vector<JobSpan> jobs;

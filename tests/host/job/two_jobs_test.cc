@@ -78,6 +78,25 @@ TEST(TwoJobs, FindJobsPutsTheParentFirstWhateverTheInputOrder) {
   EXPECT_EQ(jobs[1].size, 2);
 }
 
+TEST(TwoJobs, AnUnreadableInputBeforeTheRanksIsNoJobOfItsOwn) {
+  // `--pids` of the launcher and the ranks: the launcher cannot be read (no job id)
+  // and comes first; the ranks' one job is still one job.
+  JobBuilder job(2);
+  for (int r = 0; r < 2; ++r) {
+    job.Rank(r).launch = model::LaunchInfo{};
+    job.Rank(r).launch->job_id = "kvs-1";
+  }
+  std::vector<model::ProcessSnapshot> inputs = job.snapshots();
+  model::ProcessSnapshot launcher;
+  launcher.process.state = "unreadable";
+  inputs.insert(inputs.begin(), launcher);
+  const std::vector<JobSpan> jobs = FindJobs(inputs);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].job_id, "kvs-1");
+  const JobReport report = Analyze(inputs);
+  EXPECT_TRUE(report.jobs.empty()) << "a single job reports no jobs[]";
+}
+
 TEST(TwoJobs, DeadlockAcrossTheIntercommunicator) {
   JobBuilder parent = Parent(), child = Child();
   for (int r = 0; r < 2; ++r) {
