@@ -1,5 +1,5 @@
 // cmd_gdb_script.cc — `mpidbg gdb-script`: where the gdb extension's loader script is,
-// for `gdb -x "$(mpidbg gdb-script)"` when gdb does not auto-load it.
+// for `gdb -ix "$(mpidbg gdb-script)"` when gdb does not auto-load it.
 #include <limits.h>
 #include <unistd.h>
 
@@ -15,7 +15,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: mpidbg gdb-script\n"
     "  Prints the path of the gdb extension's loader script (mpi commands and MPI handle\n"
-    "  printers), e.g. for: gdb -x \"$(mpidbg gdb-script)\" -p PID\n";
+    "  printers), e.g. for: gdb -ix \"$(mpidbg gdb-script)\" -p PID\n"
+    "  (-ix: loaded before gdb attaches, so gdb runs the runtime's own auto-load script\n"
+    "  without a warning)\n";
 
 std::string ExecutableDir() {
   char buf[PATH_MAX];

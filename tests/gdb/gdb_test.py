@@ -118,6 +118,16 @@ def live(opts, checker):
         sections = split_sections(out)
         checker.check("end" in sections, "gdb ran every step", out[-3000:])
         checker.sections(sections, expectations.common(opts.flavour, "live"))
+
+        # The README's way: the loader given with -ix, before gdb attaches and meets the
+        # runtime's own auto-load script. Not a word about auto-load safety.
+        quiet = run_gdb([opts.gdb, "-nx", "-batch", "-ix", opts.loader, "-p", str(pid)] +
+                        gdb_commands([("queues", "mpi queues")]))
+        show(quiet)
+        checker.check("auto-load" not in quiet and "declined" not in quiet,
+                      "loading with -ix says nothing about auto-load", quiet[-3000:])
+        checker.check("MPI_COMM_WORLD" in split_sections(quiet).get("queues", ""),
+                      "the extension loaded with -ix answers", quiet[-3000:])
         checker.sections(sections, expectations.release())
         # gdb detached: the rank runs, and its clock thread carries the request out.
         time.sleep(RELEASE_SETTLE_SECONDS)
