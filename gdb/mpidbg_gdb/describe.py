@@ -1,13 +1,23 @@
 """One-line summaries and child lists of decoded handles (handle_query results).
 
 Summaries read like `MPI_Comm "odds" size=2 rank=0 [world 1,3]` or
-`MPI_Request Isend to 3 tag 200 40 B pending`; children are (name, value) pairs of
-Python ints and strings an IDE's variable view can expand.
+`MPI_Request Isend to 3 tag 200 40 B pending`; children are named (name, value) pairs
+of Python ints, strings, Address, Ranks (a list of ranks) and Texts (a list of strings)
+that carry what the summary says, so an IDE's variable view (gdb/MI shows any value
+with children as "{...}") loses nothing when it expands a handle.
 """
 
 from . import abi_handles as H
 from .handle_query import Address
 from . import text as T
+
+
+class Ranks(list):
+    """A child that is a list of ranks: an int array an IDE expands."""
+
+
+class Texts(list):
+    """A child that is a list of strings (a type map): a string array an IDE expands."""
 
 
 def _short_call(name):
@@ -64,10 +74,22 @@ def comm_summary(r):
 
 
 def comm_children(r):
-    """World rank per comm rank (an array an IDE expands)."""
     b = _comm_base(r)
-    for i, world in enumerate(_ranks(b.comm_local_procs)):
-        yield "[%d]" % i, world
+    bits = b.comm_bitflags
+    yield "name", b.comm_name
+    yield "kind", "inter" if bits & H.COMM_INFO_INTERCOMM else "intra"
+    yield "size", b.comm_size
+    yield "rank", b.comm_rank
+    yield "world_ranks", Ranks(_ranks(b.comm_local_procs))
+    if bits & H.COMM_INFO_INTERCOMM:
+        yield "remote_world_ranks", Ranks(_ranks(b.comm_remote_procs))
+    topo = [w for bit, w in ((H.COMM_INFO_CARTESIAN, "cart"), (H.COMM_INFO_GRAPH, "graph"),
+                             (H.COMM_INFO_DIST_GRAPH, "dist_graph")) if bits & bit]
+    yield "topology", topo[0] if topo else "none"
+    if hasattr(r, "creator_name"):
+        yield "creator", r.creator_name
+    yield "predefined", int(bool(bits & H.HANDLE_PREDEFINED))
+    yield "freed", int(bool(bits & H.COMM_INFO_FREED_HANDLE))
 
 
 # ---- request -----------------------------------------------------------------------
@@ -186,9 +208,18 @@ def datatype_summary(r):
 
 
 def datatype_children(r):
-    """The type map: one entry per run of basic elements."""
-    for i, e in enumerate(r.dt_map or []):
-        yield "[%d]" % i, map_entry_text(e)
+    bits = r.dt_bitflags
+    yield "name", r.dt_name
+    yield "combiner", T.COMBINER_NAMES.get(r.dt_combiner, "?")
+    yield "creator", r.dt_creator_name
+    yield "size", r.dt_size
+    yield "extent", r.dt_extent
+    yield "committed", int(bool(bits & (H.DATATYPE_COMMITTED | H.HANDLE_PREDEFINED)))
+    # One entry per run of basic elements.
+    yield "type_map", Texts(map_entry_text(e) for e in r.dt_map or [])
+    if bits & H.DATATYPE_MAP_TRUNCATED:
+        yield "type_map_truncated", 1
+    yield "freed", int(bool(bits & H.HANDLE_FREED_HANDLE))
 
 
 # ---- group -------------------------------------------------------------------------
@@ -206,8 +237,12 @@ def group_summary(r):
 
 
 def group_children(r):
-    for i, world in enumerate(_ranks(r.group_procs)):
-        yield "[%d]" % i, world
+    yield "name", r.group_name
+    yield "size", r.group_size
+    yield "rank", r.group_rank
+    yield "world_ranks", Ranks(_ranks(r.group_procs))
+    yield "creator", r.group_creator_name
+    yield "freed", int(bool(r.group_bitflags & H.HANDLE_FREED_HANDLE))
 
 
 # ---- op, errhandler ----------------------------------------------------------------
@@ -266,10 +301,11 @@ def info_summary(r):
 
 
 def info_children(r):
-    """Key, value, key, value, ... (display hint 'map')."""
-    for i, p in enumerate(r.info_pairs or []):
-        yield "[%d]" % (2 * i), p.key or ""
-        yield "[%d]" % (2 * i + 1), p.value or ""
+    """One child per key, named by it."""
+    yield "keys", r.info_num_pairs
+    for p in r.info_pairs or []:
+        yield p.key or "(empty key)", p.value or ""
+    yield "freed", int(bool(r.info_bitflags & H.HANDLE_FREED_HANDLE))
 
 
 # ---- window, file, message ---------------------------------------------------------
@@ -342,14 +378,14 @@ def message_children(r):
 
 # kind -> (summary, children, display hint)
 KINDS = {
-    "comm": (comm_summary, comm_children, "array"),
+    "comm": (comm_summary, comm_children, None),
     "request": (request_summary, request_children, None),
     "status": (status_summary, status_children, None),
-    "datatype": (datatype_summary, datatype_children, "array"),
-    "group": (group_summary, group_children, "array"),
+    "datatype": (datatype_summary, datatype_children, None),
+    "group": (group_summary, group_children, None),
     "op": (op_summary, op_children, None),
     "errhandler": (errhandler_summary, errhandler_children, None),
-    "info": (info_summary, info_children, "map"),
+    "info": (info_summary, info_children, None),
     "win": (win_summary, win_children, None),
     "file": (file_summary, file_children, None),
     "message": (message_summary, message_children, None),

@@ -7,6 +7,8 @@ runtime in the process, a query the plugin lacks, a handle it does not know) the
 prints as it would without the printer; `mpi handle EXPR` tells why.
 """
 
+import struct
+
 import gdb
 import gdb.printing
 
@@ -106,7 +108,46 @@ def text_value(text):
     return gdb.Value(raw + b"\0", _text_element_type().array(len(raw)))
 
 
+class TextListPrinter:
+    """A list-of-strings child (a datatype's type map), made as a
+    `const volatile char[N][W]` value: its rows show as strings an IDE lists."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def to_string(self):
+        return None
+
+    def children(self):
+        low, high = self.value.type.range()
+        for i in range(low, high + 1):
+            yield "[%d]" % i, self.value[i]
+
+    def display_hint(self):
+        return "array"
+
+
+def ranks_value(ranks):
+    """A child value gdb shows as an int array (world ranks)."""
+    int_type = gdb.lookup_type("int")
+    raw = struct.pack("=%di" % len(ranks), *ranks)
+    return gdb.Value(raw, int_type.array(len(ranks) - 1))
+
+
+def texts_value(texts):
+    """A child value gdb shows as an array of strings."""
+    rows = [t.encode("utf-8", "replace") for t in texts]
+    width = max(len(r) for r in rows) + 1
+    raw = b"".join(r.ljust(width, b"\0") for r in rows)
+    row_type = _text_element_type().array(width - 1)
+    return gdb.Value(raw, row_type.array(len(rows) - 1))
+
+
 def _child(value):
+    if isinstance(value, describe.Ranks):
+        return ranks_value(value) if value else text_value("none")
+    if isinstance(value, describe.Texts):
+        return texts_value(value) if value else text_value("none")
     if isinstance(value, str):
         return text_value(value)
     if isinstance(value, handle_query.Address):
@@ -117,6 +158,12 @@ def _child(value):
 def _is_text(value):
     t = value.type
     return t.code == gdb.TYPE_CODE_ARRAY and t.target() == _text_element_type()
+
+
+def _is_text_list(value):
+    t = value.type
+    return (t.code == gdb.TYPE_CODE_ARRAY and t.target().code == gdb.TYPE_CODE_ARRAY and
+            t.target().target() == _text_element_type())
 
 
 class MpiHandlePrinters(gdb.printing.PrettyPrinter):
@@ -133,7 +180,9 @@ class MpiHandlePrinters(gdb.printing.PrettyPrinter):
         try:
             kind = kinds.kind_of_type(value.type)
             if kind is None:
-                return TextPrinter(value) if _is_text(value) else None
+                if _is_text(value):
+                    return TextPrinter(value)
+                return TextListPrinter(value) if _is_text_list(value) else None
         except gdb.error:
             return None
         return HandlePrinter(value, kind)

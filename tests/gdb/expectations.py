@@ -66,17 +66,22 @@ def common(flavour, source):
         ],
         "handle_kind": [r'MPI_Comm "odds" size=2 rank=0 \[world 1,3\]',
                         r"kind comm, handle 0x[0-9a-f]+, answered by mpidbg_comm_query"],
-        "p_split": [r'^\$\d+ = MPI_Comm "odds" size=2 rank=0 \[world 1,3\] = \{1, 3\}$'],
+        "p_split": [r'^\$\d+ = MPI_Comm "odds" size=2 rank=0 \[world 1,3\] = \{name = "odds", '
+                    r'kind = "intra", size = 2, rank = 0, world_ranks = \{1, 3\}, topology = '
+                    r'"none", creator = "MPI_Comm_split", predefined = 0, freed = 0\}$'],
         "p_world": [r'^\$\d+ = MPI_Comm "MPI_COMM_WORLD" size=4 rank=1 \[world 0,1,2,3\]'],
         "p_dup": [r'^\$\d+ = MPI_Comm "dup_of_world" size=4 rank=1 '],
         "p_freed": [r'^\$\d+ = MPI_Comm "scratch" size=4 rank=1 \[world 0,1,2,3\] freed'],
         "p_dtype": [r'^\$\d+ = MPI_Datatype "three_pairs" vector size=24 extent=40 '
-                    r'\[6 x MPI_INT\] = \{"MPI_INT x2 @0", "MPI_INT x2 @16", "MPI_INT x2 @32"\}$'],
-        "p_group": [r"^\$\d+ = MPI_Group size=2 rank=0 \[world 1,3\] = \{1, 3\}$"],
+                    r'\[6 x MPI_INT\] = \{name = "three_pairs", combiner = "vector", creator = '
+                    r'"MPI_Type_vector", size = 24, extent = 40, committed = 1, type_map = '
+                    r'\{"MPI_INT x2 @0", "MPI_INT x2 @16", "MPI_INT x2 @32"\}, freed = 0\}$'],
+        "p_group": [r"^\$\d+ = MPI_Group size=2 rank=0 \[world 1,3\] = \{name = \"\", size = 2, "
+                    r"rank = 0, world_ranks = \{1, 3\}, creator = \"MPI_Comm_group\", freed = 0\}$"],
         "p_op": [r"^\$\d+ = MPI_Op user commutative fn=0x[0-9a-f]+"],
         "p_errh": [r"^\$\d+ = MPI_Errhandler user comm"],
-        "p_info": [r'^\$\d+ = MPI_Info 2 keys \{.*gdb_key=gdb_value.*\} = \{.*\["gdb_key"\] = '
-                   r'"gdb_value"'],
+        "p_info": [r'^\$\d+ = MPI_Info 2 keys \{.*gdb_key=gdb_value.*\} = \{keys = 2, .*'
+                   r'gdb_key = "gdb_value".*freed = 0\}$'],
         "p_win": [r'^\$\d+ = MPI_Win "gdb_win" create size=256 disp_unit=4 comm size 4'],
         "p_status": [r"^\$\d+ = MPI_Status source=0 tag=7 error=0 20 B"],
         "p_send": [r"^\$\d+ = MPI_Request Issend to 2 tag 200 40 B pending on MPI_COMM_WORLD"],
@@ -104,13 +109,21 @@ def mi():
         # gdb/MI shows "{...}" as the value of any varobj with children (gdb's rule);
         # -data-evaluate-expression gives the summary.
         r'\^done,name="comm",numchild="\d+",value="\{\.\.\.\}",type="MPI_Comm"',
-        r'\^done,value="MPI_Comm \\"odds\\" size=2 rank=0 \[world 1,3\] = \{1, 3\}"',
-        r'displayhint="array"',
-        r'child=\{name="comm\.\[0\]",exp="\[0\]",numchild="0",value="1"',
-        r'child=\{name="comm\.\[1\]",exp="\[1\]",numchild="0",value="3"',
-        r'child=\{name="dtype\.\[1\]",exp="\[1\]",numchild="0",value="\\"MPI_INT x2 @16\\""',
-        r'displayhint="map"',
-        r'value="\\"gdb_value\\""',
+        r'\^done,value="MPI_Comm \\"odds\\" size=2 rank=0 \[world 1,3\] = \{name = ',
+        # Every kind expands to named children carrying what its summary says.
+        r'child=\{name="comm\.name",exp="name",numchild="0",value="\\"odds\\""',
+        r'child=\{name="comm\.size",exp="size",numchild="0",value="2"',
+        r'child=\{name="comm\.rank",exp="rank",numchild="0",value="0"',
+        r'child=\{name="comm\.world_ranks",exp="world_ranks",numchild="2",value="\[2\]"',
+        r'child=\{name="comm\.world_ranks\.1",exp="1",numchild="0",value="3"',
+        r'child=\{name="comm\.creator",exp="creator",numchild="0",value="\\"MPI_Comm_split\\""',
+        r'child=\{name="dtype\.combiner",exp="combiner",numchild="0",value="\\"vector\\""',
+        r'child=\{name="dtype\.type_map\.\[1\]",exp="\[1\]",numchild="0",value="\\"MPI_INT x2 @16\\""',
+        r'child=\{name="info\.gdb_key",exp="gdb_key",numchild="0",value="\\"gdb_value\\""',
+        r'child=\{name="group\.world_ranks",exp="world_ranks",numchild="2"',
+        r'child=\{name="op\.commutative",exp="commutative",numchild="0",value="1"',
+        r'child=\{name="errh\.function",exp="function"',
+        r'child=\{name="win\.size",exp="size",numchild="0",value="256"',
         r'child=\{name="req\.peer",exp="peer",numchild="0",value="2"',
         r'child=\{name="req\.tag",exp="tag",numchild="0",value="300"',
         r'child=\{name="req\.comm",exp="comm",numchild="0",value="\\"dup_of_world\\""',

@@ -161,32 +161,60 @@ def core(opts, checker):
         checker.sections(sections, {"release": [r"mpi release: a core file does not run, so its orphans cannot be released"]})
 
 
+MI_SCRIPT = [
+    "-enable-pretty-printing",
+    "-var-create comm * split_comm",
+    "-var-list-children --all-values comm",
+    "-var-list-children --all-values comm.world_ranks",
+    "-data-evaluate-expression split_comm",
+    "-var-create dtype * vector_type",
+    "-var-list-children --all-values dtype",
+    "-var-list-children --all-values dtype.type_map",
+    "-var-create info * win_info",
+    "-var-list-children --all-values info",
+    "-var-create req * pending_recv",
+    "-var-list-children --all-values req",
+    "-var-create group * split_group",
+    "-var-list-children --all-values group",
+    "-var-create op * sum_op",
+    "-var-list-children --all-values op",
+    "-var-create errh * comm_errhandler",
+    "-var-list-children --all-values errh",
+    "-var-create win * window",
+    "-var-list-children --all-values win",
+    "-gdb-exit",
+]
+
+
+def mi_transcript(opts, target_args):
+    """gdb driven through MI as an IDE does, on a process or a core."""
+    script = "\n".join(MI_SCRIPT[:1] + ['-interpreter-exec console "source %s"' % opts.loader] +
+                       MI_SCRIPT[1:]) + "\n"
+    r = subprocess.run(["timeout", "-s", "KILL", str(GDB_SECONDS), opts.gdb,
+                        "--interpreter=mi", "-nx", "-q"] + target_args,
+                       input=script, capture_output=True, text=True)
+    return r.stdout + r.stderr
+
+
 def mi(opts, checker):
     with Job(opts.mpidbg, opts.app, opts.flavour, RANKS) as job:
         job.start()
         pid = job.rank_pids[RANK]
-        script = "\n".join([
-            "-enable-pretty-printing",
-            '-interpreter-exec console "source %s"' % opts.loader,
-            "-var-create comm * split_comm",
-            "-var-list-children --all-values comm",
-            "-data-evaluate-expression split_comm",
-            "-var-create dtype * vector_type",
-            "-var-list-children --all-values dtype",
-            "-var-create info * win_info",
-            "-var-list-children --all-values info",
-            "-var-create req * pending_recv",
-            "-var-list-children --all-values req",
-            "-gdb-exit",
-        ]) + "\n"
-        r = subprocess.run(["timeout", "-s", "KILL", str(GDB_SECONDS), opts.gdb,
-                            "--interpreter=mi", "-nx", "-q", "-p", str(pid)],
-                           input=script, capture_output=True, text=True)
-        out = r.stdout + r.stderr
+        transcripts = [("live", mi_transcript(opts, ["-p", str(pid)]))]
+        with tempfile.TemporaryDirectory(prefix="mpidbg-gdbmi-", dir="/tmp") as tmp:
+            prefix = os.path.join(tmp, "core")
+            subprocess.run(["timeout", "-s", "KILL", "120", "gcore", "-o", prefix, str(pid)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            core_file = "%s.%d" % (prefix, pid)
+            checker.check(os.path.exists(core_file), "gcore wrote %s" % core_file)
+            job.kill()  # the core alone must do
+            if os.path.exists(core_file):
+                transcripts.append(("core", mi_transcript(opts, [opts.app, core_file])))
+    for source, out in transcripts:
         show(out)
         for pattern in expectations.mi():
             ok = re.search(pattern, out) is not None
-            checker.check(ok, "mi: /%s/" % pattern, "" if ok else out[-4000:])
+            checker.check(ok, "mi (%s): /%s/" % (source, pattern), "" if ok else out[-4000:])
 
 
 def _free_port():
