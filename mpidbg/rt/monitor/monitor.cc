@@ -18,6 +18,7 @@
 #include "rt/process/init_steps.h"
 #include "rt/process/launch_info.h"
 #include "rt/process/registry.h"
+#include "rt/report/job_file_name.h"
 
 #define MPIDBG_EXPORT_API extern "C" __attribute__((visibility("default")))
 
@@ -88,27 +89,6 @@ uint64_t* FileCounters(mpidbg_monitor_file* f) {
   return Words(reinterpret_cast<char*>(f) + kFileCounterOffset);
 }
 
-// The job part of "mpidbg-monitor.<job>.json": the launch record's job id with every
-// character outside [A-Za-z0-9._-] replaced by '_', or the pid when there is none.
-void JobPart(char* out, size_t size) {
-  if (__atomic_load_n(&mpidbg_runtime_root.launch, __ATOMIC_ACQUIRE) == 0) {
-    PublishLaunchInfo();  // idempotent; MPI_Init's metadata step publishes it again
-  }
-  const uint64_t address = __atomic_load_n(&mpidbg_runtime_root.launch, __ATOMIC_ACQUIRE);
-  const char* job = "";
-  if (address != 0) {
-    job = reinterpret_cast<const mpidbg_launch_info*>(static_cast<uintptr_t>(address))->job_id;
-  }
-  size_t n = 0;
-  for (; job[n] != '\0' && n + 1 < size && n < sizeof(mpidbg_launch_info::job_id); ++n) {
-    const char c = job[n];
-    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '_' || c == '-';
-    out[n] = keep ? c : '_';
-  }
-  out[n] = '\0';
-  if (n == 0) snprintf(out, size, "%d", static_cast<int>(getpid()));
-}
 
 // Allocates and publishes the block (once; g_control held). False when MPI has not
 // said the world size or memory ran out.
@@ -184,9 +164,7 @@ void MonitorAfterInit() {
   if (g_monitor_hot.peers == nullptr) {
     char* path = g_monitor.output_path;
     if (strcmp(value, "1") == 0) {
-      char job[128];
-      JobPart(job, sizeof job);
-      snprintf(path, sizeof g_monitor.output_path, "mpidbg-monitor.%s.json", job);
+      JobFileName("monitor", path, sizeof g_monitor.output_path);
     } else {
       core::CopyName(path, sizeof g_monitor.output_path, value);
     }

@@ -8,6 +8,7 @@
 #include "rt/comms/dynamic_jobs.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hooks.h"
+#include "rt/leaks/leak_report.h"
 #include "rt/process/init_steps.h"
 #include "rt/process/registry.h"
 
@@ -94,6 +95,8 @@ void PostInit(CallScope&, InitArgs& args, int rc) {
 }
 
 void PreFinalize(CallScope&, FinalizeArgs&) {
+  // First: the program's objects and requests as it left them.
+  LeaksBeforeFinalize();
   MetadataBeforeFinalize();
   ProfileBeforeFinalize();
   MonitorBeforeFinalize();

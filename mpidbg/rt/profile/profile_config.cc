@@ -1,5 +1,6 @@
 // profile_config.cc — see profile_config.h.
 #include "rt/profile/profile_config.h"
+#include "rt/report/job_id_text.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -82,19 +83,6 @@ ProfileConfig ReadProfileConfig(EnvLookup lookup, void* context) {
   const char* out = lookup(context, "MPIDBG_PROFILE_OUT");
   if (out != nullptr) core::CopyName(c.out, sizeof c.out, out);
   return c;
-}
-
-void SanitiseJobId(const char* job, char* out, size_t size) {
-  if (size == 0) return;
-  size_t n = 0;
-  for (; job != nullptr && job[n] != '\0' && n + 1 < size; ++n) {
-    const char ch = job[n];
-    const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                      (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
-    out[n] = keep ? ch : '_';
-  }
-  out[n] = '\0';
-  if (n == 0) snprintf(out, size, "unknown");
 }
 
 void DefaultProfilePath(const char* job, char* out, size_t size) {

@@ -39,11 +39,8 @@ ProfileConfig ReadProfileConfig(EnvLookup lookup, void* context);
 // SIGUSR2 and the real-time signals are).
 int ParseProfileSignal(const char* text);
 
-// `job` with every byte outside [A-Za-z0-9._-] replaced by '_' (a file name part);
-// "unknown" when empty. Writes at most `size` bytes, NUL included.
-void SanitiseJobId(const char* job, char* out, size_t size);
-
-// The default file name: "mpidbg-profile.<sanitised job>.json".
+// The default file name: "mpidbg-profile.<sanitised job>.json" (SanitiseJobId,
+// rt/report/job_id_text.h).
 void DefaultProfilePath(const char* job, char* out, size_t size);
 
 }  // namespace mpidbg::rt

@@ -26,6 +26,7 @@
 #include "rt/profile/profile_pack.h"
 #include "rt/profile/profile_symbols.h"
 #include "rt/process/registry.h"
+#include "rt/report/report_file.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -130,44 +131,6 @@ const char* JobId() {
   return launch != nullptr ? launch->job_id : "";
 }
 
-bool WriteAll(int fd, const char* data, size_t n) {
-  while (n > 0) {
-    const ssize_t w = write(fd, data, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    data += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-// Writes the document to path.tmp.<pid>, then renames it over `path`.
-bool WriteFile(const char* path, const char* text, size_t n) {
-  char tmp[1200];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, static_cast<int>(getpid())) >= static_cast<int>(sizeof tmp)) {
-    errno = ENAMETOOLONG;
-    return false;
-  }
-  const int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  const bool written = WriteAll(fd, text, n) && WriteAll(fd, "\n", 1);
-  const int write_errno = errno;
-  const bool closed = close(fd) == 0;
-  if (!written || !closed) {
-    const int e = written ? errno : write_errno;
-    unlink(tmp);
-    errno = e;
-    return false;
-  }
-  if (rename(tmp, path) != 0) {
-    const int e = errno;
-    unlink(tmp);
-    errno = e;
-    return false;
-  }
-  return true;
-}
-
 // Rank 0: collects every rank, renders the document, writes it.
 void CollectAndWrite(MPI_Comm comm, int size, const GrowBuffer<unsigned char>& mine, bool mine_ok) {
   void* mem = malloc(sizeof(ProfileJobMerge));
@@ -209,7 +172,7 @@ void CollectAndWrite(MPI_Comm comm, int size, const GrowBuffer<unsigned char>& m
     return;
   }
   const char* text = doc.Text();
-  if (!WriteFile(path, text, doc.Size())) {
+  if (!WriteReportFile(path, text, doc.Size())) {
     fprintf(stderr, "mpidbg: MPI-state profile not written to %s: %s\n", path, strerror(errno));
   }
 }

@@ -16,6 +16,7 @@
 
 #include "mpidbg/call_ids.h"
 #include "rt/profile/profile_config.h"
+#include "rt/report/job_id_text.h"
 #include "rt/report/json_writer.h"
 #include "rt/profile/profile_merge.h"
 #include "rt/profile/profile_pack.h"
