@@ -27,7 +27,8 @@ constexpr const char* kHelp =
     "  matrix ...        who sent how much to whom (communication matrices, heat map)\n"
     "  profile ...       where the job spends its time: outside MPI, working, blocked\n"
     "  release ...       ask running ranks' runtime to drop the freed handles it keeps\n"
-    "  gdb-script        path of the gdb extension's loader script (gdb -x)\n"
+    "  leaks FILE        the MPI objects and requests a job never freed (run --leaks)\n"
+    "  gdb-script        path of the gdb extension's loader script (gdb -ix)\n"
     "  run ...           run an MPI program with the mpidbg runtime\n"
     "\n"
     "TARGET: --pid PID | --core FILE [--exe FILE]; also [--plugin PATH] [--json]\n"
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
   if (cmd == "matrix") return MatrixCommand(args);
   if (cmd == "profile") return ProfileCommand(args);
   if (cmd == "release") return ReleaseCommand(args);
+  if (cmd == "leaks") return LeaksCommand(args);
   // `run` receives its own argv: argv[0] is "run".
   if (cmd == "run") return RunCommand(argc - 1, argv + 1);
   std::cerr << "mpidbg: unknown command '" << cmd << "'\n" << kHelp;

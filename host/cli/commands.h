@@ -21,6 +21,7 @@ int HandleCommand(const std::vector<std::string>& args);
 int MatrixCommand(const std::vector<std::string>& args);
 int ProfileCommand(const std::vector<std::string>& args);
 int ReleaseCommand(const std::vector<std::string>& args);
+int LeaksCommand(const std::vector<std::string>& args);
 // `mpidbg run [--flavour F] [--runtime LIB] [--dry-run] -- COMMAND...`: argv[0] is "run",
 // the rest are the command's own arguments. Execs the launcher on success (does not
 // return); returns an exit status (2 usage, 1 no runtime) otherwise.

@@ -25,14 +25,17 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: mpidbg run [--flavour mpich|openmpi] [--runtime LIB] [--monitor[=FILE]]\n"
-    "                  [--profile[=HZ]] [--dry-run] -- COMMAND...\n"
+    "                  [--profile[=HZ]] [--leaks[=FILE]] [--dry-run] -- COMMAND...\n"
     "  Runs COMMAND (an MPI launcher such as mpiexec, or an MPI program) with every rank\n"
     "  under the mpidbg runtime, so `mpidbg snapshot|job` can explain its MPI state.\n"
     "  --monitor counts who sends how much to whom (MPIDBG_MONITOR; with Open MPI also\n"
     "  its own monitoring, --mca pml_monitoring_enable 1) and --profile samples each\n"
     "  thread's MPI state HZ times a second (MPIDBG_PROFILE); rank 0 writes\n"
     "  mpidbg-monitor.JOB.json / mpidbg-profile.JOB.json (or FILE) at MPI_Finalize, for\n"
-    "  `mpidbg matrix FILE` and `mpidbg profile FILE`.\n";
+    "  `mpidbg matrix FILE` and `mpidbg profile FILE`.\n"
+    "  --leaks reports at MPI_Finalize the MPI objects and requests the program never\n"
+    "  freed, summed over the ranks (MPIDBG_LEAKS): rank 0 prints it on stderr and writes\n"
+    "  mpidbg-leaks.JOB.json (or FILE), for `mpidbg leaks FILE`.\n";
 
 // The pid of the running job, for the signal forwarder.
 volatile pid_t g_job = 0;
@@ -83,7 +86,7 @@ void ReportFile(const char* what, const std::string& named, const std::string& p
 // Runs the job as a child (signals forwarded) so the files can be named once it ends;
 // returns the job's exit status (a job killed by a signal kills us the same way).
 int RunAndReport(std::vector<char*>& exec_argv, const std::string& monitor,
-                 const std::string& profile) {
+                 const std::string& profile, const std::string& leaks) {
   time_t since = time(nullptr) - 1;
   pid_t child = fork();
   if (child < 0) {
@@ -108,6 +111,9 @@ int RunAndReport(std::vector<char*>& exec_argv, const std::string& monitor,
   }
   // --profile's value is a rate; the file has its default name.
   if (!profile.empty()) ReportFile("profile", "", "mpidbg-profile.", "profile", since);
+  if (!leaks.empty()) {
+    ReportFile("leak report", leaks == "1" ? "" : leaks, "mpidbg-leaks.", "leaks", since);
+  }
   if (WIFSIGNALED(status)) {
     signal(WTERMSIG(status), SIG_DFL);
     raise(WTERMSIG(status));
@@ -141,6 +147,7 @@ int RunCommand(int argc, char** argv) {
   bool dry_run = false;
   std::string monitor;  // "" off, "1" default file name, else FILE
   std::string profile;  // "" off, "1" default rate, else HZ
+  std::string leaks;    // "" off, "1" default file name, else FILE
   int i = 1;
   for (; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -174,6 +181,12 @@ int RunCommand(int argc, char** argv) {
         fprintf(stderr, "mpidbg run: --profile=HZ needs samples per second, 2 to 10000\n");
         return 2;
       }
+    } else if (arg == "--leaks" || arg.rfind("--leaks=", 0) == 0) {
+      leaks = arg == "--leaks" ? "1" : arg.substr(8);
+      if (leaks.empty()) {
+        fprintf(stderr, "mpidbg run: --leaks= needs a file name\n");
+        return 2;
+      }
     } else if (!arg.empty() && arg[0] == '-') {
       fprintf(stderr, "mpidbg run: unknown option `%s`\n%s", arg.c_str(), kUsage);
       return 2;
@@ -184,6 +197,7 @@ int RunCommand(int argc, char** argv) {
   for (; i < argc; ++i) request.command.emplace_back(argv[i]);
   if (!monitor.empty()) request.rank_env.emplace_back("MPIDBG_MONITOR", monitor);
   if (!profile.empty()) request.rank_env.emplace_back("MPIDBG_PROFILE", profile);
+  if (!leaks.empty()) request.rank_env.emplace_back("MPIDBG_LEAKS", leaks);
   request.monitor = !monitor.empty();
   if (request.command.empty()) {
     fputs(kUsage, stderr);
@@ -209,7 +223,9 @@ int RunCommand(int argc, char** argv) {
   for (const std::string& word : plan.argv) exec_argv.push_back(const_cast<char*>(word.c_str()));
   exec_argv.push_back(nullptr);
   fflush(stderr);
-  if (!monitor.empty() || !profile.empty()) return RunAndReport(exec_argv, monitor, profile);
+  if (!monitor.empty() || !profile.empty() || !leaks.empty()) {
+    return RunAndReport(exec_argv, monitor, profile, leaks);
+  }
   execvp(exec_argv[0], exec_argv.data());
   fprintf(stderr, "mpidbg run: cannot execute %s: %s\n", exec_argv[0], strerror(errno));
   return 1;
