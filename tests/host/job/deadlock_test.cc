@@ -6,6 +6,7 @@
 
 #include "job/job_analysis.h"
 #include "job_builder.h"
+#include "report_queries.h"
 
 namespace mpidbg::job {
 namespace {
@@ -15,15 +16,8 @@ using testing::JobBuilder;
 using testing::Op;
 using testing::R;
 using testing::Tag;
-
-std::vector<int> Ranks(std::initializer_list<int> r) { return std::vector<int>(r); }
-
-const WaitRequirement* FindWait(const JobReport& report, int from) {
-  for (const WaitRequirement& w : report.deadlock.waits) {
-    if (w.from == from) return &w;
-  }
-  return nullptr;
-}
+using testing::Ranks;
+using testing::FindWait;
 
 // The witness must really be a cycle of requirement edges among deadlocked ranks.
 void ExpectValidCycle(const JobReport& report) {

@@ -6,6 +6,7 @@
 #include "job/job_analysis.h"
 #include "job/call_info.h"
 #include "job_builder.h"
+#include "report_queries.h"
 
 namespace mpidbg::job {
 namespace {
@@ -14,16 +15,8 @@ using testing::JobBuilder;
 using testing::Op;
 using testing::R;
 using testing::Tag;
-
-bool HasHint(const JobReport& report, const std::string& hint) {
-  return std::find(report.hints.begin(), report.hints.end(), hint) != report.hints.end();
-}
-
-std::string AllHints(const JobReport& report) {
-  std::string all;
-  for (const std::string& h : report.hints) all += "  " + h + "\n";
-  return all;
-}
+using testing::HasHint;
+using testing::AllHints;
 
 TEST(Hints, TagMismatchOnBlockingSend) {
   JobBuilder job(2);

@@ -7,6 +7,7 @@
 
 #include "job/job_analysis.h"
 #include "job_builder.h"
+#include "report_queries.h"
 
 namespace mpidbg::job {
 namespace {
@@ -15,25 +16,10 @@ using testing::JobBuilder;
 using testing::Op;
 using testing::R;
 using testing::Tag;
-
-std::vector<int> Ranks(std::initializer_list<int> r) { return std::vector<int>(r); }
-
-const WaitRequirement* FindWait(const JobReport& report, int from) {
-  for (const WaitRequirement& w : report.deadlock.waits) {
-    if (w.from == from) return &w;
-  }
-  return nullptr;
-}
-
-bool HasHint(const JobReport& report, const std::string& hint) {
-  return std::find(report.hints.begin(), report.hints.end(), hint) != report.hints.end();
-}
-
-std::string AllHints(const JobReport& report) {
-  std::string all;
-  for (const std::string& h : report.hints) all += "  " + h + "\n";
-  return all;
-}
+using testing::Ranks;
+using testing::FindWait;
+using testing::HasHint;
+using testing::AllHints;
 
 // A distributed graph of two pairs, 0-1 and 2-3, over all four ranks ("g").
 JobBuilder Pairs() {

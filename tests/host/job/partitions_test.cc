@@ -6,6 +6,7 @@
 
 #include "job/job_analysis.h"
 #include "job_builder.h"
+#include "report_queries.h"
 
 namespace mpidbg::job {
 namespace {
@@ -14,25 +15,10 @@ using testing::JobBuilder;
 using testing::Op;
 using testing::R;
 using testing::Tag;
-
-std::vector<int> Ranks(std::initializer_list<int> r) { return std::vector<int>(r); }
-
-const WaitRequirement* FindWait(const JobReport& report, int from) {
-  for (const WaitRequirement& w : report.deadlock.waits) {
-    if (w.from == from) return &w;
-  }
-  return nullptr;
-}
-
-std::string AllHints(const JobReport& report) {
-  std::string all;
-  for (const std::string& h : report.hints) all += "  " + h + "\n";
-  return all;
-}
-
-bool HasHint(const JobReport& report, const std::string& hint) {
-  return std::find(report.hints.begin(), report.hints.end(), hint) != report.hints.end();
-}
+using testing::Ranks;
+using testing::FindWait;
+using testing::HasHint;
+using testing::AllHints;
 
 model::Operation Partitioned(bool send, int peer, int count, int done) {
   model::Operation op = Op(send ? "MPI_Psend_init" : "MPI_Precv_init", send, R(peer), Tag(7));

@@ -8,6 +8,7 @@
 
 #include "job/job_analysis.h"
 #include "job_builder.h"
+#include "report_queries.h"
 
 namespace mpidbg::job {
 namespace {
@@ -16,6 +17,8 @@ using testing::JobBuilder;
 using testing::Op;
 using testing::R;
 using testing::Tag;
+using testing::HasHint;
+using testing::AllHints;
 
 model::TrafficCount Count(int peer, int tag, uint64_t sends, uint64_t receives) {
   model::TrafficCount c;
@@ -42,19 +45,6 @@ model::LoggedSend Logged(int peer, int tag, uint64_t ordinal, int64_t bytes) {
   l.bytes = bytes;
   l.mode = "standard";
   return l;
-}
-
-bool HasHint(const JobReport& report, const std::string& text) {
-  for (const std::string& h : report.hints) {
-    if (h == text) return true;
-  }
-  return false;
-}
-
-std::string AllHints(const JobReport& report) {
-  std::string all;
-  for (const std::string& h : report.hints) all += "  " + h + "\n";
-  return all;
 }
 
 // Rank 1 sent tag 9 eagerly (complete) and went on to a barrier; rank 0 waits for tag 7.
