@@ -277,6 +277,15 @@ int fill_any(const QueryContext& ctx, const CommEntry& entry, const Topology& to
   return fill_ext(ctx, entry, topo, out);
 }
 
+// Sets the query up on the process and finds the communicator `c_comm` names (its
+// record, or the null communicator).
+int open_and_resolve(mqs_process* process, mqs_process_info* process_info, mqs_taddr_t c_comm,
+                     QueryContext* ctx, const CommEntry** entry, bool* is_null) {
+  const int rc = open_query(process, process_info, ctx);
+  if (rc != MPIDBG_SUCCESS) return rc;
+  return resolve(*ctx, c_comm, entry, is_null);
+}
+
 // The body of mpidbg_comm_query and mpidbg_comm_query_ext: resolve the handle, read its
 // topology, fill a fresh result (the null communicator's or the record's).
 template <typename Info>
@@ -285,11 +294,9 @@ int query_comm(mqs_process* process, mqs_process_info* process_info, mqs_taddr_t
   if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
   *info = nullptr;
   QueryContext ctx;
-  int rc = open_query(process, process_info, &ctx);
-  if (rc != MPIDBG_SUCCESS) return rc;
   const CommEntry* entry;
   bool is_null;
-  rc = resolve(ctx, c_comm, &entry, &is_null);
+  int rc = open_and_resolve(process, process_info, c_comm, &ctx, &entry, &is_null);
   if (rc != MPIDBG_SUCCESS) return rc;
   Topology topo;
   if (entry != nullptr) {
@@ -331,11 +338,9 @@ MPIDBG_EXPORT int mpidbg_comm_query_remote_job(mqs_image*, mqs_image_info*, mqs_
   if (info == nullptr) return MPIDBG_ERR_OUT_OF_RANGE;
   *info = nullptr;
   QueryContext ctx;
-  int rc = open_query(process, process_info, &ctx);
-  if (rc != MPIDBG_SUCCESS) return rc;
   const CommEntry* entry;
   bool is_null;
-  rc = resolve(ctx, c_comm, &entry, &is_null);
+  int rc = open_and_resolve(process, process_info, c_comm, &ctx, &entry, &is_null);
   if (rc != MPIDBG_SUCCESS) return rc;
   if (is_null || entry == nullptr) return MPIDBG_SUCCESS;
   const mpidbg_comm_record& c = entry->rec;
