@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "job_views.h"
 #include "mpi_job.h"
 
 namespace mpidbg::itest {
@@ -30,15 +31,6 @@ struct JobView {
 
 using Check = std::function<void(const JobView&)>;
 using Settled = std::function<bool(const json& job)>;
-
-json JobJson(const std::vector<std::string>& target_args) {
-  std::vector<std::string> args = {"job"};
-  args.insert(args.end(), target_args.begin(), target_args.end());
-  args.push_back("--json");
-  MpidbgResult r = Mpidbg(args);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.json;
-}
 
 std::map<int, json> Snapshots(const std::string& flag, const std::vector<std::string>& targets) {
   std::map<int, json> out;
@@ -60,14 +52,7 @@ void RunScenario(const std::string& flavour, const std::string& app, int ranks,
   std::string why;
   ASSERT_TRUE(job.Start(&why)) << why;
 
-  JobView live{"live", nullptr, {}};
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  for (;;) {
-    live.job = JobJson({"--pids", job.PidList()});
-    if ((live.job.is_object() && settled(live.job)) || std::chrono::steady_clock::now() > deadline)
-      break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  }
+  JobView live{"live", JobJsonWhen(job.PidList(), settled), {}};
   ASSERT_TRUE(live.job.is_object()) << "no JSON from mpidbg job";
   std::vector<std::string> pid_args;
   for (pid_t p : job.pids()) pid_args.push_back(std::to_string(p));

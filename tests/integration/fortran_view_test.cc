@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "job_views.h"
 #include "mpi_job.h"
 
 namespace mpidbg::itest {
@@ -29,15 +30,6 @@ std::vector<std::string> FortranCases() {
     out.push_back(f + "_f08");
   }
   return out;
-}
-
-json JobJson(const std::vector<std::string>& target_args) {
-  std::vector<std::string> args = {"job"};
-  args.insert(args.end(), target_args.begin(), target_args.end());
-  args.push_back("--json");
-  MpidbgResult r = Mpidbg(args);
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  return r.json;
 }
 
 json Snapshot(const std::string& flag, const std::string& target) {
@@ -88,11 +80,7 @@ TEST_P(FortranView, CycleOfSynchronousSends) {
   std::string why;
   ASSERT_TRUE(job.Start(&why)) << why;
 
-  json live;
-  for (int i = 0; i < 120 && !FourRankDeadlock(live); ++i) {
-    if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    live = JobJson({"--pids", job.PidList()});
-  }
+  const json live = JobJsonWhen(job.PidList(), FourRankDeadlock);
   std::vector<json> live_snapshots;
   for (pid_t p : job.pids()) live_snapshots.push_back(Snapshot("--pid", std::to_string(p)));
   CheckCycle("live", live, live_snapshots);

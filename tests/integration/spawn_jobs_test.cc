@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "job_views.h"
 #include "mpi_job.h"
 #include "process_util.h"
 
@@ -27,15 +28,6 @@ using nlohmann::json;
 
 constexpr int kParentRanks = 2;
 constexpr int kProcesses = 4;  // the parent's 2 ranks and the 2 it spawns
-
-json Job(const std::vector<std::string>& targets) {
-  std::vector<std::string> args = {"job"};
-  args.insert(args.end(), targets.begin(), targets.end());
-  args.push_back("--json");
-  MpidbgResult r = Mpidbg(args);
-  EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
-  return r.json;
-}
 
 // Every rank's snapshot, by (launcher job id, world rank).
 std::map<std::pair<std::string, int>, json> Snapshots(const std::string& flag,
@@ -133,13 +125,7 @@ void RunSpawnCycle(const std::string& flavour) {
   std::vector<std::string> pids;
   for (pid_t p : job.pids()) pids.push_back(std::to_string(p));
 
-  json live;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  do {
-    live = Job({"--pids", job.PidList()});
-    if (live.is_object() && live["deadlock"]["detected"] == true) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  } while (std::chrono::steady_clock::now() < deadline);
+  const json live = JobJsonWhen(job.PidList(), DeadlockDetected);
   CheckJob(live, "live");
   const auto live_snapshots = Snapshots("--pid", pids);
   CheckSnapshots(live_snapshots, live, "live");
@@ -168,7 +154,7 @@ void RunSpawnCycle(const std::string& flavour) {
   job.Kill();
   std::vector<std::string> core_args = {"--cores"};
   core_args.insert(core_args.end(), cores.begin(), cores.end());
-  const json from_cores = Job(core_args);
+  const json from_cores = JobJson(core_args);
   CheckJob(from_cores, "core");
   CheckSnapshots(Snapshots("--core", cores), from_cores, "core");
 }
@@ -223,20 +209,14 @@ void RunConnectCycle(const std::string& flavour) {
   };
   std::vector<std::string> pids;
   for (pid_t p : job.pids()) pids.push_back(std::to_string(p));
-  json live;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  do {
-    live = Job({"--pids", job.PidList()});
-    if (live.is_object() && live["deadlock"]["detected"] == true) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  } while (std::chrono::steady_clock::now() < deadline);
+  const json live = JobJsonWhen(job.PidList(), DeadlockDetected);
   CheckConnectView(live, by_rank("--pid", pids), "live");
   const std::vector<std::string> cores = job.DumpCores(&why);
   ASSERT_FALSE(cores.empty()) << why;
   job.Kill();
   std::vector<std::string> core_args = {"--cores"};
   core_args.insert(core_args.end(), cores.begin(), cores.end());
-  CheckConnectView(Job(core_args), by_rank("--core", cores), "core");
+  CheckConnectView(JobJson(core_args), by_rank("--core", cores), "core");
 }
 
 // Two jobs started apart and joined by MPI_Comm_accept/connect (testapps/connect_cycle.c
@@ -320,13 +300,7 @@ TEST(ConnectTwoJobs, OpenMpi) {
 
   const std::vector<std::string> pids = {std::to_string(accepting.pids().at(0)),
                                          std::to_string(connecting.pids().at(0))};
-  json live;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  do {
-    live = Job({"--pids", pids[0] + "," + pids[1]});
-    if (live.is_object() && live["deadlock"]["detected"] == true) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
-  } while (std::chrono::steady_clock::now() < deadline);
+  const json live = JobJsonWhen(pids[0] + "," + pids[1], DeadlockDetected);
   CheckTwoConnectedJobs(live, "live");
   const auto snaps = Snapshots("--pid", pids);
   ASSERT_EQ(snaps.size(), 2u);
@@ -351,7 +325,7 @@ TEST(ConnectTwoJobs, OpenMpi) {
   cores.insert(cores.end(), more.begin(), more.end());
   std::vector<std::string> core_args = {"--cores"};
   core_args.insert(core_args.end(), cores.begin(), cores.end());
-  CheckTwoConnectedJobs(Job(core_args), "core");
+  CheckTwoConnectedJobs(JobJson(core_args), "core");
 }
 
 TEST(ConnectInOneJob, OpenMpi) { RunConnectCycle("openmpi"); }
