@@ -1,0 +1,209 @@
+// object_listing.cc — see object_listing.h.
+#include "host/handle/object_listing.h"
+
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+
+#include "host/plugin_host/handle_dll.h"
+#include "host/plugin_host/handle_results.h"
+#include "host/stacks/frame_fold.h"
+#include "host/stacks/frame_symbols.h"
+#include "host/util/hex_string.h"
+#include "mpidbg/mpidbg_handles.h"
+
+namespace mpidbg::host {
+namespace {
+
+using nlohmann::json;
+
+const char* const kKindNames[] = {nullptr,      "comm", "request", "datatype", "group", "op",
+                                  "errhandler", "info", "win",     "file",     "message",
+                                  "session"};
+constexpr int kLastKind = MPIDBG_HANDLE_SESSION;
+
+// A fixed char field of the interface, bounded by its size whether terminated or not.
+std::string FieldText(const char* field, size_t size) {
+  return std::string(field, strnlen(field, size));
+}
+
+std::optional<std::string> NonEmpty(std::string s) {
+  if (s.empty()) return std::nullopt;
+  return s;
+}
+
+// Creation sites, symbolized once per distinct pc: a program makes its objects in few
+// places, and each lookup costs a module search (and the first, the DWARF load).
+class SiteNamer {
+ public:
+  explicit SiteNamer(Dwfl* dwfl) : dwfl_(dwfl) {}
+  std::optional<model::Frame> Name(uint64_t pc) {
+    if (dwfl_ == nullptr || pc == 0) return std::nullopt;
+    auto it = cache_.find(pc);
+    if (it != cache_.end()) return it->second;
+    RawFrame raw;
+    raw.pc = pc;
+    raw.activation = false;  // a return address: the call is at pc - 1
+    model::Frame frame = DescribeFrame(dwfl_, raw);
+    // Line tables of the program only: a system library's separate debug info costs
+    // tenths of a second to load and names no line of the user's.
+    if (ClassifyFrame(frame) == FrameOrigin::kProgram) AddSourceLine(dwfl_, raw, &frame);
+    cache_.emplace(pc, frame);
+    return frame;
+  }
+
+ private:
+  Dwfl* dwfl_;
+  std::unordered_map<uint64_t, model::Frame> cache_;
+};
+
+std::string RequestState(unsigned bits) {
+  if ((bits & MPIDBG_REQUEST_INACTIVE) != 0) return "inactive";
+  if ((bits & MPIDBG_REQUEST_COMPLETE) != 0) return "complete";
+  if ((bits & MPIDBG_REQUEST_MATCHED) != 0) return "matched";
+  return "pending";
+}
+
+model::ObjectHandle FromEntry(const mpidbg_object_entry_t& e, SiteNamer& sites) {
+  model::ObjectHandle o;
+  o.kind = ObjectKindName(e.kind);
+  o.handle = e.c_handle;
+  o.name = NonEmpty(FieldText(e.name, sizeof e.name));
+  o.predefined = (e.bitflags & MPIDBG_HANDLE_PREDEFINED) != 0;
+  o.freed = (e.bitflags & MPIDBG_HANDLE_FREED_HANDLE) != 0;
+  o.released = (e.bitflags & MPIDBG_HANDLE_FREED_OBJECT) != 0;
+  o.state = o.released ? "released" : o.freed ? "freed" : o.predefined ? "predefined" : "live";
+  o.creator = NonEmpty(FieldText(e.creator_name, sizeof e.creator_name));
+  o.create_time_ns = e.create_time_ns;
+  o.create_serial = e.create_serial;
+  o.free_serial = e.free_serial;
+  o.create_pc = e.create_pc;
+  o.site = sites.Name(e.create_pc);
+  o.record = e.record;
+  if (e.kind == MPIDBG_HANDLE_REQUEST) {
+    o.request_state = RequestState(e.bitflags);
+    o.persistent = (e.bitflags & MPIDBG_REQUEST_PERSISTENT) != 0;
+  }
+  return o;
+}
+
+// The file name alone: the text form names the line, the JSON keeps the whole path.
+std::string Basename(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+int ObjectKindNumber(const std::string& kind) {
+  if (kind.empty()) return 0;
+  for (int k = 1; k <= kLastKind; ++k) {
+    if (kind == kKindNames[k]) return k;
+  }
+  return -1;
+}
+
+std::string ObjectKindName(int kind) {
+  return kind >= 1 && kind <= kLastKind ? kKindNames[kind] : "unknown";
+}
+
+Result<model::ObjectListing> ListObjects(HandleSession& session, Dwfl* dwfl, int kind,
+                                         const ListingClock& clock) {
+  const HandleFunctions& fn = session.fn();
+  if (fn.object_list_query == nullptr) {
+    return Status::NoSupport("the DLL " + session.dll().path() +
+                             " cannot list objects (its handle interface predates version 2)");
+  }
+  int count = 0;
+  mpidbg_object_entry_t* entries = nullptr;
+  const int rc = fn.object_list_query(session.image(), session.image_info(), session.process(),
+                                      session.process_info(), kind, &count, &entries);
+  if (rc != MPIDBG_SUCCESS) {
+    std::string why = HandleErrorString(rc);
+    if (!session.last_read_error().empty()) why += " (" + session.last_read_error() + ")";
+    if (rc == MPIDBG_ERR_NOT_SUPPORTED) return Status::NoSupport("cannot list objects: " + why);
+    return Status::Unreadable("cannot list the process's MPI objects: " + why);
+  }
+  model::ObjectListing out;
+  SiteNamer sites(dwfl);
+  out.objects.reserve(count > 0 ? static_cast<size_t>(count) : 0);
+  for (int i = 0; i < count; ++i) out.objects.push_back(FromEntry(entries[i], sites));
+  FreeHandleResult(entries);
+
+  if (clock.live) {
+    out.now_ns = clock.now_ns;
+    out.age_reference = "now";
+  } else {
+    int64_t latest = 0;
+    if (fn.latest_time_query != nullptr &&
+        fn.latest_time_query(session.image(), session.image_info(), session.process(),
+                             session.process_info(), &latest) != MPIDBG_SUCCESS) {
+      latest = 0;
+    }
+    out.now_ns = latest;
+    out.age_reference = "latest_record";
+  }
+  for (model::ObjectHandle& o : out.objects) {
+    if (o.create_time_ns > 0 && out.now_ns > 0) {
+      const int64_t d = out.now_ns - o.create_time_ns;
+      o.age_seconds = d > 0 ? static_cast<double>(d) / 1e9 : 0.0;
+    }
+  }
+  return out;
+}
+
+json ObjectToJson(const model::ObjectHandle& o) {
+  json j;
+  j["kind"] = o.kind;
+  j["handle"] = HexString(o.handle);
+  j["name"] = o.name ? json(*o.name) : json(nullptr);
+  j["freed"] = o.freed;
+  j["predefined"] = o.predefined;
+  j["state"] = o.state;
+  j["released"] = o.released;
+  j["creator"] = o.creator ? json(*o.creator) : json(nullptr);
+  j["create_time_ns"] = o.create_time_ns != 0 ? json(o.create_time_ns) : json(nullptr);
+  j["age_seconds"] = o.age_seconds ? json(*o.age_seconds) : json(nullptr);
+  j["create_serial"] = o.create_serial;
+  j["free_serial"] = o.free_serial != 0 ? json(o.free_serial) : json(nullptr);
+  if (o.create_pc != 0) {
+    json site;
+    site["pc"] = HexString(o.create_pc);
+    site["function"] = o.site && o.site->function ? json(*o.site->function) : json(nullptr);
+    site["file"] = o.site && o.site->file ? json(*o.site->file) : json(nullptr);
+    site["line"] = o.site && o.site->line ? json(*o.site->line) : json(nullptr);
+    site["module"] = o.site ? json(o.site->module) : json(nullptr);
+    j["created_at"] = site;
+  } else {
+    j["created_at"] = nullptr;
+  }
+  if (o.request_state) {
+    j["request_state"] = *o.request_state;
+    j["persistent"] = o.persistent;
+  }
+  j["record"] = HexString(o.record);
+  return j;
+}
+
+std::string CreationText(const model::ObjectHandle& o) {
+  std::string s;
+  if (o.predefined) s = "predefined";
+  if (o.creator) s += (s.empty() ? "created by " : ", created by ") + *o.creator;
+  if (o.site) {
+    if (o.site->file && o.site->line) {
+      s += (s.empty() ? "created at " : " at ") + Basename(*o.site->file) + ":" +
+           std::to_string(*o.site->line);
+    }
+    if (o.site->function) s += " in " + *o.site->function;
+  } else if (o.create_pc != 0) {
+    s += " at " + HexString(o.create_pc);
+  }
+  if (o.age_seconds) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, ", %.1f s ago", *o.age_seconds);
+    s += buf;
+  }
+  return s;
+}
+
+}  // namespace mpidbg::host
