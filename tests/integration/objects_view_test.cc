@@ -19,7 +19,7 @@ using nlohmann::json;
 
 // The 1-based line of the first line of handles_view.c holding `text`; 0 if none.
 int SourceLine(const std::string& text) {
-  std::ifstream in(std::string(MPIDBG_TESTAPPS_DIR) + "/handles_view.c");
+  std::ifstream in(std::string(MPIDBG_TESTAPPS_SOURCE_DIR) + "/handles_view.c");
   int n = 0;
   for (std::string line; std::getline(in, line);) {
     ++n;
@@ -82,7 +82,7 @@ void CheckListing(const std::vector<std::string>& target, bool live) {
 
   const json* dup = FindNamed(handles, "comm", "dup_world");
   ExpectSite(dup, "MPI_Comm_dup", "MPI_Comm_dup(MPI_COMM_WORLD, &dup_world);");
-  if (dup != nullptr) {
+  if (dup != nullptr) {  // else ExpectSite failed already
     EXPECT_EQ((*dup)["state"], "live");
     ASSERT_TRUE((*dup)["age_seconds"].is_number()) << dup->dump();
     EXPECT_GE((*dup)["age_seconds"].get<double>(), 0.0);
@@ -90,7 +90,9 @@ void CheckListing(const std::vector<std::string>& target, bool live) {
   }
   const json* scratch = FindNamed(handles, "comm", "scratch", /*freed=*/true);
   ExpectSite(scratch, "MPI_Comm_dup", "MPI_Comm_dup(MPI_COMM_WORLD, &scratch);");
-  if (scratch != nullptr) EXPECT_NE((*scratch)["state"], "live");
+  if (scratch != nullptr) {
+    EXPECT_NE((*scratch)["state"], "live");
+  }
 
   const json* world = FindNamed(handles, "comm", "MPI_COMM_WORLD");
   ASSERT_NE(world, nullptr);
@@ -112,7 +114,9 @@ void CheckListing(const std::vector<std::string>& target, bool live) {
   ExpectSite(FindCreatedBy(handles, "request", "MPI_Irecv"), "MPI_Irecv",
              "MPI_Irecv(recv_buf, 10, MPI_INT");
   const json* irecv = FindCreatedBy(handles, "request", "MPI_Irecv");
-  if (irecv != nullptr) EXPECT_EQ((*irecv)["request_state"], "pending");
+  if (irecv != nullptr) {
+    EXPECT_EQ((*irecv)["request_state"], "pending");
+  }
   ExpectSite(FindCreatedBy(handles, "message", "MPI_Mprobe"), "MPI_Mprobe",
              "MPI_Mprobe(rank, 99, dup_world, &probed, &probe_status);");
 
@@ -172,7 +176,9 @@ TEST_P(ObjectsView, EveryKindWithCreationSitesLiveAndFromCore) {
   ASSERT_EQ(cores.size(), 4u) << why;
   const std::string suffix = "." + std::to_string(rank0);
   for (const std::string& core : cores) {
-    if (EndsWith(core, suffix)) CheckListing({"--core", core}, /*live=*/false);
+    if (EndsWith(core, suffix)) {
+      CheckListing({"--core", core}, /*live=*/false);
+    }
   }
 }
 

@@ -66,7 +66,6 @@ void RefreshInfo(MPI_Info info) {
     core::SpinGuard guard(g_info_lock);
     if (mpidbg_object_head* head = g_infos.FindLive(HandleToU64(info))) {
       auto* rec = core::As<mpidbg_info_record>(head);
-      rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
       old = rec->entries;
       g_infos.BeginUpdate(head);
       rec->entries = entries;
