@@ -60,16 +60,25 @@ host::Result<host::ObjectsRequest> Parse(const std::vector<std::string>& args, b
   return r;
 }
 
-nlohmann::json Document(const host::ObjectsReading& r) {
-  nlohmann::json doc;
-  doc["schema"] = "mpidbg.handles/1";
-  doc["process"] = {{"pid", r.pid}, {"source", r.source}, {"plugin", r.plugin}};
-  doc["age_reference"] = r.listing.age_reference;
-  doc["now_ns"] = r.listing.now_ns != 0 ? nlohmann::json(r.listing.now_ns) : nlohmann::json(nullptr);
-  nlohmann::json handles = nlohmann::json::array();
-  for (const model::ObjectHandle& o : r.listing.objects) handles.push_back(host::ObjectToJson(o));
-  doc["handles"] = handles;
-  return doc;
+// The document, written as text: the header through nlohmann, the entries streamed
+// (AppendObjectJson), so 100,000 objects print in tenths of a second.
+void PrintJson(const host::ObjectsReading& r) {
+  nlohmann::json head;
+  head["schema"] = "mpidbg.handles/1";
+  head["process"] = {{"pid", r.pid}, {"source", r.source}, {"plugin", r.plugin}};
+  head["age_reference"] = r.listing.age_reference;
+  head["now_ns"] = r.listing.now_ns != 0 ? nlohmann::json(r.listing.now_ns) : nlohmann::json(nullptr);
+  std::string text = head.dump();
+  text.pop_back();  // the closing brace: "handles" follows
+  text += ",\"handles\":[";
+  const std::string tail = "]}";
+  std::string entries;
+  entries.reserve(r.listing.objects.size() * 320);
+  for (size_t i = 0; i < r.listing.objects.size(); ++i) {
+    entries.append(i == 0 ? "\n" : ",\n");
+    host::AppendObjectJson(r.listing.objects[i], &entries);
+  }
+  std::cout << text << entries << "\n" << tail << std::endl;
 }
 
 void PrintText(const host::ObjectsReading& r) {
@@ -106,7 +115,7 @@ int HandlesCommand(const std::vector<std::string>& args) {
   auto reading = host::ReadObjects(request.value());
   if (!reading.ok()) return ReportFailure(reading.status(), json);
   if (json) {
-    std::cout << Document(reading.value()).dump(1) << std::endl;
+    PrintJson(reading.value());
   } else {
     PrintText(reading.value());
   }

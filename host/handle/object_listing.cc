@@ -23,8 +23,15 @@ const char* const kKindNames[] = {nullptr,      "comm", "request", "datatype", "
 constexpr int kLastKind = MPIDBG_HANDLE_SESSION;
 
 // A fixed char field of the interface, bounded by its size whether terminated or not.
+// Bytes outside printable ASCII become '?': names are the target's bytes, and a JSON
+// document must stay valid UTF-8 whatever the target holds.
 std::string FieldText(const char* field, size_t size) {
-  return std::string(field, strnlen(field, size));
+  std::string s(field, strnlen(field, size));
+  for (char& c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f) c = '?';
+  }
+  return s;
 }
 
 std::optional<std::string> NonEmpty(std::string s) {
@@ -183,6 +190,105 @@ json ObjectToJson(const model::ObjectHandle& o) {
   }
   j["record"] = HexString(o.record);
   return j;
+}
+
+namespace {
+
+// A JSON string literal of `s` (quotes, backslashes and control bytes escaped; other
+// bytes as they are, as nlohmann's dump writes valid UTF-8).
+void AppendString(const std::string& s, std::string* out) {
+  out->push_back('"');
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (u < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", u);
+      out->append(buf);
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
+void AppendKey(const char* key, std::string* out) {
+  if (out->back() != '{') out->push_back(',');
+  out->push_back('"');
+  out->append(key);
+  out->append("\":");
+}
+
+void AppendOptString(const char* key, const std::optional<std::string>& v, std::string* out) {
+  AppendKey(key, out);
+  if (v) {
+    AppendString(*v, out);
+  } else {
+    out->append("null");
+  }
+}
+
+void AppendBool(const char* key, bool v, std::string* out) {
+  AppendKey(key, out);
+  out->append(v ? "true" : "false");
+}
+
+}  // namespace
+
+void AppendObjectJson(const model::ObjectHandle& o, std::string* out) {
+  // Keys in the order ObjectToJson's (std::map) document has them: alphabetical.
+  out->push_back('{');
+  AppendKey("age_seconds", out);
+  if (o.age_seconds) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", *o.age_seconds);
+    out->append(buf);
+  } else {
+    out->append("null");
+  }
+  AppendKey("create_serial", out);
+  out->append(std::to_string(o.create_serial));
+  AppendKey("create_time_ns", out);
+  out->append(o.create_time_ns != 0 ? std::to_string(o.create_time_ns) : "null");
+  AppendKey("created_at", out);
+  if (o.create_pc != 0) {
+    out->push_back('{');
+    AppendOptString("file", o.site ? o.site->file : std::nullopt, out);
+    AppendOptString("function", o.site ? o.site->function : std::nullopt, out);
+    AppendKey("line", out);
+    out->append(o.site && o.site->line ? std::to_string(*o.site->line) : "null");
+    AppendKey("module", out);
+    if (o.site) {
+      AppendString(o.site->module, out);
+    } else {
+      out->append("null");
+    }
+    AppendKey("pc", out);
+    AppendString(HexString(o.create_pc), out);
+    out->push_back('}');
+  } else {
+    out->append("null");
+  }
+  AppendOptString("creator", o.creator, out);
+  AppendKey("free_serial", out);
+  out->append(o.free_serial != 0 ? std::to_string(o.free_serial) : "null");
+  AppendBool("freed", o.freed, out);
+  AppendKey("handle", out);
+  AppendString(HexString(o.handle), out);
+  AppendKey("kind", out);
+  AppendString(o.kind, out);
+  AppendOptString("name", o.name, out);
+  if (o.request_state) AppendBool("persistent", o.persistent, out);
+  AppendBool("predefined", o.predefined, out);
+  AppendKey("record", out);
+  AppendString(HexString(o.record), out);
+  AppendBool("released", o.released, out);
+  if (o.request_state) AppendOptString("request_state", o.request_state, out);
+  AppendKey("state", out);
+  AppendString(o.state, out);
+  out->push_back('}');
 }
 
 std::string CreationText(const model::ObjectHandle& o) {

@@ -13,7 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-model::ObjectHandle Dup() {
+model::ObjectHandle Dup() {  // also used by the streamed-JSON test below
   model::ObjectHandle o;
   o.kind = "comm";
   o.handle = 0x84000002;
@@ -119,6 +119,33 @@ TEST(ObjectListing, SnapshotHandlesHoldEveryKindFromTheListing) {
   EXPECT_EQ(with[0]["created_at"]["line"], 42);
   EXPECT_EQ(with[1]["kind"], "datatype");
   EXPECT_FALSE(with[1].contains("comm"));
+}
+
+}  // namespace
+}  // namespace mpidbg::host
+
+namespace mpidbg::host {
+namespace {
+
+// The streamed entry of `mpidbg handles --json` is the document entry of snapshot.
+TEST(ObjectListing, StreamedJsonIsTheSameEntry) {
+  model::ObjectHandle request;
+  request.kind = "request";
+  request.handle = 0xac000003;
+  request.creator = "MPI_Irecv";
+  request.request_state = "pending";
+  request.persistent = true;
+  request.age_seconds = 0.1234567891234;
+  request.create_time_ns = 5;
+  model::ObjectHandle odd = Dup();
+  odd.name = std::string("quote\" back\\ tab\t");
+  odd.site->file = std::nullopt;
+  for (const model::ObjectHandle& o : {Dup(), FreedType(), request, odd, model::ObjectHandle()}) {
+    std::string text;
+    AppendObjectJson(o, &text);
+    json parsed = json::parse(text);
+    EXPECT_EQ(parsed, ObjectToJson(o)) << text;
+  }
 }
 
 }  // namespace
