@@ -1,6 +1,7 @@
 // object_listing.cc — see object_listing.h.
 #include "host/handle/object_listing.h"
 
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <unordered_map>
@@ -44,8 +45,8 @@ std::optional<std::string> NonEmpty(std::string s) {
 class SiteNamer {
  public:
   explicit SiteNamer(Dwfl* dwfl) : dwfl_(dwfl) {}
-  std::optional<model::Frame> Name(uint64_t pc) {
-    if (dwfl_ == nullptr || pc == 0) return std::nullopt;
+  std::shared_ptr<const model::Frame> Name(uint64_t pc) {
+    if (dwfl_ == nullptr || pc == 0) return nullptr;
     auto it = cache_.find(pc);
     if (it != cache_.end()) return it->second;
     RawFrame raw;
@@ -55,13 +56,14 @@ class SiteNamer {
     // Line tables of the program only: a system library's separate debug info costs
     // tenths of a second to load and names no line of the user's.
     if (ClassifyFrame(frame) == FrameOrigin::kProgram) AddSourceLine(dwfl_, raw, &frame);
-    cache_.emplace(pc, frame);
-    return frame;
+    auto shared = std::make_shared<const model::Frame>(std::move(frame));
+    cache_.emplace(pc, shared);
+    return shared;
   }
 
  private:
   Dwfl* dwfl_;
-  std::unordered_map<uint64_t, model::Frame> cache_;
+  std::unordered_map<uint64_t, std::shared_ptr<const model::Frame>> cache_;
 };
 
 std::string RequestState(unsigned bits) {
@@ -242,9 +244,11 @@ void AppendObjectJson(const model::ObjectHandle& o, std::string* out) {
   out->push_back('{');
   AppendKey("age_seconds", out);
   if (o.age_seconds) {
+    // The shortest text that reads back as the same double (printf's %.17g is slower
+    // and longer).
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", *o.age_seconds);
-    out->append(buf);
+    const auto r = std::to_chars(buf, buf + sizeof buf, *o.age_seconds);
+    out->append(buf, r.ptr);
   } else {
     out->append("null");
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -245,7 +246,9 @@ struct ObjectHandle {
   uint64_t free_serial = 0;
   std::optional<double> age_seconds;    // to the listing's "now" (see ObjectListing)
   uint64_t create_pc = 0;               // return address into the program, 0 if unknown
-  std::optional<Frame> site;            // create_pc symbolized (function, file:line)
+  // create_pc symbolized (function, file:line), null when not; shared by the objects
+  // made at one site (a listing may hold 100,000 objects from a handful of sites).
+  std::shared_ptr<const Frame> site;
   uint64_t record = 0;                  // the runtime's record (target address)
   std::optional<std::string> request_state;  // requests: "pending" | "matched" | "complete" | "inactive"
   bool persistent = false;              // requests

@@ -29,7 +29,7 @@ model::ObjectHandle Dup() {  // also used by the streamed-JSON test below
   f.line = 42;
   f.module = "app";
   f.pc = 0x401234;
-  o.site = f;
+  o.site = std::make_shared<const model::Frame>(f);
   return o;
 }
 
@@ -139,7 +139,9 @@ TEST(ObjectListing, StreamedJsonIsTheSameEntry) {
   request.create_time_ns = 5;
   model::ObjectHandle odd = Dup();
   odd.name = std::string("quote\" back\\ tab\t");
-  odd.site->file = std::nullopt;
+  model::Frame no_file = *odd.site;
+  no_file.file = std::nullopt;
+  odd.site = std::make_shared<const model::Frame>(no_file);
   for (const model::ObjectHandle& o : {Dup(), FreedType(), request, odd, model::ObjectHandle()}) {
     std::string text;
     AppendObjectJson(o, &text);
