@@ -13,6 +13,12 @@ namespace {
 
 using Entries = plugin::Vec<mpidbg_object_entry_t>;
 
+// No creating call for a predefined object: the runtime marks those with a pseudo call
+// (MPIDBG_PREDEFINED) that the program never made.
+const char* creator_name(uint32_t record_flags, int32_t creator) {
+  return (record_flags & MPIDBG_REC_PREDEFINED) != 0 ? "" : call_name(creator);
+}
+
 // The interface's flat entry for one object head (every kind but comm and request).
 mpidbg_object_entry_t entry_of(const QueryContext& ctx, int kind,
                                const mpidbg_object_head& h, uint64_t create_pc,
@@ -23,7 +29,7 @@ mpidbg_object_entry_t entry_of(const QueryContext& ctx, int kind,
   e.c_handle = static_cast<mqs_taddr_t>(h.handle);
   e.fortran_handle = fortran_handle(ctx, h.fortran_index, h.handle);
   e.creator = h.creator;
-  set_name(e.creator_name, sizeof e.creator_name, call_name(h.creator));
+  set_name(e.creator_name, sizeof e.creator_name, creator_name(h.hdr.flags, h.creator));
   // The record's name field need not be terminated: bounded by its own size.
   char name[sizeof h.name + 1] = {};
   std::memcpy(name, h.name, sizeof h.name);
@@ -54,7 +60,7 @@ bool add_comms(const QueryContext& ctx, Entries* out) {
     e.c_handle = static_cast<mqs_taddr_t>(r.handle);
     e.fortran_handle = fortran_handle(ctx, r.fortran_index, r.handle);
     e.creator = r.creator;
-    set_name(e.creator_name, sizeof e.creator_name, call_name(r.creator));
+    set_name(e.creator_name, sizeof e.creator_name, creator_name(r.hdr.flags, r.creator));
     char name[sizeof r.name + 1] = {};
     std::memcpy(name, r.name, sizeof r.name);
     const mpidbg_root& root = ctx.snapshot->root;

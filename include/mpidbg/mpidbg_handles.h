@@ -641,7 +641,8 @@ struct mpidbg_object_entry_t {
   mqs_taddr_t c_handle;
   int fortran_handle;            /* MPIDBG_ERR_UNAVAILABLE when not known */
   int creator;                   /* enum mpidbg_call_id of the creating (posting) call */
-  char creator_name[32];         /* "MPI_Comm_dup", "" when not known */
+  char creator_name[32];         /* "MPI_Comm_dup", "" when not known and for
+                                    predefined objects */
   char name[MPIDBG_MAX_OBJECT_NAME]; /* set name or predefined name, "" if none */
   int64_t create_time_ns;        /* CLOCK_REALTIME at creation (posting), 0 if predefined */
   uint64_t create_serial;        /* creation order within its table (requests: posting) */

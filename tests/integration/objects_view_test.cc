@@ -99,6 +99,7 @@ void CheckListing(const std::vector<std::string>& target, bool live) {
   EXPECT_EQ((*world)["predefined"], true);
   EXPECT_EQ((*world)["state"], "predefined");
   EXPECT_TRUE((*world)["created_at"].is_null());
+  EXPECT_TRUE((*world)["creator"].is_null()) << "no call of the program made it";
   const json* mpi_int = FindNamed(handles, "datatype", "MPI_INT");
   ASSERT_NE(mpi_int, nullptr);
   EXPECT_EQ((*mpi_int)["predefined"], true);

@@ -87,6 +87,7 @@ class ObjectList : public testing::TestWithParam<KindAndHandles> {
     const uint64_t ranks = b_->add_int32_array({0, 1});
     mpidbg_comm_record world = make_comm(h(0x1), 0x10, 0, 2, ranks, 1, "");
     world.hdr.flags = MPIDBG_REC_PREDEFINED;
+    world.creator = MPIDBG_CALL_MPIDBG_PREDEFINED;
     b_->add_comm(world);
     mpidbg_comm_record dup = make_comm(h(0x2), 0x11, 0, 2, ranks, 2, "halo");
     dup.creator = MPIDBG_CALL_MPI_Comm_dup;
@@ -116,7 +117,7 @@ class ObjectList : public testing::TestWithParam<KindAndHandles> {
     b_->add_op(persistent);
 
     mpidbg_datatype_record t{};
-    t.obj = head(h(0x10), 1, "MPI_INT", MPIDBG_CALL_NONE, 0, MPIDBG_REC_PREDEFINED);
+    t.obj = head(h(0x10), 1, "MPI_INT", MPIDBG_CALL_MPIDBG_PREDEFINED, 0, MPIDBG_REC_PREDEFINED);
     b_->add_datatype(t);
     t = {};
     t.obj = head(h(0x11), 2, "", MPIDBG_CALL_MPI_Type_vector, kT0 + 10);
@@ -221,6 +222,7 @@ TEST_P(ObjectList, FieldsOfLivePredefinedAndOrphans) {
   EXPECT_STREQ(world->name, "MPI_COMM_WORLD") << "predefined comm named from the root";
   EXPECT_EQ(world->bitflags, MPIDBG_HANDLE_PREDEFINED);
   EXPECT_EQ(world->create_pc, 0u);
+  EXPECT_STREQ(world->creator_name, "") << "no call of the program made it";
 
   const auto* dup = find(all, MPIDBG_HANDLE_COMM, h(0x2));
   ASSERT_NE(dup, nullptr);
@@ -256,6 +258,7 @@ TEST_P(ObjectList, FieldsOfLivePredefinedAndOrphans) {
   ASSERT_NE(mpi_int, nullptr);
   EXPECT_STREQ(mpi_int->name, "MPI_INT");
   EXPECT_EQ(mpi_int->bitflags, MPIDBG_HANDLE_PREDEFINED);
+  EXPECT_STREQ(mpi_int->creator_name, "");
   const auto* vec = find(all, MPIDBG_HANDLE_DATATYPE, h(0x11));
   ASSERT_NE(vec, nullptr);
   EXPECT_STREQ(vec->creator_name, "MPI_Type_vector");
