@@ -5,7 +5,7 @@
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
-#include "host/handle/object_listing.h"
+#include "host/objects/object_listing.h"
 #include "host/handle/read_objects.h"
 #include "host/util/hex_string.h"
 

@@ -1,7 +1,7 @@
 // read_objects.cc — see read_objects.h.
 #include "host/handle/read_objects.h"
 
-#include "host/handle/object_listing.h"
+#include "host/objects/object_listing.h"
 #include "host/plugin_host/handle_dll.h"
 #include "host/plugin_host/handle_session.h"
 #include "host/plugin_host/plugin_choice.h"

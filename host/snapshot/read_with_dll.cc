@@ -1,7 +1,7 @@
 // read_with_dll.cc — load, start a session, read, close.
 #include "host/snapshot/read_with_dll.h"
 
-#include "host/handle/object_listing.h"
+#include "host/objects/object_listing.h"
 #include "host/plugin_host/handle_dll.h"
 #include "host/plugin_host/handle_session.h"
 #include "host/snapshot/snapshot_reader.h"

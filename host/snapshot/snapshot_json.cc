@@ -1,7 +1,7 @@
 // snapshot_json.cc — writing "mpidbg.snapshot/1".
 #include "host/snapshot/snapshot_json.h"
 
-#include "host/handle/object_listing.h"
+#include "host/objects/object_listing.h"
 
 #include "host/util/hex_string.h"
 

@@ -1,5 +1,5 @@
 // object_listing.cc — see object_listing.h.
-#include "host/handle/object_listing.h"
+#include "host/objects/object_listing.h"
 
 #include <charconv>
 #include <cstdio>

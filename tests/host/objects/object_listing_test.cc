@@ -5,7 +5,7 @@
 // tests/integration/objects_view_test.cc).
 #include <gtest/gtest.h>
 
-#include "host/handle/object_listing.h"
+#include "host/objects/object_listing.h"
 #include "host/snapshot/snapshot_json.h"
 
 namespace mpidbg::host {
