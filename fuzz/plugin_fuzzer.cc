@@ -864,7 +864,18 @@ void handle_queries(mqs_image* im, mqs_image_info* ii, mqs_process* p, mqs_proce
   for (int kind = 0; kind <= MPIDBG_HANDLE_SESSION + 1; ++kind) {
     mpidbg_name_map_t* map = nullptr;
     if (mpidbg_name_map_query(im, ii, p, pi, kind, &map) == MPIDBG_SUCCESS) free_name_map(map, fz_free);
+    // The listing of every object of the kind (0: all kinds): the count must match the
+    // array, every entry readable.
+    int count = -1;
+    mpidbg_object_entry_t* entries = nullptr;
+    if (mpidbg_object_list_query(im, ii, p, pi, kind, &count, &entries) == MPIDBG_SUCCESS) {
+      if (count < 0 || (count == 0) != (entries == nullptr)) __builtin_trap();
+      touch_array(entries, count);
+      fz_free(entries);
+    }
   }
+  int64_t latest = 0;
+  (void)mpidbg_latest_time_query(im, ii, p, pi, &latest);
 }
 
 void run_handle_session(FakeTarget& target, uint8_t options, uint8_t variant,

@@ -22,6 +22,7 @@ constexpr const char* kHelp =
     "  queues TARGET     communicators and their message queues\n"
     "  threads TARGET    what each thread is doing in MPI\n"
     "  handle TARGET ... one MPI handle (communicator, datatype, request, ...) decoded\n"
+    "  handles TARGET    every MPI object the process holds or freed, and where it was made\n"
     "  job ...           the whole job: per-rank state, wait-for graph, deadlock\n"
     "  collect ...       this node's ranks of a job as one record for job --nodes\n"
     "  matrix ...        who sent how much to whom (communication matrices, heat map)\n"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   if (cmd == "collect") return CollectCommand(args);
   if (cmd == "gdb-script") return GdbScriptCommand(args);
   if (cmd == "handle") return HandleCommand(args);
+  if (cmd == "handles") return HandlesCommand(args);
   if (cmd == "matrix") return MatrixCommand(args);
   if (cmd == "profile") return ProfileCommand(args);
   if (cmd == "release") return ReleaseCommand(args);

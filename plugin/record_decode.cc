@@ -213,6 +213,7 @@ void decode_comm(const Decoder& d, mpidbg_comm_record* out) {
                &out->remote_job_id);
   decode_array(d.sub(offsetof(mpidbg_comm_record, remote_job_ranks), sizeof(mpidbg_array)),
                &out->remote_job_ranks);
+  MPIDBG_FIELD(mpidbg_comm_record, create_pc);
 }
 
 void decode_op(const Decoder& d, mpidbg_operation_record* out) {
@@ -246,6 +247,7 @@ void decode_op(const Decoder& d, mpidbg_operation_record* out) {
   MPIDBG_FIELD(mpidbg_operation_record, target_disp);
   MPIDBG_FIELD(mpidbg_operation_record, extra_state);
   MPIDBG_FIELD(mpidbg_operation_record, query_fn);
+  MPIDBG_FIELD(mpidbg_operation_record, create_pc);
 }
 
 void decode_partition(const Decoder& d, mpidbg_partition_record* out) {
@@ -388,6 +390,7 @@ void decode_group(const Decoder& d, mpidbg_group_record* out) {
   MPIDBG_FIELD(mpidbg_group_record, args);
   MPIDBG_FIELD(mpidbg_group_record, size);
   MPIDBG_FIELD(mpidbg_group_record, rank);
+  MPIDBG_FIELD(mpidbg_group_record, create_pc);
 }
 
 void decode_datatype(const Decoder& d, mpidbg_datatype_record* out) {
@@ -403,6 +406,7 @@ void decode_datatype(const Decoder& d, mpidbg_datatype_record* out) {
   MPIDBG_FIELD(mpidbg_datatype_record, types);
   MPIDBG_FIELD(mpidbg_datatype_record, combiner);
   MPIDBG_FIELD(mpidbg_datatype_record, reserved);
+  MPIDBG_FIELD(mpidbg_datatype_record, create_pc);
 }
 
 void decode_reduce_op(const Decoder& d, mpidbg_reduce_op_record* out) {
@@ -411,6 +415,7 @@ void decode_reduce_op(const Decoder& d, mpidbg_reduce_op_record* out) {
   MPIDBG_FIELD(mpidbg_reduce_op_record, function);
   MPIDBG_FIELD(mpidbg_reduce_op_record, commute);
   MPIDBG_FIELD(mpidbg_reduce_op_record, reserved);
+  MPIDBG_FIELD(mpidbg_reduce_op_record, create_pc);
 }
 
 void decode_errhandler(const Decoder& d, mpidbg_errhandler_record* out) {
@@ -419,6 +424,7 @@ void decode_errhandler(const Decoder& d, mpidbg_errhandler_record* out) {
   MPIDBG_FIELD(mpidbg_errhandler_record, function);
   MPIDBG_FIELD(mpidbg_errhandler_record, target);
   MPIDBG_FIELD(mpidbg_errhandler_record, reserved);
+  MPIDBG_FIELD(mpidbg_errhandler_record, create_pc);
 }
 
 void decode_info(const Decoder& d, mpidbg_info_record* out) {
@@ -427,6 +433,7 @@ void decode_info(const Decoder& d, mpidbg_info_record* out) {
   MPIDBG_FIELD(mpidbg_info_record, entries);
   MPIDBG_FIELD(mpidbg_info_record, nkeys);
   MPIDBG_FIELD(mpidbg_info_record, reserved);
+  MPIDBG_FIELD(mpidbg_info_record, create_pc);
 }
 
 void decode_window(const Decoder& d, mpidbg_window_record* out) {
@@ -450,6 +457,7 @@ void decode_window(const Decoder& d, mpidbg_window_record* out) {
   MPIDBG_FIELD(mpidbg_window_record, exposure_epoch);
   MPIDBG_FIELD(mpidbg_window_record, comm_size);
   MPIDBG_FIELD(mpidbg_window_record, reserved);
+  MPIDBG_FIELD(mpidbg_window_record, create_pc);
 }
 
 void decode_file(const Decoder& d, mpidbg_file_record* out) {
@@ -466,6 +474,7 @@ void decode_file(const Decoder& d, mpidbg_file_record* out) {
   MPIDBG_FIELD(mpidbg_file_record, reserved);
   MPIDBG_FIELD(mpidbg_file_record, datarep);
   MPIDBG_FIELD(mpidbg_file_record, filename);
+  MPIDBG_FIELD(mpidbg_file_record, create_pc);
 }
 
 void decode_message(const Decoder& d, mpidbg_message_record* out) {
@@ -478,6 +487,7 @@ void decode_message(const Decoder& d, mpidbg_message_record* out) {
   MPIDBG_FIELD(mpidbg_message_record, source_world);
   MPIDBG_FIELD(mpidbg_message_record, tag);
   MPIDBG_FIELD(mpidbg_message_record, state);
+  MPIDBG_FIELD(mpidbg_message_record, create_pc);
 }
 
 void decode_session(const Decoder& d, mpidbg_session_record* out) {
@@ -485,6 +495,7 @@ void decode_session(const Decoder& d, mpidbg_session_record* out) {
   MPIDBG_OBJECT_HEAD();
   MPIDBG_FIELD(mpidbg_session_record, info);
   MPIDBG_FIELD(mpidbg_session_record, errhandler);
+  MPIDBG_FIELD(mpidbg_session_record, create_pc);
 }
 
 #undef MPIDBG_OBJECT_HEAD

@@ -390,3 +390,22 @@ class mpidbg_message_info_t(Structure):
         ("msg_creator", c_int),
         ("msg_creator_name", c_char * 32),
     ]
+
+
+class mpidbg_object_entry_t(Structure):
+    """One object of mpidbg_object_list_query (extension version 2): no pointers, the
+    debugger frees the array alone."""
+    _fields_ = [
+        ("kind", c_int),
+        ("bitflags", c_uint),
+        _taddr("c_handle"),
+        ("fortran_handle", c_int),
+        ("creator", c_int),
+        ("creator_name", c_char * 32),
+        ("name", c_char * MPIDBG_MAX_OBJECT_NAME),
+        ("create_time_ns", c_int64),
+        ("create_serial", c_uint64),
+        ("free_serial", c_uint64),
+        _taddr("create_pc"),
+        _taddr("record"),
+    ]

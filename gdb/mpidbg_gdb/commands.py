@@ -4,7 +4,8 @@ import ctypes
 
 import gdb
 
-from . import (handle_query, release_request, report_handle, report_info, report_orphans,
+from . import (handle_query, release_request, report_handle, report_info, report_objects,
+               report_orphans,
                report_queues, report_threads, target_access)
 from .session import NotAvailable, current
 
@@ -26,6 +27,7 @@ class MpiPrefix(gdb.Command):
 mpi queues          communicators with their pending sends, receives, unexpected messages
 mpi threads         what each thread is doing in MPI
 mpi info [mpit]     the process, the launcher/PMI view, the MPI_T catalogue
+mpi objects         every MPI object (live, freed, predefined) and where it was created
 mpi orphans         the runtime's orphan counters and the freed handles it keeps
 mpi handle EXPR     one MPI handle (MPI_Comm, MPI_Request, ...) decoded in full
 mpi release         ask the runtime to drop its orphans (live processes only)
@@ -89,6 +91,21 @@ Usage: mpi orphans"""
         _run(report_orphans.report)
 
 
+class MpiObjects(gdb.Command):
+    """Every MPI object the process holds, freed and still kept, or predefined.
+
+Usage: mpi objects [KIND] [-freed]
+KIND: comm, request, datatype, group, op, errhandler, info, win, file, message, session.
+Each object with its handle, name, state, the call and source line that created it and
+its age (of a core: to the newest time the process recorded)."""
+
+    def __init__(self):
+        super().__init__("mpi objects", gdb.COMMAND_DATA, gdb.COMPLETE_NONE)
+
+    def invoke(self, arg, from_tty):
+        _run(report_objects.report, arg)
+
+
 class MpiHandle(gdb.Command):
     """One MPI handle decoded in full by the handle interface.
 
@@ -147,5 +164,6 @@ def register():
     MpiThreads()
     MpiInfo()
     MpiOrphans()
+    MpiObjects()
     MpiHandle()
     MpiRelease()

@@ -1,7 +1,9 @@
 """Finding the freed handles (orphans) the runtime keeps, per kind.
 
-The handle interface answers for one handle at a time and has no call that lists
-handles, so `mpi orphans` walks the runtime's record tables itself (layout of
+Only for plugins older than the handle interface's listing query
+(mpidbg_object_list_query, extension version 2), which `mpi orphans` uses otherwise:
+without it the interface answers for one handle at a time, so this walks the runtime's
+record tables itself (layout of
 include/mpidbg/records.h: fixed-width fields, the same on every ABI) to learn which
 handles are orphans, then describes each through the handle interface. The walk is
 bounded (slabs, slots, records) and skips torn or foreign records.

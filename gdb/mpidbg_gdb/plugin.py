@@ -6,7 +6,7 @@ interface not built yet) are None; callers fall back and say so.
 
 import ctypes
 import os
-from ctypes import POINTER, c_char_p, c_int, c_void_p
+from ctypes import POINTER, c_char_p, c_int, c_int64, c_void_p
 
 from . import abi_handles as H
 from . import abi_mqs as A
@@ -106,6 +106,12 @@ class Plugin:
         self.mpidbg_name_map_query = b("mpidbg_name_map_query", c_int,
                                        [_P, _P, _P, _P, c_int,
                                         POINTER(POINTER(H.mpidbg_name_map_t))])
+        # Extension version 2: absent from older plugins (None then).
+        self.mpidbg_object_list_query = b("mpidbg_object_list_query", c_int,
+                                          [_P, _P, _P, _P, c_int, POINTER(c_int),
+                                           POINTER(POINTER(H.mpidbg_object_entry_t))])
+        self.mpidbg_latest_time_query = b("mpidbg_latest_time_query", c_int,
+                                          [_P, _P, _P, _P, POINTER(c_int64)])
         self.queries = {}
         for name, struct in QUERIES.items():
             args = [_P, _P, _P, _P, A.mqs_taddr_t]

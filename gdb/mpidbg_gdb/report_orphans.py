@@ -41,6 +41,21 @@ def _release_state(inferior, big_endian):
     return ", release asked (request %d), pending" % asked if asked != done else ""
 
 
+def _listed_orphans(session):
+    """{kind: [Orphan]} of every kind from the handle interface's listing (kinds with
+    none map to []), None when the plugin has no listing query."""
+    plugin, _, _ = session.require_handles()
+    if plugin.mpidbg_object_list_query is None:
+        return None
+    per_kind = {kind: [] for kind, *_ in orphan_walk.TABLES}
+    for o in handle_query.object_list(session, 0):
+        if o.freed and o.kind in per_kind:
+            per_kind[o.kind].append(orphan_walk.Orphan(o.kind, o.handle, o.name, o.free_serial))
+    for found in per_kind.values():
+        found.sort(key=lambda o: o.free_serial)  # the order the application freed them
+    return per_kind
+
+
 def report(session):
     plugin, process = session.require_mqs()
     plugin.mqs_update_communicator_list(process)
@@ -48,8 +63,10 @@ def report(session):
     big_endian = session.d.callbacks.processes[process].big_endian
     out = [process_line(session), counters(plugin, process) + _release_state(inferior, big_endian)]
     try:
-        per_kind = orphan_walk.orphans(inferior, big_endian)
-    except (LookupError, gdb.MemoryError, gdb.error) as exc:
+        per_kind = _listed_orphans(session)
+        if per_kind is None:  # a plugin older than the listing query
+            per_kind = orphan_walk.orphans(inferior, big_endian)
+    except (LookupError, gdb.MemoryError, gdb.error, handle_query.QueryError) as exc:
         out.append("freed handles: not readable (%s)" % exc)
         return "\n".join(out) + "\n"
     for kind, *_ in orphan_walk.TABLES:

@@ -18,6 +18,7 @@ int JobCommand(const std::vector<std::string>& args);
 int CollectCommand(const std::vector<std::string>& args);
 int GdbScriptCommand(const std::vector<std::string>& args);
 int HandleCommand(const std::vector<std::string>& args);
+int HandlesCommand(const std::vector<std::string>& args);
 int MatrixCommand(const std::vector<std::string>& args);
 int ProfileCommand(const std::vector<std::string>& args);
 int ReleaseCommand(const std::vector<std::string>& args);

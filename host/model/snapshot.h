@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -229,6 +230,38 @@ struct MpitCatalogue {
   std::vector<MpitCategory> categories;
 };
 
+// One MPI object the runtime keeps a record of (mpidbg_object_list_query), with where
+// the program created it and how long ago.
+struct ObjectHandle {
+  std::string kind;                     // "comm", "request", "datatype", ... "session"
+  uint64_t handle = 0;
+  std::optional<std::string> name;      // set or predefined name, nullopt when none
+  std::string state = "live";           // "live" | "predefined" | "freed" | "released"
+  bool predefined = false;
+  bool freed = false;                   // the application freed it (an orphan is kept)
+  bool released = false;                // and MPI no longer needs the object
+  std::optional<std::string> creator;   // "MPI_Comm_dup", nullopt when not known
+  int64_t create_time_ns = 0;           // 0 for predefined objects
+  uint64_t create_serial = 0;
+  uint64_t free_serial = 0;
+  std::optional<double> age_seconds;    // to the listing's "now" (see ObjectListing)
+  uint64_t create_pc = 0;               // return address into the program, 0 if unknown
+  // create_pc symbolized (function, file:line), null when not; shared by the objects
+  // made at one site (a listing may hold 100,000 objects from a handful of sites).
+  std::shared_ptr<const Frame> site;
+  uint64_t record = 0;                  // the runtime's record (target address)
+  std::optional<std::string> request_state;  // requests: "pending" | "matched" | "complete" | "inactive"
+  bool persistent = false;              // requests
+};
+
+struct ObjectListing {
+  std::vector<ObjectHandle> objects;
+  // Ages are taken against this: CLOCK_REALTIME at the read for a live process; for a
+  // core the newest timestamp the process recorded (its clock stopped with it).
+  int64_t now_ns = 0;
+  std::string age_reference = "now";    // "now" | "latest_record"
+};
+
 struct ProcessSnapshot {
   std::optional<LaunchInfo> launch;     // nullopt: not recorded by the target
   std::optional<MpitCatalogue> mpi_t;   // nullopt: not captured
@@ -236,6 +269,9 @@ struct ProcessSnapshot {
   std::vector<Thread> threads;
   std::vector<Communicator> communicators;
   std::optional<Traffic> traffic;  // nullopt: the target's runtime keeps none
+  // Every object of every kind, nullopt when the DLL has no listing query (handles[]
+  // then holds communicators only, from `communicators`).
+  std::optional<ObjectListing> objects;
 };
 
 }  // namespace mpidbg::model

@@ -121,6 +121,8 @@ Result<std::unique_ptr<HandleDll>> HandleDll::Load(const std::string& path) {
   Resolve(h, "mpidbg_file_f2c", &f.file_f2c);
   Resolve(h, "mpidbg_message_query", &f.message_query);
   Resolve(h, "mpidbg_message_f2c", &f.message_f2c);
+  Resolve(h, "mpidbg_object_list_query", &f.object_list_query);
+  Resolve(h, "mpidbg_latest_time_query", &f.latest_time_query);
   if (f.init_once == nullptr || f.version_compatibility == nullptr ||
       f.dll_taddr_width == nullptr || f.init_per_image == nullptr ||
       f.init_per_process == nullptr || f.comm_query == nullptr) {

@@ -51,6 +51,9 @@ struct HandleFunctions {
   decltype(&mpidbg_file_f2c) file_f2c = nullptr;
   decltype(&mpidbg_message_query) message_query = nullptr;
   decltype(&mpidbg_message_f2c) message_f2c = nullptr;
+  // Extension version 2: may be absent from an older DLL.
+  decltype(&mpidbg_object_list_query) object_list_query = nullptr;
+  decltype(&mpidbg_latest_time_query) latest_time_query = nullptr;
 };
 
 class HandleDll {

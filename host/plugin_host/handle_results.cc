@@ -112,6 +112,8 @@ void FreeHandleResult(mpidbg_file_info_t* info) {
 
 void FreeHandleResult(mpidbg_message_info_t* info) { Free(info); }
 
+void FreeHandleResult(mpidbg_object_entry_t* entries) { Free(entries); }
+
 void FreeHandleResult(mpidbg_name_map_t* map) {
   if (map == nullptr) return;
   // The array ends with map_name == NULL; the bound guards a DLL that forgot the end.

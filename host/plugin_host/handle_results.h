@@ -23,6 +23,9 @@ void FreeHandleResult(mpidbg_info_info_t* info);
 void FreeHandleResult(mpidbg_win_info_t* info);
 void FreeHandleResult(mpidbg_file_info_t* info);
 void FreeHandleResult(mpidbg_message_info_t* info);
+// An object listing (mpidbg_object_list_query): the array alone (its entries hold no
+// pointers).
+void FreeHandleResult(mpidbg_object_entry_t* entries);
 // A name map: each map_name, then the array.
 void FreeHandleResult(mpidbg_name_map_t* map);
 

@@ -1,10 +1,34 @@
 // read_with_dll.cc — load, start a session, read, close.
 #include "host/snapshot/read_with_dll.h"
 
+#include "host/objects/object_listing.h"
+#include "host/plugin_host/handle_dll.h"
+#include "host/plugin_host/handle_session.h"
 #include "host/snapshot/snapshot_reader.h"
 #include "host/stacks/read_stacks.h"
 
 namespace mpidbg::host {
+namespace {
+
+// Every object of every kind for handles[], through the same DLL's handle interface;
+// nullopt when the DLL has none or cannot list (handles[] then falls back to the
+// communicators, as before the listing existed).
+std::optional<model::ObjectListing> ReadObjectListing(OpenedTarget& target,
+                                                      const PluginChoice& choice,
+                                                      TargetContext* ctx) {
+  auto dll = HandleDll::Load(choice.path);
+  if (!dll.ok()) return std::nullopt;
+  auto session = HandleSession::Start(dll.value().get(), ctx);
+  if (!session.ok()) return std::nullopt;
+  ListingClock clock;
+  clock.live = target.is_live();
+  clock.now_ns = target.capture_time_ns();
+  auto listing = ListObjects(*session.value(), target.symbols().dwfl(), 0, clock);
+  if (!listing.ok()) return std::nullopt;
+  return std::move(listing.value());
+}
+
+}  // namespace
 
 Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginChoice& choice,
                                            bool want_mpit, ReadCost* cost) {
@@ -34,6 +58,7 @@ Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginCho
     snap = ReadSnapshot(*session.value(), ctx, facts);
   }
   cost->records_ns = MonotonicNowNs() - start;
+  if (snap.ok()) snap->objects = ReadObjectListing(target, choice, &ctx);
   // Stacks while a live target's threads are still stopped; the threads are the ones
   // the snapshot lists (those that called MPI, or all of them for a foreign DLL).
   if (snap.ok() && StacksWanted()) {

@@ -1,6 +1,8 @@
 // snapshot_json.cc — writing "mpidbg.snapshot/1".
 #include "host/snapshot/snapshot_json.h"
 
+#include "host/objects/object_listing.h"
+
 #include "host/util/hex_string.h"
 
 namespace mpidbg::host {
@@ -280,7 +282,23 @@ json SnapshotToJson(const model::ProcessSnapshot& snap) {
   json handles = json::array();
   for (const model::Communicator& c : snap.communicators) {
     comms.push_back(CommunicatorToJson(c));
-    handles.push_back(HandleOfCommunicator(c));
+    if (!snap.objects) handles.push_back(HandleOfCommunicator(c));
+  }
+  if (snap.objects) {
+    // Every kind from the listing; a communicator's entry keeps its "comm" id key.
+    for (const model::ObjectHandle& o : snap.objects->objects) {
+      json j = ObjectToJson(o);
+      if (o.kind == "comm") {
+        j["comm"] = nullptr;
+        for (const model::Communicator& c : snap.communicators) {
+          if (c.handle == o.handle && c.freed == o.freed) {
+            j["comm"] = c.id;
+            break;
+          }
+        }
+      }
+      handles.push_back(std::move(j));
+    }
   }
   doc["communicators"] = comms;
   doc["handles"] = handles;

@@ -289,8 +289,9 @@ int mpidbg_status_cxx2c(mqs_image* image, mqs_image_info* image_info, mqs_proces
 /* ======================= Part 2: mpidbg's extensions ======================= */
 
 /* 1: request, status and communicator detail; datatype, group, op, info, window, file
- *    and message queries; predefined-name maps for every kind. */
-#define MPIDBG_HANDLE_EXT_VERSION 1
+ *    and message queries; predefined-name maps for every kind.
+ * 2: mpidbg_object_list_query (every object of a kind, live, orphaned and predefined). */
+#define MPIDBG_HANDLE_EXT_VERSION 2
 int mpidbg_handle_ext_version(void);
 
 /* Bits shared by the extension structures' `*_bitflags` (values chosen to agree with
@@ -628,6 +629,41 @@ int mpidbg_message_query(mqs_image* image, mqs_image_info* image_info, mqs_proce
 int mpidbg_message_f2c(mqs_image* image, mqs_image_info* image_info, mqs_process* process,
                        mqs_process_info* process_info, mqs_taddr_t f77_message,
                        mqs_taddr_t* c_message);
+
+/* ---- listing every object ---- */
+/* One object the runtime keeps a record of: live, freed and kept as an orphan
+ * (MPIDBG_HANDLE_FREED_HANDLE), or predefined (MPIDBG_HANDLE_PREDEFINED). Requests are
+ * the operation records that carry a request (blocking calls have none). No pointer
+ * members: the debugger frees the array alone. */
+struct mpidbg_object_entry_t {
+  int kind;                      /* enum mpidbg_handle_kind */
+  unsigned int bitflags;         /* MPIDBG_HANDLE_*; requests add MPIDBG_REQUEST_* */
+  mqs_taddr_t c_handle;
+  int fortran_handle;            /* MPIDBG_ERR_UNAVAILABLE when not known */
+  int creator;                   /* enum mpidbg_call_id of the creating (posting) call */
+  char creator_name[32];         /* "MPI_Comm_dup", "" when not known and for
+                                    predefined objects */
+  char name[MPIDBG_MAX_OBJECT_NAME]; /* set name or predefined name, "" if none */
+  int64_t create_time_ns;        /* CLOCK_REALTIME at creation (posting), 0 if predefined */
+  uint64_t create_serial;        /* creation order within its table (requests: posting) */
+  uint64_t free_serial;          /* order of the application's free, 0 while live */
+  mqs_taddr_t create_pc;         /* return address into the program of the creating
+                                    call, 0 when the runtime did not record one */
+  mqs_taddr_t record;            /* target address of the runtime's record */
+};
+/* Every object of `kind` (an enum mpidbg_handle_kind, or 0 for every kind) in the
+ * process, kinds in enum order, each kind in creation order. *entries is an mqs_malloc'd
+ * array of *count entries (NULL when *count is 0); the debugger frees it. The listing is
+ * as complete as the runtime's tables are readable: damaged records are left out.
+ * MPIDBG_ERR_OUT_OF_RANGE for an unknown kind. */
+int mpidbg_object_list_query(mqs_image* image, mqs_image_info* image_info,
+                             mqs_process* process, mqs_process_info* process_info, int kind,
+                             int* count, struct mpidbg_object_entry_t** entries);
+/* The newest CLOCK_REALTIME timestamp the runtime recorded in the process (creations,
+ * postings, call entries): "now" for the ages of objects of a core. 0 when none. */
+int mpidbg_latest_time_query(mqs_image* image, mqs_image_info* image_info,
+                             mqs_process* process, mqs_process_info* process_info,
+                             int64_t* latest_ns);
 
 #ifdef __cplusplus
 }

@@ -299,6 +299,10 @@ typedef struct mpidbg_comm_record {
                                    * launcher job id (its mpidbg_launch_info.job_id) */
   mpidbg_array remote_job_ranks;  /* int32_t[remote_size]: the remote group's world ranks
                                    * in the other job's MPI_COMM_WORLD */
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_comm_record;
 
 enum mpidbg_operation_direction {
@@ -363,6 +367,12 @@ typedef struct mpidbg_operation_record {
   int64_t target_disp;   /* RMA target displacement */
   uint64_t extra_state;  /* generalized requests: the extra_state argument */
   uint64_t query_fn;     /* generalized requests: query function address */
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
+  uint64_t reserved2;  /* keeps the record whole 16-byte blocks (the runtime's hot path
+                        * copies its tail by blocks) */
 } mpidbg_operation_record;
 
 enum mpidbg_thread_state {
@@ -423,6 +433,10 @@ typedef struct mpidbg_group_record {
   mpidbg_array args;         /* int32_t: incl/excl ranks, or range triplets */
   int32_t size;
   int32_t rank;              /* this process's rank in the group, -1 if not a member */
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_group_record;
 
 /* Datatype constructors; our numbering (the MPI libraries' MPI_COMBINER_* differ). */
@@ -464,6 +478,10 @@ typedef struct mpidbg_datatype_record {
   mpidbg_array types;     /* uint64_t array_of_datatypes, handles widened */
   int32_t combiner;       /* enum mpidbg_combiner */
   int32_t reserved;
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_datatype_record;
 
 typedef struct mpidbg_reduce_op_record {
@@ -471,6 +489,10 @@ typedef struct mpidbg_reduce_op_record {
   uint64_t function;   /* user function address, 0 for predefined ops */
   int32_t commute;     /* 1 commutative, 0 not */
   int32_t reserved;
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_reduce_op_record;
 
 enum mpidbg_errhandler_target {
@@ -486,6 +508,10 @@ typedef struct mpidbg_errhandler_record {
   uint64_t function;  /* user function address, 0 for predefined handlers */
   int32_t target;     /* enum mpidbg_errhandler_target */
   int32_t reserved;
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_errhandler_record;
 
 typedef struct mpidbg_info_record {
@@ -493,6 +519,10 @@ typedef struct mpidbg_info_record {
   mpidbg_array entries; /* bytes: key NUL value NUL, repeated nkeys times, in key order */
   int32_t nkeys;
   int32_t reserved;
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_info_record;
 
 enum mpidbg_win_flavor {
@@ -538,6 +568,10 @@ typedef struct mpidbg_window_record {
   int32_t exposure_epoch;   /* enum mpidbg_win_epoch (NONE, FENCE or POST) */
   int32_t comm_size;
   int32_t reserved;
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_window_record;
 
 typedef struct mpidbg_file_record {
@@ -553,6 +587,10 @@ typedef struct mpidbg_file_record {
   int32_t reserved;
   char datarep[32];
   char filename[256];
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_file_record;
 
 enum mpidbg_message_state {
@@ -572,12 +610,20 @@ typedef struct mpidbg_message_record {
   int32_t source_world;
   int32_t tag;
   int32_t state;        /* enum mpidbg_message_state */
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_message_record;
 
 typedef struct mpidbg_session_record {
   mpidbg_object_head obj;
   uint64_t info;
   uint64_t errhandler;
+  /* ---- appended: where the program created it ---- */
+  uint64_t create_pc;  /* target address the creating MPI call returns to in the
+                        * program (the caller's return address), 0 for predefined
+                        * objects and when not known */
 } mpidbg_session_record;
 
 /* ============================== Process metadata ============================== */
@@ -934,22 +980,22 @@ static_assert(sizeof(mpidbg_slab) == 32, "mpidbg_slab layout");
 static_assert(sizeof(mpidbg_record_header) == 16, "record header layout");
 static_assert(sizeof(mpidbg_root) == 984, "mpidbg_root layout");
 static_assert(sizeof(mpidbg_partition_record) == 72, "mpidbg_partition_record layout");
-static_assert(sizeof(mpidbg_comm_record) == 256, "mpidbg_comm_record layout");
+static_assert(sizeof(mpidbg_comm_record) == 264, "mpidbg_comm_record layout");
 static_assert(offsetof(mpidbg_comm_record, remote_job_id) == 224 &&
                   offsetof(mpidbg_comm_record, remote_job_ranks) == 240,
               "mpidbg_comm_record: the remote job fields are appended");
-static_assert(sizeof(mpidbg_operation_record) == 224, "mpidbg_operation_record layout");
+static_assert(sizeof(mpidbg_operation_record) == 240, "mpidbg_operation_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");
 static_assert(sizeof(mpidbg_object_head) == 120, "mpidbg_object_head layout");
-static_assert(sizeof(mpidbg_group_record) == 184, "mpidbg_group_record layout");
-static_assert(sizeof(mpidbg_datatype_record) == 216, "mpidbg_datatype_record layout");
-static_assert(sizeof(mpidbg_reduce_op_record) == 136, "mpidbg_reduce_op_record layout");
-static_assert(sizeof(mpidbg_errhandler_record) == 136, "mpidbg_errhandler_record layout");
-static_assert(sizeof(mpidbg_info_record) == 144, "mpidbg_info_record layout");
-static_assert(sizeof(mpidbg_window_record) == 272, "mpidbg_window_record layout");
-static_assert(sizeof(mpidbg_file_record) == 472, "mpidbg_file_record layout");
-static_assert(sizeof(mpidbg_message_record) == 160, "mpidbg_message_record layout");
-static_assert(sizeof(mpidbg_session_record) == 136, "mpidbg_session_record layout");
+static_assert(sizeof(mpidbg_group_record) == 192, "mpidbg_group_record layout");
+static_assert(sizeof(mpidbg_datatype_record) == 224, "mpidbg_datatype_record layout");
+static_assert(sizeof(mpidbg_reduce_op_record) == 144, "mpidbg_reduce_op_record layout");
+static_assert(sizeof(mpidbg_errhandler_record) == 144, "mpidbg_errhandler_record layout");
+static_assert(sizeof(mpidbg_info_record) == 152, "mpidbg_info_record layout");
+static_assert(sizeof(mpidbg_window_record) == 280, "mpidbg_window_record layout");
+static_assert(sizeof(mpidbg_file_record) == 480, "mpidbg_file_record layout");
+static_assert(sizeof(mpidbg_message_record) == 168, "mpidbg_message_record layout");
+static_assert(sizeof(mpidbg_session_record) == 144, "mpidbg_session_record layout");
 static_assert(sizeof(mpidbg_launch_info) == 288, "mpidbg_launch_info layout");
 static_assert(sizeof(mpidbg_mpit_cvar) == 56, "mpidbg_mpit_cvar layout");
 static_assert(sizeof(mpidbg_mpit_pvar) == 32, "mpidbg_mpit_pvar layout");

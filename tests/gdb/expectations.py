@@ -4,6 +4,20 @@ Rank 1 is odd: its split is "odds" = world ranks 1 and 3 (rank 0 in it); it send
 200 to rank 2 on MPI_COMM_WORLD and receives tag 300 from rank 2 on "dup_of_world".
 """
 
+import os
+
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "testapps",
+                      "gdb_handles.c")
+
+
+def source_line(text):
+    """The line of testapps/gdb_handles.c holding `text` (found here, not by mpidbg)."""
+    with open(SOURCE) as f:
+        for number, line in enumerate(f, 1):
+            if text in line:
+                return number
+    raise LookupError("%s not in %s" % (text, SOURCE))
+
 
 def common_steps(flavour):
     """(section, gdb command) run on the live process and on the core alike."""
@@ -14,6 +28,8 @@ def common_steps(flavour):
         ("threads", "mpi threads"),
         ("info", "mpi info"),
         ("orphans", "mpi orphans"),
+        ("objects", "mpi objects comm"),
+        ("objects_freed", "mpi objects -freed"),
         ("handle_dtype", "mpi handle vector_type"),
         ("handle_kind", "mpi handle -kind comm " + number),
         ("p_split", "print split_comm"),
@@ -57,6 +73,21 @@ def common(flavour, source):
             r"^  comm: 1$",
             r'^    0x[0-9a-f]+  MPI_Comm "scratch" size=4 rank=1 \[world 0,1,2,3\] freed',
             r"^  datatype: none$",
+        ],
+        "objects": [
+            r"^\d+ MPI objects$",
+            r"^comm:$",
+            r"^  0x[0-9a-f]+ MPI_COMM_WORLD  predefined$",
+            r"^  0x[0-9a-f]+ dup_of_world  live  created by MPI_Comm_dup at gdb_handles\.c:%d "
+            r"in main, [0-9.]+ s ago$" % source_line("MPI_Comm_dup(MPI_COMM_WORLD, &dup_comm);"),
+            r"^  0x[0-9a-f]+ odds  live  created by MPI_Comm_split at gdb_handles\.c:%d in main"
+            % source_line("MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &split_comm);"),
+        ],
+        "objects_freed": [
+            r"^1 MPI object$",
+            r"^comm:$",
+            r"^  0x[0-9a-f]+ scratch  (freed|released)  created by MPI_Comm_dup at gdb_handles\.c:%d in main"
+            % source_line("MPI_Comm_dup(MPI_COMM_WORLD, &scratch);"),
         ],
         "handle_dtype": [
             r'^vector_type = MPI_Datatype "three_pairs" vector size=24 extent=40',

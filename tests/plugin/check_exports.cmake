@@ -56,7 +56,8 @@ set(expected
   mpidbg_datatype_query mpidbg_datatype_f2c mpidbg_group_query mpidbg_group_f2c
   mpidbg_op_query mpidbg_op_f2c mpidbg_info_query mpidbg_info_f2c
   mpidbg_win_query mpidbg_win_f2c mpidbg_file_query mpidbg_file_f2c
-  mpidbg_message_query mpidbg_message_f2c)
+  mpidbg_message_query mpidbg_message_f2c
+  mpidbg_object_list_query mpidbg_latest_time_query)
 foreach(name IN LISTS expected)
   list(FIND found ${name} at)
   if(at EQUAL -1)

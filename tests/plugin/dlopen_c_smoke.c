@@ -35,6 +35,7 @@ static const char* const kFunctions[] = {
     "mpidbg_datatype_f2c", "mpidbg_group_query", "mpidbg_group_f2c", "mpidbg_op_query",
     "mpidbg_op_f2c", "mpidbg_info_query", "mpidbg_info_f2c", "mpidbg_win_query", "mpidbg_win_f2c",
     "mpidbg_file_query", "mpidbg_file_f2c", "mpidbg_message_query", "mpidbg_message_f2c",
+    "mpidbg_object_list_query", "mpidbg_latest_time_query",
     /* and its data */
     "mpidbg_dll_is_big_endian", "mpidbg_dll_bitness", "mpidbg_comm_capabilities",
     "mpidbg_comm_name_map", "mpidbg_errhandler_capabilities", "mpidbg_errhandler_name_map",

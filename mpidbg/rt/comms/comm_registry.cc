@@ -11,6 +11,7 @@
 #include "core/spinlock.h"
 #include "rt/comms/comm_topology.h"
 #include "rt/handle_widening.h"
+#include "rt/hot/thread_state.h"
 #include "rt/process/registry.h"
 
 namespace mpidbg::rt {
@@ -264,6 +265,7 @@ void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& o
   rec->fortran_index = fortran_index;
   rec->topology = topology;
   rec->create_time_ns = predefined ? 0 : core::RealtimeNs();
+  rec->create_pc = predefined ? 0 : CurrentCallSite();
   rec->remote_job_id = m->remote_job_id;
   rec->remote_job_ranks = m->remote_job_ranks;
   m->local = m->remote = nullptr;  // owned by the record now

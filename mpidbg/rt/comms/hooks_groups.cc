@@ -14,6 +14,7 @@
 #include "rt/handle_widening.h"
 #include "rt/comms/hooks_groups.h"
 #include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -43,6 +44,7 @@ void RecordGroup(MPI_Group group, int32_t creator, uint32_t flags, const GroupSo
     return;
   }
   auto* rec = core::As<mpidbg_group_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   rec->obj.fortran_index = static_cast<int32_t>(PMPI_Group_c2f(group));
   core::CopyName(rec->obj.name, sizeof rec->obj.name, name);
   rec->source_handle = src.handle;

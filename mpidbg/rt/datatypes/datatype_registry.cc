@@ -11,6 +11,7 @@
 #include "rt/handle_widening.h"
 #include "rt/process/init_steps.h"
 #include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -152,6 +153,7 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
   mpidbg_object_head* head = g_datatypes.BeginCreate(HandleToU64(t), creator, flags);
   if (head == nullptr) return nullptr;
   auto* rec = core::As<mpidbg_datatype_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   FillSizes(t, rec);
   FillArrays(c, inputs, n, rec);
   rec->combiner = CombinerOf(c.combiner);

@@ -111,6 +111,7 @@ MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_operation_record* rec, const Threa
   rec->count = a.count;
   rec->bytes = a.count * type.size;
   rec->post_time_ns = ts->entry_time_ns;
+  rec->create_pc = ts->signal_site;
   rec->call = call;
   rec->direction = a.direction;
   rec->mode = a.direction == MPIDBG_OPERATION_SEND ? a.mode : MPIDBG_MODE_NONE;
@@ -133,7 +134,7 @@ MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_operation_record* rec, const Threa
 // The op record fields no point-to-point call changes (a blocking slot has them already:
 // operation_slots.h, TakeBlockingSlot).
 MPIDBG_ALWAYS_INLINE void FillConstants(mpidbg_operation_record* rec, const ThreadState* ts) {
-  static_assert(sizeof(mpidbg_operation_record) == 224,
+  static_assert(sizeof(mpidbg_operation_record) == 240,
                 "FillEnvelope and FillConstants write every op record field");
   rec->request = 0;
   rec->tid = ts->tid;
@@ -145,6 +146,7 @@ MPIDBG_ALWAYS_INLINE void FillConstants(mpidbg_operation_record* rec, const Thre
   rec->target_disp = 0;
   rec->extra_state = 0;
   rec->query_fn = 0;
+  rec->reserved2 = 0;
 }
 
 // A send's envelope for the traffic counters and the send log.
@@ -340,6 +342,7 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
     __atomic_store_n(&rec->datatype, m.record.datatype, __ATOMIC_RELAXED);
     CopyTail(rec, m.record);
     rec->post_time_ns = ts->entry_time_ns;
+    rec->create_pc = ts->signal_site;  // the memo's tail holds an earlier call's site
     if (count_send) CountSend(ts, EnvelopeOf(*rec));
     if (shared) {
       IndexRequest(ts, request, rec, nullptr);

@@ -5,6 +5,7 @@
 #include "rt/comms/comm_registry.h"
 #include "rt/handle_widening.h"
 #include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 
@@ -16,6 +17,7 @@ void RecordMatchedMessage(MPI_Message message, int32_t call, const CommView& com
       g_messages.BeginCreate(HandleToU64(message), call, no_proc ? MPIDBG_MESSAGE_NO_PROC : 0u);
   if (head == nullptr) return;
   auto* rec = core::As<mpidbg_message_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   MPI_Count bytes = 0;
   if (PMPI_Get_elements_x(&status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes < 0) bytes = 0;
   rec->comm_handle = comm.handle;

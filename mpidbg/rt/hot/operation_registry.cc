@@ -24,7 +24,7 @@ namespace {
 
 // Every field of the op record is written by FillOperationRecord; a field appended to the record
 // must be added there (this fails when the size changes).
-static_assert(sizeof(mpidbg_operation_record) == 224, "FillOperationRecord writes every op record field");
+static_assert(sizeof(mpidbg_operation_record) == 240, "FillOperationRecord writes every op record field");
 
 core::SpinLock g_lock;             // guards g_requests (only under MPI_THREAD_MULTIPLE)
 core::RequestIndex g_requests(1024);  // request handle -> op record (+ companion)
@@ -175,6 +175,7 @@ void FillOperationRecord(mpidbg_operation_record* rec, const OperationDescriptio
   rec->tid = tid;
   rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->entry_time_ns : core::CoarseRealtimeNs();
   rec->actual_bytes = 0;
+  rec->create_pc = CurrentCallSite();
   rec->call = d.call;
   rec->direction = d.direction;
   rec->mode = d.mode;
@@ -195,6 +196,7 @@ void FillOperationRecord(mpidbg_operation_record* rec, const OperationDescriptio
   rec->target_disp = d.target_disp;
   rec->extra_state = d.extra_state;
   rec->query_fn = d.query_fn;
+  rec->reserved2 = 0;
 }
 
 void TrackRequest(uint64_t request, const OperationDescription& d, uint32_t flags, uint64_t tid) {

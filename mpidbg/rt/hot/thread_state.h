@@ -225,6 +225,14 @@ MPIDBG_ALWAYS_INLINE void SetSignalState(ThreadState* ts, int32_t state, int32_t
 void PublishRichDetail(mpidbg_thread_record* rec, CallDetail d);
 void ResetRichDetail(mpidbg_thread_record* rec);
 
+// Where the program made the MPI call this thread is inside (the outermost wrapper's
+// return address into its caller), 0 outside MPI: recorded as an object's create_pc so
+// a debugger can name the creating line. Read on the calling thread only.
+inline uint64_t CurrentCallSite() {
+  const ThreadState* ts = t_state;
+  return ts != nullptr && ts->depth > 0 ? ts->signal_site : 0;
+}
+
 // Defined inline, and forced so: every wrapper runs these, and a call into another
 // object per step would cost more than the steps (the compiler otherwise outlines them,
 // being used by hundreds of wrappers).

@@ -16,6 +16,7 @@
 #include "rt/objects/hooks_objects.h"
 #include "rt/objects/info_entries.h"
 #include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -35,6 +36,7 @@ void CreateInfoRecord(MPI_Info info, int32_t creator, uint32_t flags, const char
     return;
   }
   auto* rec = core::As<mpidbg_info_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   rec->obj.fortran_index = static_cast<int32_t>(PMPI_Info_c2f(info));
   core::CopyName(rec->obj.name, sizeof rec->obj.name, name);
   rec->entries = entries;
@@ -105,6 +107,7 @@ void RecordErrhandler(uint64_t handle, int32_t fortran_index, int32_t creator, u
   mpidbg_object_head* head = g_errhandlers.BeginCreate(handle, creator, flags);
   if (head == nullptr) return;
   auto* rec = core::As<mpidbg_errhandler_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   rec->obj.fortran_index = fortran_index;
   core::CopyName(rec->obj.name, sizeof rec->obj.name, name);
   rec->function = function;
@@ -124,6 +127,7 @@ void RecordOp(MPI_Op op, int32_t creator, uint32_t flags, uint64_t function, int
   mpidbg_object_head* head = g_reduce_ops.BeginCreate(HandleToU64(op), creator, flags);
   if (head == nullptr) return;
   auto* rec = core::As<mpidbg_reduce_op_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   rec->obj.fortran_index = static_cast<int32_t>(PMPI_Op_c2f(op));
   core::CopyName(rec->obj.name, sizeof rec->obj.name, name);
   rec->function = function;
@@ -238,6 +242,7 @@ void PostSession(CallScope& scope, SessionArgs& args, int rc) {
   mpidbg_object_head* head = g_sessions.BeginCreate(HandleToU64(session), scope.call(), 0);
   if (head == nullptr) return;
   auto* rec = core::As<mpidbg_session_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   rec->obj.fortran_index = static_cast<int32_t>(PMPI_Session_c2f(session));
   rec->info = InfoValue(args.info);
   rec->errhandler = ErrhandlerValue(args.errhandler);

@@ -7,6 +7,7 @@
 #include "rt/comms/comm_registry.h"
 #include "rt/handle_widening.h"
 #include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -37,6 +38,7 @@ void RecordFile(MPI_File file, const FileOpening& how) {
   mpidbg_object_head* head = g_files.BeginCreate(HandleToU64(file), how.creator, 0);
   if (head == nullptr) return;
   auto* rec = core::As<mpidbg_file_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   rec->comm_handle = comm.handle;
   rec->comm_job_id = comm.job_id;
   rec->info = InfoValue(how.info);

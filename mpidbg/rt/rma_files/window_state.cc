@@ -12,6 +12,7 @@
 #include "rt/handle_widening.h"
 #include "rt/hot/operation_registry.h"
 #include "rt/process/registry.h"
+#include "rt/hot/thread_state.h"
 
 namespace mpidbg::rt {
 namespace {
@@ -198,6 +199,7 @@ void RecordWindow(MPI_Win win, const WindowOrigin& origin) {
     return;
   }
   auto* rec = core::As<mpidbg_window_record>(head);
+  rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   rec->comm_handle = comm.handle;
   rec->comm_job_id = comm.job_id;
   rec->base = AttrBase(win);

@@ -367,6 +367,7 @@ void ImageBuilder::encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_r
   PUT(mpidbg_comm_record, create_time_ns);
   PUT(mpidbg_comm_record, remote_job_id);
   PUT(mpidbg_comm_record, remote_job_ranks);
+  PUT(mpidbg_comm_record, create_pc);
 }
 
 void ImageBuilder::encode_op(FakeTarget* t, uint64_t addr, const mpidbg_operation_record& r) {
@@ -399,6 +400,8 @@ void ImageBuilder::encode_op(FakeTarget* t, uint64_t addr, const mpidbg_operatio
   PUT(mpidbg_operation_record, target_disp);
   PUT(mpidbg_operation_record, extra_state);
   PUT(mpidbg_operation_record, query_fn);
+  PUT(mpidbg_operation_record, create_pc);
+  PUT(mpidbg_operation_record, reserved2);
 }
 
 void ImageBuilder::encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r) {
@@ -439,6 +442,7 @@ void ImageBuilder::encode_group(FakeTarget* t, uint64_t addr, const mpidbg_group
   PUT(mpidbg_group_record, args);
   PUT(mpidbg_group_record, size);
   PUT(mpidbg_group_record, rank);
+  PUT(mpidbg_group_record, create_pc);
 }
 
 void ImageBuilder::encode_datatype(FakeTarget* t, uint64_t addr, const mpidbg_datatype_record& r) {
@@ -453,6 +457,7 @@ void ImageBuilder::encode_datatype(FakeTarget* t, uint64_t addr, const mpidbg_da
   PUT(mpidbg_datatype_record, types);
   PUT(mpidbg_datatype_record, combiner);
   PUT(mpidbg_datatype_record, reserved);
+  PUT(mpidbg_datatype_record, create_pc);
 }
 
 void ImageBuilder::encode_reduce_op(FakeTarget* t, uint64_t addr,
@@ -461,6 +466,7 @@ void ImageBuilder::encode_reduce_op(FakeTarget* t, uint64_t addr,
   PUT(mpidbg_reduce_op_record, function);
   PUT(mpidbg_reduce_op_record, commute);
   PUT(mpidbg_reduce_op_record, reserved);
+  PUT(mpidbg_reduce_op_record, create_pc);
 }
 
 void ImageBuilder::encode_errhandler(FakeTarget* t, uint64_t addr,
@@ -469,6 +475,7 @@ void ImageBuilder::encode_errhandler(FakeTarget* t, uint64_t addr,
   PUT(mpidbg_errhandler_record, function);
   PUT(mpidbg_errhandler_record, target);
   PUT(mpidbg_errhandler_record, reserved);
+  PUT(mpidbg_errhandler_record, create_pc);
 }
 
 void ImageBuilder::encode_info(FakeTarget* t, uint64_t addr, const mpidbg_info_record& r) {
@@ -476,6 +483,7 @@ void ImageBuilder::encode_info(FakeTarget* t, uint64_t addr, const mpidbg_info_r
   PUT(mpidbg_info_record, entries);
   PUT(mpidbg_info_record, nkeys);
   PUT(mpidbg_info_record, reserved);
+  PUT(mpidbg_info_record, create_pc);
 }
 
 void ImageBuilder::encode_window(FakeTarget* t, uint64_t addr, const mpidbg_window_record& r) {
@@ -498,6 +506,7 @@ void ImageBuilder::encode_window(FakeTarget* t, uint64_t addr, const mpidbg_wind
   PUT(mpidbg_window_record, exposure_epoch);
   PUT(mpidbg_window_record, comm_size);
   PUT(mpidbg_window_record, reserved);
+  PUT(mpidbg_window_record, create_pc);
 }
 
 void ImageBuilder::encode_file(FakeTarget* t, uint64_t addr, const mpidbg_file_record& r) {
@@ -513,6 +522,7 @@ void ImageBuilder::encode_file(FakeTarget* t, uint64_t addr, const mpidbg_file_r
   PUT(mpidbg_file_record, reserved);
   PUT(mpidbg_file_record, datarep);
   PUT(mpidbg_file_record, filename);
+  PUT(mpidbg_file_record, create_pc);
 }
 
 void ImageBuilder::encode_message(FakeTarget* t, uint64_t addr, const mpidbg_message_record& r) {
@@ -524,12 +534,14 @@ void ImageBuilder::encode_message(FakeTarget* t, uint64_t addr, const mpidbg_mes
   PUT(mpidbg_message_record, source_world);
   PUT(mpidbg_message_record, tag);
   PUT(mpidbg_message_record, state);
+  PUT(mpidbg_message_record, create_pc);
 }
 
 void ImageBuilder::encode_session(FakeTarget* t, uint64_t addr, const mpidbg_session_record& r) {
   encode_object_head(t, addr, r.obj);
   PUT(mpidbg_session_record, info);
   PUT(mpidbg_session_record, errhandler);
+  PUT(mpidbg_session_record, create_pc);
 }
 
 void ImageBuilder::encode_partition(FakeTarget* t, uint64_t addr, const mpidbg_partition_record& r) {

@@ -84,6 +84,8 @@ namespace mpidbg::test {
   X(mpidbg_status_cxx2c)                 \
   X(mpidbg_handle_ext_version)           \
   X(mpidbg_name_map_query)               \
+  X(mpidbg_object_list_query)            \
+  X(mpidbg_latest_time_query)            \
   X(mpidbg_comm_query_ext)               \
   X(mpidbg_request_query_ext)            \
   X(mpidbg_status_query_ext)             \
