@@ -1,47 +1,64 @@
-// cmd_leaks.cc — `mpidbg leaks FILE`: the leak report the runtime wrote at MPI_Finalize
-// (`mpidbg run --leaks`), as text or JSON.
+// cmd_leaks.cc — `mpidbg leaks`: the MPI objects and requests a job never freed — from
+// the report the runtime wrote at MPI_Finalize (`mpidbg run --leaks`), or those its
+// running ranks or their cores hold now — as text or JSON.
 #include <iostream>
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
+#include "host/cli/target_list_options.h"
 #include "host/leaks/leaks_file.h"
-#include "host/util/json_fields.h"
+#include "host/leaks/leaks_of_processes.h"
+#include "host/snapshot/snapshot_reader.h"
 
 namespace mpidbg::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: mpidbg leaks FILE [--json]\n"
-    "Shows the MPI objects and requests a job never freed, by kind and creating call,\n"
-    "summed over its ranks: FILE is the mpidbg-leaks.*.json rank 0 writes at\n"
-    "MPI_Finalize under `mpidbg run --leaks` (or MPIDBG_LEAKS=1).\n";
+    "usage: mpidbg leaks (FILE | --pids P,P,... | --cores CORE [CORE ...] [--exe FILE] |\n"
+    "                     --launcher PID) [--plugin PATH] [--json]\n"
+    "Shows the MPI objects and requests a job never freed, by kind, creating call and\n"
+    "(for processes and cores) where the program made them, summed over its ranks.\n"
+    "FILE is the mpidbg-leaks.*.json rank 0 writes at MPI_Finalize under `mpidbg run\n"
+    "--leaks` (or MPIDBG_LEAKS=1); --pids/--cores/--launcher list what running ranks or\n"
+    "their cores hold now and have not freed (yet).\n";
+
+// Every target's snapshot (with its object listing); a target that cannot be read
+// fails the command, as `snapshot` would.
+host::Result<leaks::LeakReport> LeaksOfTargets(const std::vector<host::TargetSpec>& targets) {
+  std::vector<model::ProcessSnapshot> snapshots;
+  bool cores = false;
+  for (const host::TargetSpec& t : targets) {
+    auto snap = host::ReadTarget(t);
+    if (!snap.ok()) return snap.status();
+    cores = cores || !t.core.empty();
+    snapshots.push_back(std::move(snap.value()));
+  }
+  return leaks::LeaksOfSnapshots(snapshots, cores ? "cores" : "processes");
+}
 
 }  // namespace
 
 int LeaksCommand(const std::vector<std::string>& args) {
-  std::string file;
-  bool json = false;
-  for (const std::string& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (a == "--json") {
-      json = true;
-    } else if (!a.empty() && a[0] == '-') {
-      return ReportFailure(host::Status::Usage("unknown option " + a + "\n" + kUsage), json);
-    } else if (file.empty()) {
-      file = a;
-    } else {
-      return ReportFailure(host::Status::Usage("one FILE only\n" + std::string(kUsage)), json);
-    }
+  bool json_requested = false;
+  for (const std::string& a : args) json_requested = json_requested || a == "--json";
+  JobInputOptions input;
+  bool json = false, help = false;
+  host::Status st = ParseJobCommandArgs(args, &input, &json, &help,
+                                        [](ArgCursor&, host::Status*) { return false; });
+  if (help) {
+    std::cout << kUsage;
+    return 0;
   }
-  if (file.empty()) return ReportFailure(host::Status::Usage(kUsage), json);
-  auto report = leaks::LoadLeaksFile(file);
+  if (!st.ok()) return ReportFailure(st, json_requested);
+  if (!input.targets.slurm.empty() || HasFanoutOptions(input.targets)) {
+    return ReportFailure(host::Status::Usage("leaks reads the ranks of this host only (no "
+                                             "--slurm or node readers)"),
+                         json);
+  }
+  auto report = LoadJobInput(input, leaks::LoadLeaksFile, LeaksOfTargets);
   if (!report.ok()) return ReportFailure(report.status(), json);
   if (json) {
-    auto doc = host::ReadJsonFile(file);  // the runtime's document, as it wrote it
-    std::cout << doc.value().dump(1) << std::endl;
+    std::cout << leaks::LeaksToJson(report.value()).dump(1) << std::endl;
   } else {
     std::cout << leaks::LeaksToText(report.value());
   }

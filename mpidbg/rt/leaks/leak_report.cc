@@ -68,6 +68,8 @@ bool WriteJson(const char* path, const LeakLine* lines, size_t n, uint64_t total
   w.BeginObject();
   w.Key("schema");
   w.String("mpidbg.leaks/1");
+  w.Key("source");
+  w.String("finalize");
   w.Key("ranks");
   w.Int(world_size);
   w.Key("total");
