@@ -92,7 +92,15 @@ void PrintText(const host::ObjectsReading& r) {
     }
     std::string line = "  " + host::HexString(o.handle);
     if (o.name) line += " " + *o.name;
-    line += "  " + o.state;
+    // A freed object listed here is one the runtime still keeps (an orphan), whatever
+    // MPI did with its own object: said so, never as if it were gone.
+    if (o.released) {
+      line += "  freed, MPI's object gone (record kept)";
+    } else if (o.freed) {
+      line += "  freed (record kept)";
+    } else {
+      line += "  " + o.state;
+    }
     if (o.request_state) line += " (" + *o.request_state + (o.persistent ? ", persistent" : "") + ")";
     const std::string created = host::CreationText(o);
     if (!created.empty()) line += "  " + created;
