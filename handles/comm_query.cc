@@ -145,17 +145,6 @@ int fill_handle_lists(const QueryContext& ctx, const mpidbg_comm_record& c,
   return ok ? MPIDBG_SUCCESS : MPIDBG_ERR_NO_MEM;
 }
 
-const char* predefined_name(const QueryContext& ctx, const mpidbg_comm_record& c) {
-  const mpidbg_root& root = ctx.snapshot->root;
-  if (root.comm_world_handle != 0 && same(ctx, c.handle, root.comm_world_handle)) {
-    return "MPI_COMM_WORLD";
-  }
-  if (root.comm_self_handle != 0 && same(ctx, c.handle, root.comm_self_handle)) {
-    return "MPI_COMM_SELF";
-  }
-  return "";
-}
-
 int fill_topology(const Topology& t, unsigned int* bits, mpidbg_comm_info_t* out) {
   switch (t.kind) {
     case MPIDBG_TOPO_CART:
@@ -195,7 +184,7 @@ int fill_topology(const Topology& t, unsigned int* bits, mpidbg_comm_info_t* out
 int fill_comm(const QueryContext& ctx, const CommEntry& entry, const Topology& topo,
               mpidbg_comm_info_t* out) {
   const mpidbg_comm_record& c = entry.rec;
-  set_name(out->comm_name, sizeof out->comm_name, c.name[0] != '\0' ? c.name : predefined_name(ctx, c));
+  set_name(out->comm_name, sizeof out->comm_name, c.name[0] != '\0' ? c.name : predefined_comm_name(ctx, c));
   unsigned int bits = object_bits(c.hdr.flags);  // PREDEFINED and FREED_* agree in value
   if ((c.hdr.flags & MPIDBG_COMM_INTER) != 0) bits |= MPIDBG_COMM_INFO_INTERCOMM;
   out->comm_rank = c.rank;

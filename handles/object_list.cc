@@ -63,14 +63,9 @@ bool add_comms(const QueryContext& ctx, Entries* out) {
     set_name(e.creator_name, sizeof e.creator_name, creator_name(r.hdr.flags, r.creator));
     char name[sizeof r.name + 1] = {};
     std::memcpy(name, r.name, sizeof r.name);
-    const mpidbg_root& root = ctx.snapshot->root;
     // Predefined communicators the runtime left unnamed still have their MPI names.
     if (name[0] == '\0' && (r.hdr.flags & MPIDBG_REC_PREDEFINED) != 0) {
-      if (root.comm_world_handle != 0 && same(ctx, r.handle, root.comm_world_handle)) {
-        set_name(name, sizeof name, "MPI_COMM_WORLD");
-      } else if (root.comm_self_handle != 0 && same(ctx, r.handle, root.comm_self_handle)) {
-        set_name(name, sizeof name, "MPI_COMM_SELF");
-      }
+      set_name(name, sizeof name, predefined_comm_name(ctx, r));
     }
     set_name(e.name, sizeof e.name, name);
     e.create_time_ns = r.create_time_ns;

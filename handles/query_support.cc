@@ -132,6 +132,17 @@ bool same(const QueryContext& ctx, uint64_t a, uint64_t b) {
   return plugin::same_handle(a, b, ctx.snapshot->root.handle_size);
 }
 
+const char* predefined_comm_name(const QueryContext& ctx, const mpidbg_comm_record& c) {
+  const mpidbg_root& root = ctx.snapshot->root;
+  if (root.comm_world_handle != 0 && same(ctx, c.handle, root.comm_world_handle)) {
+    return "MPI_COMM_WORLD";
+  }
+  if (root.comm_self_handle != 0 && same(ctx, c.handle, root.comm_self_handle)) {
+    return "MPI_COMM_SELF";
+  }
+  return "";
+}
+
 bool fortran_is_c(const QueryContext& ctx) {
   const mpidbg_root& root = ctx.snapshot->root;
   return root.flavour == MPIDBG_FLAVOUR_MPICH && root.handle_size == 4;

@@ -71,6 +71,10 @@ bool is_null_handle(const QueryContext& ctx, uint64_t null_handle, uint64_t hand
 // Whether two handles are equal on the MPI's handle width.
 bool same(const QueryContext& ctx, uint64_t a, uint64_t b);
 
+// "MPI_COMM_WORLD" / "MPI_COMM_SELF" for the predefined communicators (recognised by
+// handle, as the runtime may leave them unnamed), "" for any other.
+const char* predefined_comm_name(const QueryContext& ctx, const mpidbg_comm_record& c);
+
 // Whether this MPI's Fortran handles equal its C handles (MPICH: 4-byte integer handles,
 // MPI_*_c2f is the identity).
 bool fortran_is_c(const QueryContext& ctx);
