@@ -103,24 +103,12 @@ class Plugin:
                                          [_P, POINTER(A.mqs_process_callbacks),
                                           POINTER(H.mpidbg_handle_info_t)])
         self.mpidbg_finalize_per_process = b("mpidbg_finalize_per_process", None, [_P, _P])
-        self.mpidbg_name_map_query = b("mpidbg_name_map_query", c_int,
-                                       [_P, _P, _P, _P, c_int,
-                                        POINTER(POINTER(H.mpidbg_name_map_t))])
         # Extension version 2: absent from older plugins (None then).
         self.mpidbg_object_list_query = b("mpidbg_object_list_query", c_int,
                                           [_P, _P, _P, _P, c_int, POINTER(c_int),
                                            POINTER(POINTER(H.mpidbg_object_entry_t))])
         self.mpidbg_latest_time_query = b("mpidbg_latest_time_query", c_int,
                                           [_P, _P, _P, _P, POINTER(c_int64)])
-        self.queries = {}
-        for name, struct in QUERIES.items():
-            args = [_P, _P, _P, _P, A.mqs_taddr_t]
-            if name == "mpidbg_datatype_query":
-                args.append(c_int)  # max_map_entries
-            args.append(POINTER(POINTER(struct)))
-            fn = b(name, c_int, args)
-            if fn is not None:
-                self.queries[name] = (fn, struct)
 
     def _bind(self, name, restype, argtypes):
         try:
@@ -142,25 +130,6 @@ class Plugin:
             except (ctypes.ArgumentError, OSError):
                 pass
         return "error %d" % code
-
-
-# Query function -> result structure.
-QUERIES = {
-    "mpidbg_comm_query": H.mpidbg_comm_info_t,
-    "mpidbg_comm_query_ext": H.mpidbg_comm_ext_info_t,
-    "mpidbg_request_query": H.mpidbg_request_info_t,
-    "mpidbg_request_query_ext": H.mpidbg_request_ext_info_t,
-    "mpidbg_status_query": H.mpidbg_status_info_t,
-    "mpidbg_status_query_ext": H.mpidbg_status_ext_info_t,
-    "mpidbg_errhandler_query": H.mpidbg_errhandler_info_t,
-    "mpidbg_datatype_query": H.mpidbg_datatype_info_t,
-    "mpidbg_group_query": H.mpidbg_group_info_t,
-    "mpidbg_op_query": H.mpidbg_op_info_t,
-    "mpidbg_info_query": H.mpidbg_info_info_t,
-    "mpidbg_win_query": H.mpidbg_win_info_t,
-    "mpidbg_file_query": H.mpidbg_file_info_t,
-    "mpidbg_message_query": H.mpidbg_message_info_t,
-}
 
 
 def load():

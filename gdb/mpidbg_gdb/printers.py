@@ -1,8 +1,8 @@
 """Pretty printers for MPI handles: MPI_Comm, MPI_Request, MPI_Datatype, MPI_Group,
 MPI_Win, MPI_Op, MPI_Errhandler, MPI_Info, MPI_File, MPI_Message and MPI_Status.
 
-A printer asks the handle interface about the handle and shows a one-line summary with
-children an IDE can expand. When the question cannot be answered (no plugin, no
+A printer has the handle described (describer.py: the describer `mpidbg handle` uses)
+and shows its summary line, with the description's fields as children an IDE can expand. When the question cannot be answered (no plugin, no
 runtime in the process, a query the plugin lacks, a handle it does not know) the value
 prints as it would without the printer; `mpi handle EXPR` tells why.
 """
@@ -12,7 +12,7 @@ import struct
 import gdb
 import gdb.printing
 
-from . import describe, handle_query, kinds, session
+from . import describer, handle_query, kinds, session
 
 
 class HandlePrinter:
@@ -30,7 +30,7 @@ class HandlePrinter:
                 handle = kinds.handle_of(self.value, self.kind)
                 if handle is None:
                     raise handle_query.QueryError("no handle value")
-                self._result = handle_query.query(session.current(), self.kind, handle)
+                self._result = describer.describe(session.current(), self.kind, handle)
             except (handle_query.QueryError, session.NotAvailable, gdb.error,
                     gdb.MemoryError, OverflowError, ValueError):
                 self._failed = True
@@ -47,8 +47,7 @@ class HandlePrinter:
         if r is None:
             # A status falls back to its own fields (children), a handle to its value.
             return None if self.kind == "status" else self._plain()
-        summary, _, _ = describe.KINDS[self.kind]
-        return summary(r)
+        return r.summary
 
     def children(self):
         r = self._decode()
@@ -59,17 +58,10 @@ class HandlePrinter:
                     if field.name:
                         yield field.name, self.value[field.name]
             return
-        if describe.is_null(self.kind, r):
+        if r.is_null:
             return
-        _, children, _ = describe.KINDS[self.kind]
-        for name, value in children(r):
+        for name, value in r.fields:
             yield name, _child(value)
-
-    def display_hint(self):
-        r = self._decode()
-        if r is None or describe.is_null(self.kind, r):
-            return None
-        return describe.KINDS[self.kind][2]
 
 
 class TextPrinter:
@@ -127,11 +119,15 @@ class TextListPrinter:
         return "array"
 
 
-def ranks_value(ranks):
-    """A child value gdb shows as an int array (world ranks)."""
-    int_type = gdb.lookup_type("int")
-    raw = struct.pack("=%di" % len(ranks), *ranks)
-    return gdb.Value(raw, int_type.array(len(ranks) - 1))
+def ints_value(values):
+    """A child value gdb shows as an integer array (world ranks, a topology's dims):
+    int elements, or long long ones when a value does not fit an int."""
+    if all(-2**31 <= v < 2**31 for v in values):
+        element, code = gdb.lookup_type("int"), "i"
+    else:
+        element, code = gdb.lookup_type("long long"), "q"
+    raw = struct.pack("=%d%s" % (len(values), code), *values)
+    return gdb.Value(raw, element.array(len(values) - 1))
 
 
 def texts_value(texts):
@@ -144,15 +140,31 @@ def texts_value(texts):
 
 
 def _child(value):
-    if isinstance(value, describe.Ranks):
-        return ranks_value(value) if value else text_value("none")
-    if isinstance(value, describe.Texts):
-        return texts_value(value) if value else text_value("none")
+    """A field's value (an int, a string, a list of ints or of strings, an address) as a
+    gdb value."""
+    if isinstance(value, dict) and "address" in value:
+        return gdb.Value(int(value["address"], 16)).cast(gdb.lookup_type("void").pointer())
+    if isinstance(value, list):
+        if not value:
+            return text_value("none")
+        if all(isinstance(v, int) for v in value):
+            return ints_value(value)
+        return texts_value([str(v) for v in value])
     if isinstance(value, str):
         return text_value(value)
-    if isinstance(value, handle_query.Address):
-        return gdb.Value(int(value)).cast(gdb.lookup_type("void").pointer())
-    return value
+    if isinstance(value, float):
+        return gdb.Value(value)
+    return gdb.Value(int(value)).cast(_long_type())
+
+
+_long = None
+
+
+def _long_type():
+    global _long
+    if _long is None:
+        _long = gdb.lookup_type("long")
+    return _long
 
 
 def _is_text(value):

@@ -5,7 +5,7 @@ from ctypes import byref
 import gdb
 
 from . import abi_mqs as A
-from . import describe, handle_query, orphan_walk, release_request
+from . import describer, handle_query, orphan_walk, release_request
 from . import text as T
 from .report_queues import process_line
 from .session import NotAvailable
@@ -24,12 +24,12 @@ def counters(plugin, process):
 
 
 def _describe(session, orphan):
-    """The handle interface's summary of an orphan, or its name when it cannot say."""
+    """The describer's summary of an orphan (as `mpidbg handle` says it), or its handle and
+    name when it cannot say."""
     try:
-        r = handle_query.query(session, orphan.kind, orphan.handle)
-        return describe.KINDS[orphan.kind][0](r)
+        return describer.describe(session, orphan.kind, orphan.handle).summary
     except (handle_query.QueryError, NotAvailable):
-        return '"%s"' % orphan.name if orphan.name else ""
+        return T.hexa(orphan.handle) + (' "%s"' % orphan.name if orphan.name else "")
 
 
 def _release_state(inferior, big_endian):
@@ -75,5 +75,5 @@ def report(session):
             continue
         out.append("  %s: %s" % (kind, len(found) if found else "none"))
         for o in found:
-            out.append("    %s  %s" % (T.hexa(o.handle), _describe(session, o)))
+            out.append("    " + _describe(session, o))
     return "\n".join(out) + "\n"

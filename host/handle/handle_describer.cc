@@ -16,7 +16,7 @@ Result<json> QueryOne(HandleQuery& q,
                       int (*query)(mqs_image*, mqs_image_info*, mqs_process*, mqs_process_info*,
                                    mqs_taddr_t, Info**),
                       uint64_t value, const ToJson& to_json, const Fail& fail) {
-  HandleResult<Info> r;
+  auto r = q.NewResult<Info>();
   int rc = q.Run(query, value, &r);
   if (rc != MPIDBG_SUCCESS) return fail(rc);
   if (!r) return fail(MPIDBG_ERR_UNAVAILABLE);
@@ -58,13 +58,13 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
   // Kinds with an extended query fall back to version 1 when the DLL lacks it.
   if (kind == "comm") {
     if (fn.comm_query_extended != nullptr) {
-      HandleResult<mpidbg_comm_ext_info_t> extended;
+      auto extended = q_.NewResult<mpidbg_comm_ext_info_t>();
       rc = q_.Run(fn.comm_query_extended, value, &extended);
       if (rc == MPIDBG_SUCCESS && extended) {
         json j = CommToJson(extended->base, extended.get(), namer);
         // The other job of an intercommunicator to another job; null when there is
         // none or the DLL cannot tell (an older one lacks the query).
-        HandleResult<mpidbg_comm_remote_job_t> remote;
+        auto remote = q_.NewResult<mpidbg_comm_remote_job_t>();
         j["remote_job"] = nullptr;
         if (q_.Run(fn.comm_query_remote_job, value, &remote) == MPIDBG_SUCCESS && remote) {
           j["remote_job"] = RemoteJobToJson(*remote.get());
@@ -81,7 +81,7 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
   }
   if (kind == "request") {
     if (fn.request_query_extended != nullptr) {
-      HandleResult<mpidbg_request_ext_info_t> extended;
+      auto extended = q_.NewResult<mpidbg_request_ext_info_t>();
       rc = q_.Run(fn.request_query_extended, value, &extended);
       if (rc == MPIDBG_SUCCESS && extended) {
         return RequestToJson(extended->base, extended.get(), namer);
@@ -96,7 +96,7 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
   }
   if (kind == "status") {
     if (fn.status_query_extended != nullptr) {
-      HandleResult<mpidbg_status_ext_info_t> extended;
+      auto extended = q_.NewResult<mpidbg_status_ext_info_t>();
       rc = q_.Run(fn.status_query_extended, value, &extended);
       if (rc == MPIDBG_SUCCESS && extended) {
         return StatusToJson(value, extended->base, extended.get());
@@ -110,7 +110,7 @@ Result<json> HandleDescriber::Describe(const std::string& kind, uint64_t value, 
         [&](const mpidbg_status_info_t& st) { return StatusToJson(value, st, nullptr); }, fail);
   }
   if (kind == "datatype") {
-    HandleResult<mpidbg_datatype_info_t> r;
+    auto r = q_.NewResult<mpidbg_datatype_info_t>();
     rc = q_.Run(fn.datatype_query, value, max_map_entries, &r);
     if (rc != MPIDBG_SUCCESS) return fail(rc);
     if (!r) return fail(MPIDBG_ERR_UNAVAILABLE);

@@ -133,7 +133,17 @@ std::string PeerText(const json& v) { return v.is_null() ? "?" : Str(v); }
 void RequestText(const json& h, std::ostringstream& out) {
   out << Head(h);
   if (h.contains("request_kind")) {
-    out << ": " << Str(h["request_kind"]) << " " << Str(h["direction"]) << ", " << Str(h["status"]);
+    // What it waits for, in one line: direction, peer, tag, size, communicator, state.
+    const std::string direction = Str(h["direction"]);
+    out << ": " << direction;
+    if (direction == "send") out << " to " << PeerText(h["peer"]);
+    if (direction == "receive" || direction == "probe") out << " from " << PeerText(h["peer"]);
+    if (Has(h, "tag") && (direction == "send" || direction == "receive" || direction == "probe")) {
+      out << ", tag " << Str(h["tag"]);
+    }
+    if (Has(h, "bytes")) out << ", " << Str(h["bytes"]) << " bytes";
+    if (Has(h, "comm_name")) out << " on " << Str(h["comm_name"]);
+    out << ", " << Str(h["status"]);
     if (h.value("persistent", false)) out << ", persistent";
   }
   out << StateFlags(h) << "\n";
@@ -317,6 +327,11 @@ std::string HandleText(const json& doc) {
     out << "  (read from " << q["expr"].get<std::string>() << " at " << Str(q["address"]) << ")\n";
   }
   return out.str();
+}
+
+std::string HandleSummary(const json& handle) {
+  std::string text = HandleText(json{{"handle", handle}, {"query", json::object()}});
+  return text.substr(0, text.find('\n'));
 }
 
 }  // namespace mpidbg::host

@@ -10,4 +10,8 @@ namespace mpidbg::host {
 
 std::string HandleText(const nlohmann::json& doc);
 
+// The summary line of a handle object (the document's `handle`) alone, without its
+// newline: the first line HandleText writes.
+std::string HandleSummary(const nlohmann::json& handle);
+
 }  // namespace mpidbg::host

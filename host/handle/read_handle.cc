@@ -15,6 +15,7 @@
 
 #include "host/handle/handle_describer.h"
 #include "host/plugin_host/handle_query.h"
+#include "host/plugin_host/handle_session.h"
 #include "host/plugin_host/plugin_choice.h"
 #include "host/symbols/variable_types.h"
 #include "mpidbg/records.h"
@@ -247,7 +248,7 @@ Result<HandleReading> ReadHandle(const HandleRequest& req) {
   {
     auto session = HandleSession::Start(dll.value().get(), &ctx);
     if (!session.ok()) return session.status();
-    HandleQuery q(session.value().get());
+    HandleQuery q(session.value()->calls());
     uint64_t c_value = value;
     if (req.fortran) {
       auto converted = q.FortranToC(kind, value);

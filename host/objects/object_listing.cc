@@ -137,7 +137,7 @@ Result<model::ObjectListing> ListObjects(HandleSession& session, Dwfl* dwfl, int
   SiteNamer sites(dwfl);
   out.objects.reserve(count > 0 ? static_cast<size_t>(count) : 0);
   for (int i = 0; i < count; ++i) out.objects.push_back(FromEntry(entries[i], sites));
-  FreeHandleResult(entries);
+  FreeHandleResult(entries, BasicCallbacks()->mqs_free_fp);
 
   if (clock.live) {
     out.now_ns = clock.now_ns;

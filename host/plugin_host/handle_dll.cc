@@ -25,31 +25,7 @@ const char* const kRequired[] = {
     "mpidbg_init_per_process", "mpidbg_comm_query",
 };
 
-template <typename Fn>
-void Resolve(void* handle, const char* name, Fn* out) {
-  *out = reinterpret_cast<Fn>(dlsym(handle, name));
-}
-
 }  // namespace
-
-const char* HandleErrorString(int code) {
-  switch (code) {
-    case MPIDBG_SUCCESS:
-      return "no error";
-    case MPIDBG_ERR_NOT_FOUND:
-      return "no such handle in this process (never created, or its record is gone)";
-    case MPIDBG_ERR_NOT_SUPPORTED:
-      return "not supported for this process";
-    case MPIDBG_ERR_OUT_OF_RANGE:
-      return "value out of range";
-    case MPIDBG_ERR_UNAVAILABLE:
-      return "the information cannot be read now";
-    case MPIDBG_ERR_NO_MEM:
-      return "out of memory";
-    default:
-      return "unknown handle-interface error";
-  }
-}
 
 std::string MissingHandleExport(const std::string& path, std::string* error) {
   std::set<std::string> names;
@@ -85,44 +61,7 @@ Result<std::unique_ptr<HandleDll>> HandleDll::Load(const std::string& path) {
   }
   void* h = dll->handle_;
   HandleFunctions& f = dll->fn_;
-  Resolve(h, "mpidbg_init_once", &f.init_once);
-  Resolve(h, "mpidbg_interface_version_compatibility", &f.version_compatibility);
-  Resolve(h, "mpidbg_version_string", &f.version_string);
-  Resolve(h, "mpidbg_dll_taddr_width", &f.dll_taddr_width);
-  Resolve(h, "mpidbg_init_per_image", &f.init_per_image);
-  Resolve(h, "mpidbg_finalize_per_image", &f.finalize_per_image);
-  Resolve(h, "mpidbg_init_per_process", &f.init_per_process);
-  Resolve(h, "mpidbg_finalize_per_process", &f.finalize_per_process);
-  Resolve(h, "mpidbg_comm_query", &f.comm_query);
-  Resolve(h, "mpidbg_comm_f2c", &f.comm_f2c);
-  Resolve(h, "mpidbg_errhandler_query", &f.errhandler_query);
-  Resolve(h, "mpidbg_errhandler_f2c", &f.errhandler_f2c);
-  Resolve(h, "mpidbg_request_query", &f.request_query);
-  Resolve(h, "mpidbg_request_f2c", &f.request_f2c);
-  Resolve(h, "mpidbg_status_query", &f.status_query);
-  Resolve(h, "mpidbg_status_f2c", &f.status_f2c);
-  Resolve(h, "mpidbg_handle_ext_version", &f.extension_version);
-  Resolve(h, "mpidbg_name_map_query", &f.name_map_query);
-  Resolve(h, "mpidbg_comm_query_ext", &f.comm_query_extended);
-  Resolve(h, "mpidbg_comm_query_remote_job", &f.comm_query_remote_job);
-  Resolve(h, "mpidbg_request_query_ext", &f.request_query_extended);
-  Resolve(h, "mpidbg_status_query_ext", &f.status_query_extended);
-  Resolve(h, "mpidbg_datatype_query", &f.datatype_query);
-  Resolve(h, "mpidbg_datatype_f2c", &f.datatype_f2c);
-  Resolve(h, "mpidbg_group_query", &f.group_query);
-  Resolve(h, "mpidbg_group_f2c", &f.group_f2c);
-  Resolve(h, "mpidbg_op_query", &f.op_query);
-  Resolve(h, "mpidbg_op_f2c", &f.op_f2c);
-  Resolve(h, "mpidbg_info_query", &f.info_query);
-  Resolve(h, "mpidbg_info_f2c", &f.info_f2c);
-  Resolve(h, "mpidbg_win_query", &f.win_query);
-  Resolve(h, "mpidbg_win_f2c", &f.win_f2c);
-  Resolve(h, "mpidbg_file_query", &f.file_query);
-  Resolve(h, "mpidbg_file_f2c", &f.file_f2c);
-  Resolve(h, "mpidbg_message_query", &f.message_query);
-  Resolve(h, "mpidbg_message_f2c", &f.message_f2c);
-  Resolve(h, "mpidbg_object_list_query", &f.object_list_query);
-  Resolve(h, "mpidbg_latest_time_query", &f.latest_time_query);
+  ResolveHandleFunctions(h, &f);
   if (f.init_once == nullptr || f.version_compatibility == nullptr ||
       f.dll_taddr_width == nullptr || f.init_per_image == nullptr ||
       f.init_per_process == nullptr || f.comm_query == nullptr) {

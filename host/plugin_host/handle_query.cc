@@ -44,14 +44,15 @@ Status HandleQuery::Failure(int rc, const std::string& what) const {
     return Status::Usage("the process has no " + what + ": never created, or its record is gone");
   }
   if (rc == MPIDBG_ERR_NOT_SUPPORTED) {
-    return Status::NoSupport("the DLL " + s_->dll().path() + " cannot show " + what + ": " + why);
+    return Status::NoSupport("the DLL " + c_.dll_path + " cannot show " + what + ": " + why);
   }
-  if (!s_->last_read_error().empty()) why += " (" + s_->last_read_error() + ")";
+  std::string read_error = c_.last_read_error ? c_.last_read_error() : std::string();
+  if (!read_error.empty()) why += " (" + read_error + ")";
   return Status::Unreadable("cannot read " + what + ": " + why);
 }
 
 Result<uint64_t> HandleQuery::FortranToC(const std::string& kind, uint64_t f) {
-  const HandleFunctions& fn = s_->fn();
+  const HandleFunctions& fn = *c_.fn;
   using F2c = int (*)(mqs_image*, mqs_image_info*, mqs_process*, mqs_process_info*, mqs_taddr_t,
                       mqs_taddr_t*);
   F2c f2c = nullptr;
@@ -69,7 +70,7 @@ Result<uint64_t> HandleQuery::FortranToC(const std::string& kind, uint64_t f) {
   std::string what = "Fortran " + kind + " handle " + std::to_string(f);
   if (f2c == nullptr) return Failure(MPIDBG_ERR_NOT_SUPPORTED, what);
   mqs_taddr_t c = 0;
-  int rc = f2c(s_->image(), s_->image_info(), s_->process(), s_->process_info(), f, &c);
+  int rc = f2c(c_.image, c_.image_info, c_.process, c_.process_info, f, &c);
   if (rc != MPIDBG_SUCCESS) return Failure(rc, what);
   return static_cast<uint64_t>(c);
 }
@@ -78,10 +79,10 @@ const std::map<uint64_t, std::string>& HandleQuery::NameMap(int kind) {
   auto found = maps_.find(kind);
   if (found != maps_.end()) return found->second;
   std::map<uint64_t, std::string>& out = maps_[kind];
-  if (s_->fn().name_map_query == nullptr) return out;
-  HandleResult<mpidbg_name_map_t> map;
-  int rc = s_->fn().name_map_query(s_->image(), s_->image_info(), s_->process(), s_->process_info(),
-                                   kind, map.out());
+  if (c_.fn->name_map_query == nullptr) return out;
+  HandleResult<mpidbg_name_map_t> map(c_.release);
+  int rc = c_.fn->name_map_query(c_.image, c_.image_info, c_.process, c_.process_info, kind,
+                                 map.out());
   if (rc != MPIDBG_SUCCESS || !map) return out;
   for (int i = 0; i < (1 << 20) && map.get()[i].map_name != nullptr; ++i) {
     out.emplace(map.get()[i].map_handle, map.get()[i].map_name);

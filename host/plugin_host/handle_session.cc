@@ -44,4 +44,18 @@ HandleSession::~HandleSession() {
   }
 }
 
+HandleCalls HandleSession::calls() {
+  HandleCalls c;
+  c.fn = &dll_->fn();
+  c.image = image();
+  c.image_info = image_info();
+  c.process = process();
+  c.process_info = process_info();
+  c.release = BasicCallbacks()->mqs_free_fp;
+  c.dll_path = dll_->path();
+  TargetContext* ctx = ctx_;
+  c.last_read_error = [ctx] { return ctx->last_read_error; };
+  return c;
+}
+
 }  // namespace mpidbg::host

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "host/plugin_host/handle_dll.h"
+#include "host/plugin_host/handle_query.h"
 #include "host/plugin_host/mq_callbacks.h"
 
 namespace mpidbg::host {
@@ -28,6 +29,8 @@ class HandleSession {
   const mpidbg_handle_info_t& handle_types() const { return types_; }
   // The message of the last failed target read, "" when none failed.
   const std::string& last_read_error() const { return ctx_->last_read_error; }
+  // What HandleQuery runs against: this session, freed with the host's mqs_free.
+  HandleCalls calls();
 
  private:
   HandleSession(const HandleDll* dll, TargetContext* ctx);

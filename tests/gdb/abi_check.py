@@ -9,7 +9,7 @@ import sys
 import tempfile
 
 HEADERS = ["mpidbg/mqs_interface.h", "mpidbg/mpidbg_ext.h", "mpidbg/mpidbg_handles.h",
-           "mpidbg/records.h"]
+           "mpidbg/mpidbg_describe.h", "mpidbg/records.h"]
 
 
 def _structures(module):
@@ -25,7 +25,7 @@ def mirrors(package_dir):
     sys.path.insert(0, package_dir)
     out = []
     modules = (("mpidbg_gdb.abi_mqs", ""), ("mpidbg_gdb.abi_handles", "struct "),
-               ("mpidbg_gdb.abi_records", ""))
+               ("mpidbg_gdb.abi_records", ""), ("mpidbg_gdb.abi_describe", ""))
     for module_name, c_prefix in modules:
         module = importlib.import_module(module_name)
         for name, cls in _structures(module):

@@ -71,7 +71,7 @@ def common(flavour, source):
         "orphans": [
             r"^orphans: 1 kept \(budget \d+\), 0 evicted, 0 released$",
             r"^  comm: 1$",
-            r'^    0x[0-9a-f]+  MPI_Comm "scratch" size=4 rank=1 \[world 0,1,2,3\] freed',
+            r'^    comm 0x[0-9a-f]+ "scratch" \(MPI_Comm_dup\): intra, rank 1 of 4, FREED',
             r"^  datatype: none$",
         ],
         "objects": [
@@ -89,34 +89,46 @@ def common(flavour, source):
             r"^  0x[0-9a-f]+ scratch  (freed|released)  created by MPI_Comm_dup at gdb_handles\.c:%d in main"
             % source_line("MPI_Comm_dup(MPI_COMM_WORLD, &scratch);"),
         ],
+        # `mpi handle` prints `mpidbg handle`'s text (the same describer).
         "handle_dtype": [
-            r'^vector_type = MPI_Datatype "three_pairs" vector size=24 extent=40',
-            r"answered by mpidbg_datatype_query",
-            r"\[0\] basic_type=0x[0-9a-f]+, basic_name=MPI_INT, displacement=0, count=2",
-            r"\[2\] basic_type=0x[0-9a-f]+, basic_name=MPI_INT, displacement=32, count=2",
+            r'^vector_type = datatype 0x[0-9a-f]+ "three_pairs" \(MPI_Type_vector\): vector, '
+            r'size 24, extent 40 \(lb 0\), committed',
+            r"^  type map: 3 runs, 6 elements",
+            r"^    \+16 MPI_INT x2$",
+            r"^    \+32 MPI_INT x2$",
         ],
-        "handle_kind": [r'MPI_Comm "odds" size=2 rank=0 \[world 1,3\]',
-                        r"kind comm, handle 0x[0-9a-f]+, answered by mpidbg_comm_query"],
-        "p_split": [r'^\$\d+ = MPI_Comm "odds" size=2 rank=0 \[world 1,3\] = \{name = "odds", '
-                    r'kind = "intra", size = 2, rank = 0, world_ranks = \{1, 3\}, topology = '
-                    r'"none", creator = "MPI_Comm_split", predefined = 0, freed = 0\}$'],
-        "p_world": [r'^\$\d+ = MPI_Comm "MPI_COMM_WORLD" size=4 rank=1 \[world 0,1,2,3\]'],
-        "p_dup": [r'^\$\d+ = MPI_Comm "dup_of_world" size=4 rank=1 '],
-        "p_freed": [r'^\$\d+ = MPI_Comm "scratch" size=4 rank=1 \[world 0,1,2,3\] freed'],
-        "p_dtype": [r'^\$\d+ = MPI_Datatype "three_pairs" vector size=24 extent=40 '
-                    r'\[6 x MPI_INT\] = \{name = "three_pairs", combiner = "vector", creator = '
-                    r'"MPI_Type_vector", size = 24, extent = 40, committed = 1, type_map = '
-                    r'\{"MPI_INT x2 @0", "MPI_INT x2 @16", "MPI_INT x2 @32"\}, freed = 0\}$'],
-        "p_group": [r"^\$\d+ = MPI_Group size=2 rank=0 \[world 1,3\] = \{name = \"\", size = 2, "
-                    r"rank = 0, world_ranks = \{1, 3\}, creator = \"MPI_Comm_group\", freed = 0\}$"],
-        "p_op": [r"^\$\d+ = MPI_Op user commutative fn=0x[0-9a-f]+"],
-        "p_errh": [r"^\$\d+ = MPI_Errhandler user comm"],
-        "p_info": [r'^\$\d+ = MPI_Info 2 keys \{.*gdb_key=gdb_value.*\} = \{keys = 2, .*'
-                   r'gdb_key = "gdb_value".*freed = 0\}$'],
-        "p_win": [r'^\$\d+ = MPI_Win "gdb_win" create size=256 disp_unit=4 comm size 4'],
-        "p_status": [r"^\$\d+ = MPI_Status source=0 tag=7 error=0 20 B"],
-        "p_send": [r"^\$\d+ = MPI_Request Issend to 2 tag 200 40 B pending on MPI_COMM_WORLD"],
-        "p_recv": [r"^\$\d+ = MPI_Request Irecv from 2 tag 300 40 B pending on dup_of_world"],
+        "handle_kind": [r'^\(unsigned( long)?\)split_comm = comm 0x[0-9a-f]+ "odds" '
+                        r'\(MPI_Comm_split\): intra, rank 0 of 2',
+                        r"^  world ranks: 1,3$"],
+        # Printers: the describer's summary line, its fields as children.
+        "p_split": [r'^\$\d+ = comm 0x[0-9a-f]+ "odds" \(MPI_Comm_split\): intra, rank 0 of 2 = '
+                    r'\{name = "odds", size = 2, rank = 0, world_ranks = \{1, 3\}, intercomm = 0, '
+                    r'.*creator = "MPI_Comm_split", predefined = 0, freed = 0, freed_object = 0\}$'],
+        "p_world": [r'^\$\d+ = comm 0x[0-9a-f]+ "MPI_COMM_WORLD": intra, rank 1 of 4, predefined = '
+                    r'\{name = "MPI_COMM_WORLD", size = 4, rank = 1, world_ranks = \{0, 1, 2, 3\}'],
+        "p_dup": [r'^\$\d+ = comm 0x[0-9a-f]+ "dup_of_world" \(MPI_Comm_dup\): intra, rank 1 of 4 '],
+        "p_freed": [r'^\$\d+ = comm 0x[0-9a-f]+ "scratch" \(MPI_Comm_dup\): intra, rank 1 of 4, '
+                    r'FREED .*freed = 1'],
+        "p_dtype": [r'^\$\d+ = datatype 0x[0-9a-f]+ "three_pairs" \(MPI_Type_vector\): vector, '
+                    r'size 24, extent 40 \(lb 0\), committed = \{name = "three_pairs", combiner = '
+                    r'"vector", size = 24, extent = 40, lb = 0, committed = 1, .*type_map = '
+                    r'\{"MPI_INT x2 @0", "MPI_INT x2 @16", "MPI_INT x2 @32"\}, .*creator = '
+                    r'"MPI_Type_vector", predefined = 0, freed = 0'],
+        "p_group": [r"^\$\d+ = group 0x[0-9a-f]+ \(MPI_Comm_group\): size 2, rank 0 = \{size = 2, "
+                    r"rank = 0, world_ranks = \{1, 3\}, .*creator = \"MPI_Comm_group\", "
+                    r"predefined = 0, freed = 0"],
+        "p_op": [r"^\$\d+ = op 0x[0-9a-f]+: commutative, function 0x[0-9a-f]+ = \{commutative = 1, "
+                 r"callback = 0x[0-9a-f]+ <int_sum>"],
+        "p_errh": [r"^\$\d+ = errhandler 0x[0-9a-f]+: for comm, function 0x[0-9a-f]+"],
+        "p_info": [r'^\$\d+ = info 0x[0-9a-f]+: 2 keys = \{.*gdb_key = "gdb_value".*keys = 2, '
+                   r'.*freed = 0'],
+        "p_win": [r'^\$\d+ = win 0x[0-9a-f]+ "gdb_win": create, 256 bytes at 0x[0-9a-f]+, '
+                  r'disp_unit 4 = \{name = "gdb_win", flavor = "create", size = 256, .*comm_size = 4'],
+        "p_status": [r"^\$\d+ = status at 0x[0-9a-f]+: source 0, tag 7, error 0, 20 bytes"],
+        "p_send": [r"^\$\d+ = request 0x[0-9a-f]+ \(MPI_Issend\): send to 2, tag 200, 40 bytes on "
+                   r"MPI_COMM_WORLD, pending"],
+        "p_recv": [r"^\$\d+ = request 0x[0-9a-f]+ \(MPI_Irecv\): receive from 2, tag 300, 40 bytes "
+                   r"on dup_of_world, pending"],
         # print/r bypasses the printers: the plain handle value.
         "p_array": [r"^\$\d+ = (-?\d+|\(MPI_Comm\) 0x[0-9a-f]+|0x[0-9a-f]+)$"],
     }
@@ -140,7 +152,8 @@ def mi():
         # gdb/MI shows "{...}" as the value of any varobj with children (gdb's rule);
         # -data-evaluate-expression gives the summary.
         r'\^done,name="comm",numchild="\d+",value="\{\.\.\.\}",type="MPI_Comm"',
-        r'\^done,value="MPI_Comm \\"odds\\" size=2 rank=0 \[world 1,3\] = \{name = ',
+        r'\^done,value="comm 0x[0-9a-f]+ \\"odds\\" \(MPI_Comm_split\): intra, rank 0 of 2 = '
+        r'\{name = ',
         # Every kind expands to named children carrying what its summary says.
         r'child=\{name="comm\.name",exp="name",numchild="0",value="\\"odds\\""',
         r'child=\{name="comm\.size",exp="size",numchild="0",value="2"',
@@ -153,11 +166,11 @@ def mi():
         r'child=\{name="info\.gdb_key",exp="gdb_key",numchild="0",value="\\"gdb_value\\""',
         r'child=\{name="group\.world_ranks",exp="world_ranks",numchild="2"',
         r'child=\{name="op\.commutative",exp="commutative",numchild="0",value="1"',
-        r'child=\{name="errh\.function",exp="function"',
+        r'child=\{name="errh\.callback",exp="callback",numchild="0",value="0x[0-9a-f]+',
         r'child=\{name="win\.size",exp="size",numchild="0",value="256"',
         r'child=\{name="req\.peer",exp="peer",numchild="0",value="2"',
         r'child=\{name="req\.tag",exp="tag",numchild="0",value="300"',
-        r'child=\{name="req\.comm",exp="comm",numchild="0",value="\\"dup_of_world\\""',
+        r'child=\{name="req\.comm_name",exp="comm_name",numchild="0",value="\\"dup_of_world\\""',
         r'child=\{name="req\.buffer",exp="buffer",numchild="0",value="0x[0-9a-f]+( <recv_buf>)?"',
     ]
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "host/handle/handle_fields.h"
 #include "host/handle/handle_json.h"
 #include "host/handle/handle_text.h"
 #include "host/plugin_host/handle_dll.h"
@@ -159,12 +160,12 @@ TEST(HandleResults, FreesEveryMember) {
   info->info_pairs = static_cast<mpidbg_info_pair_t*>(std::calloc(2, sizeof(mpidbg_info_pair_t)));
   info->info_pairs[0] = {dup("a"), dup("1")};
   info->info_pairs[1] = {dup("b"), nullptr};
-  FreeHandleResult(info);
+  FreeHandleResult(info, std::free);
   auto* map = static_cast<mpidbg_name_map_t*>(std::calloc(3, sizeof(mpidbg_name_map_t)));
   map[0] = {dup("MPI_INT"), 1};
   map[1] = {dup("MPI_CHAR"), 2};
-  FreeHandleResult(map);
-  HandleResult<mpidbg_comm_ext_info_t> comm;
+  FreeHandleResult(map, std::free);
+  HandleResult<mpidbg_comm_ext_info_t> comm(std::free);
   *comm.out() =
       static_cast<mpidbg_comm_ext_info_t*>(std::calloc(1, sizeof(mpidbg_comm_ext_info_t)));
   comm->base.comm_num_attrs = 1;
@@ -200,6 +201,39 @@ TEST(VariableTypes, HandleKindsByTypeName) {
   EXPECT_EQ(HandleKindOfTypeName("MPI_Status"), "status");
   EXPECT_EQ(HandleKindOfTypeName("MPI_Message"), "message");
   EXPECT_EQ(HandleKindOfTypeName("int"), "");
+}
+
+// The children a variable view expands: the kind's main facts first, then where it came
+// from; unknown keys left out, booleans as 0/1, addresses marked, type map runs and info
+// pairs in their readable forms, nested objects flattened.
+TEST(HandleFields, WhatAVariableViewExpands) {
+  json comm = {{"kind", "comm"}, {"handle", "0x84000001"}, {"name", "odds"},
+               {"size", 2}, {"rank", 0}, {"world_ranks", {1, 3}}, {"intercomm", false},
+               {"remote_world_ranks", nullptr}, {"cart", {{"dims", {2, 1}}, {"periods", {true, false}}}},
+               {"creator", "MPI_Comm_split"}, {"predefined", false}, {"freed", false},
+               {"create_time_ns", 17}};
+  json fields = HandleFieldsJson(HandleFields(comm));
+  EXPECT_EQ(fields, json::parse(R"([["name","odds"],["size",2],["rank",0],["world_ranks",[1,3]],
+      ["intercomm",0],["cart_dims",[2,1]],["cart_periods",[1,0]],["creator","MPI_Comm_split"],
+      ["predefined",0],["freed",0]])"));
+
+  json dtype = {{"kind", "datatype"}, {"name", nullptr}, {"combiner", "vector"},
+                {"type_map", {{{"type", "MPI_INT"}, {"displacement", 16}, {"count", 2}}}},
+                {"arguments", {{"count", 3}, {"oldtype", "MPI_INT"}}}};
+  fields = HandleFieldsJson(HandleFields(dtype));
+  EXPECT_EQ(fields, json::parse(R"([["combiner","vector"],["arguments_count",3],
+      ["arguments_oldtype","MPI_INT"],["type_map",["MPI_INT x2 @16"]]])"));
+
+  json info = {{"kind", "info"}, {"pairs", {{{"key", "a"}, {"value", "1"}}, {{"key", "b"}, {"value", nullptr}}}}};
+  fields = HandleFieldsJson(HandleFields(info));
+  EXPECT_EQ(fields, json::parse(R"([["a","1"],["b",""],["keys",2]])"));
+
+  json request = {{"kind", "request"}, {"status", "pending"}, {"buffer", "0x7f00"},
+                  {"pending", json::array()}, {"comm_name", "odds"}};
+  fields = HandleFieldsJson(HandleFields(request));
+  EXPECT_EQ(fields, json::parse(R"([["status","pending"],["comm_name","odds"],
+      ["buffer",{"address":"0x7f00"}]])"));
+  EXPECT_TRUE(HandleFields(json("not an object")).empty());
 }
 
 }  // namespace
