@@ -11,6 +11,13 @@
  *   latency_0_c    latency_0 and message_rate through the MPI-4 large-count twins
  *   message_rate_c (MPI_Send_c, MPI_Recv_c, MPI_Isend_c, MPI_Irecv_c), when the MPI has
  *                  them: the runtime's cost of a _c call against its plain twin's
+ *   churn_comm     object churn, microseconds per iteration: MPI_Comm_dup + MPI_Comm_free
+ *   churn_type     MPI_Type_vector + MPI_Type_commit + MPI_Type_free
+ *   churn_requests per request of a request-heavy loop: both ranks post 16 MPI_Irecv and
+ *                  16 MPI_Isend to each other and complete them with one MPI_Waitall,
+ *                  then start and complete a persistent send/receive pair made for the
+ *                  iteration and free it (MPI_Send_init, MPI_Recv_init, MPI_Startall,
+ *                  MPI_Waitall, MPI_Request_free)
  *   request_bytes  root.request_bytes and root.orphan_budget of the mpidbg runtime,
  *   orphan_budget  when it is loaded (looked up by name, so the program itself does not
  *                  depend on the runtime)
@@ -126,6 +133,54 @@ static double MessageRate(int windows) {
   return Median(batch, kBatches);
 }
 
+/* The median over batches of one iteration of `body`, in microseconds per `per`. */
+static double Timed(void (*body)(void), int iterations, double per) {
+  double batch[kBatches];
+  for (int i = 0; i < iterations / 4; ++i) body(); /* warm up */
+  for (int b = 0; b < kBatches; ++b) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iterations; ++i) body();
+    batch[b] = (MPI_Wtime() - t0) * 1e6 / ((double)iterations * per);
+  }
+  return Median(batch, kBatches);
+}
+
+static void ChurnComm(void) {
+  MPI_Comm c;
+  MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  MPI_Comm_free(&c);
+}
+
+static void ChurnType(void) {
+  MPI_Datatype t;
+  MPI_Type_vector(4, 2, 3, MPI_INT, &t);
+  MPI_Type_commit(&t);
+  MPI_Type_free(&t);
+}
+
+enum { kChurnRequests = 16 };
+
+static void ChurnRequests(void) {
+  static int in[kChurnRequests], out[kChurnRequests], pin, pout;
+  static MPI_Status statuses[2 * kChurnRequests];
+  MPI_Request req[2 * kChurnRequests];
+  const int peer = 1 - g_rank;
+  for (int i = 0; i < kChurnRequests; ++i) {
+    MPI_Irecv(&in[i], 1, MPI_INT, peer, 4, MPI_COMM_WORLD, &req[i]);
+  }
+  for (int i = 0; i < kChurnRequests; ++i) {
+    MPI_Isend(&out[i], 1, MPI_INT, peer, 4, MPI_COMM_WORLD, &req[kChurnRequests + i]);
+  }
+  MPI_Waitall(2 * kChurnRequests, req, statuses);
+  MPI_Recv_init(&pin, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &req[0]);
+  MPI_Send_init(&pout, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &req[1]);
+  MPI_Startall(2, req);
+  MPI_Waitall(2, req, statuses);
+  MPI_Request_free(&req[0]);
+  MPI_Request_free(&req[1]);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int size = 0;
@@ -149,6 +204,9 @@ int main(int argc, char** argv) {
   double rate_c = MessageRate(windows);
   g_large = 0;
 #endif
+  double churn_comm = Timed(ChurnComm, (int)(2000 * scale), 1.0);
+  double churn_type = Timed(ChurnType, (int)(20000 * scale), 1.0);
+  double churn_requests = Timed(ChurnRequests, (int)(1000 * scale), 2.0 * kChurnRequests + 2);
   if (g_rank == 0) {
     printf("latency_0 %.4f us\n", lat0);
     printf("latency_1024 %.4f us\n", lat1k);
@@ -157,6 +215,9 @@ int main(int argc, char** argv) {
     printf("latency_0_c %.4f us\n", lat0_c);
     printf("message_rate_c %.1f msg/s\n", rate_c);
 #endif
+    printf("churn_comm %.4f us\n", churn_comm);
+    printf("churn_type %.4f us\n", churn_type);
+    printf("churn_requests %.4f us\n", churn_requests);
     const mpidbg_root* root = (const mpidbg_root*)dlsym(RTLD_DEFAULT, MPIDBG_ROOT_SYMBOL);
     if (root != NULL) {
       printf("request_bytes %llu bytes\n", (unsigned long long)root->request_bytes);

@@ -18,6 +18,10 @@ Progress goes to stdout line by line; the last line is one JSON object:
   latency_ratio        mean of the 0 B and 1 KiB one-way latency ratios (lower is better)
   latency_0_ratio, latency_1024_ratio
   message_rate_ratio   messages per second with / without (higher is better)
+  object_churn_ratio   mean of the churn ratios (time with / without, lower is better):
+  churn                churn_comm (MPI_Comm_dup + free), churn_type (a vector type
+                       created, committed, freed), churn_requests (per request of a loop of
+                       nonblocking and persistent requests made, completed and freed)
   large_count          where the MPI has MPI_Send_c & co.: latency_0_c_ratio and
                        message_rate_c_ratio (with / without, as above), and their
                        quotients by latency_0_ratio and message_rate_ratio: 1.0 when a
@@ -45,6 +49,8 @@ PRELOAD = {
     "openmpi": lambda lib: ["-x", "LD_PRELOAD=" + lib],
 }
 METRICS = ("latency_0", "latency_1024", "message_rate")
+# Object churn (mpi_bench.c): microseconds per iteration, lower is better.
+CHURN_METRICS = ("churn_comm", "churn_type", "churn_requests")
 # The same through the MPI-4 large-count twins, where the MPI has them (mpi_bench.c).
 LARGE_COUNT_METRICS = ("latency_0_c", "message_rate_c")
 
@@ -74,7 +80,7 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None):
                 values[parts[0]] = float(parts[1])
             except ValueError:
                 pass
-    missing = [m for m in METRICS if m not in values]
+    missing = [m for m in METRICS + CHURN_METRICS if m not in values]
     if out.returncode != 0 or missing:
         raise RuntimeError(f"{' '.join(cmd)} failed (exit {out.returncode}, missing "
                            f"{missing}):\n{out.stderr[-2000:]}")
@@ -121,14 +127,15 @@ def main():
     a = ap.parse_args()
 
     result = {"latency_ratio": {}, "latency_0_ratio": {}, "latency_1024_ratio": {},
-              "message_rate_ratio": {}, "large_count": {}, "request_bytes": {}, "orphan_budget": {},
+              "message_rate_ratio": {}, "object_churn_ratio": {}, "churn": {},
+              "large_count": {}, "request_bytes": {}, "orphan_budget": {},
               "plain": {}, "runtime": {}}
     for flavour in [f for f in a.flavours.split(",") if f]:
         found = built(a.build_dir, flavour)
         if found is None:
             continue
         exe, lib = found
-        ratios = {m: [] for m in METRICS + LARGE_COUNT_METRICS}
+        ratios = {m: [] for m in METRICS + CHURN_METRICS + LARGE_COUNT_METRICS}
         plain_runs, runtime_runs, extra = [], [], {}
         for r in range(a.rounds):
             order = [False, True] if r % 2 == 0 else [True, False]
@@ -139,16 +146,20 @@ def main():
             plain_runs.append(got[False])
             runtime_runs.append(got[True])
             extra = got[True]
-            for m in METRICS + LARGE_COUNT_METRICS:
+            for m in METRICS + CHURN_METRICS + LARGE_COUNT_METRICS:
                 if m in got[True] and m in got[False]:
                     ratios[m].append(got[True][m] / got[False][m])
             print(f"{flavour} round {r + 1}/{a.rounds}: " + ", ".join(
-                f"{m} {got[False][m]:.4g} -> {got[True][m]:.4g}" for m in METRICS), flush=True)
+                f"{m} {got[False][m]:.4g} -> {got[True][m]:.4g}" for m in METRICS + CHURN_METRICS),
+                flush=True)
         med = {m: statistics.median(ratios[m]) for m in METRICS}
         result["latency_0_ratio"][flavour] = round(med["latency_0"], 4)
         result["latency_1024_ratio"][flavour] = round(med["latency_1024"], 4)
         result["latency_ratio"][flavour] = round((med["latency_0"] + med["latency_1024"]) / 2, 4)
         result["message_rate_ratio"][flavour] = round(med["message_rate"], 4)
+        churn = {m: round(statistics.median(ratios[m]), 4) for m in CHURN_METRICS}
+        result["churn"][flavour] = churn
+        result["object_churn_ratio"][flavour] = round(statistics.mean(churn.values()), 4)
         if all(ratios[m] for m in LARGE_COUNT_METRICS):
             lat_c = statistics.median(ratios["latency_0_c"])
             rate_c = statistics.median(ratios["message_rate_c"])
@@ -157,8 +168,10 @@ def main():
                 "message_rate_c_ratio": round(rate_c, 4),
                 "latency_0_c_vs_plain": round(lat_c / med["latency_0"], 4),
                 "message_rate_c_vs_plain": round(rate_c / med["message_rate"], 4)}
-        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs) for m in METRICS}
-        result["runtime"][flavour] = {m: statistics.median(x[m] for x in runtime_runs) for m in METRICS}
+        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
+                                    for m in METRICS + CHURN_METRICS}
+        result["runtime"][flavour] = {m: statistics.median(x[m] for x in runtime_runs)
+                                      for m in METRICS + CHURN_METRICS}
         if "request_bytes" in extra:
             result["request_bytes"][flavour] = int(extra["request_bytes"])
         if "orphan_budget" in extra:
