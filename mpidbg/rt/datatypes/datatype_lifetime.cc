@@ -18,6 +18,7 @@
 #include "core/handle_map.h"
 #include "core/spinlock.h"
 #include "rt/handle_widening.h"
+#include "rt/hot/datatype_info.h"
 #include "rt/process/registry.h"
 
 namespace mpidbg::rt {
@@ -61,8 +62,10 @@ Entry* EntryOfLocked(const mpidbg_object_head* rec) {
 }
 
 // Whether any op record in the runtime's table names `handle` as its datatype; read
-// the way a debugger walks the table.
+// the way a debugger walks the table. A type never described for an operation is in no
+// op record: no walk (the walk costs the table's size, several thousand instructions).
 bool UsedByOperations(uint64_t handle) {
+  if (!DatatypeMayBeInOperations(handle)) return false;
   bool used = false;
   ForEachRecord(mpidbg_runtime_root.operations, [&](mpidbg_record_header* h) {
     used = used || __atomic_load_n(&reinterpret_cast<const mpidbg_operation_record*>(h)->datatype,

@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "core/handle_filter.h"
 #include "core/job_id.h"
 #include "core/record_write.h"
 #include "rt/handle_widening.h"
@@ -26,6 +27,12 @@ struct CacheEntry {
   std::atomic<uint64_t> name[kNameWords];
 };
 CacheEntry g_cache[kCacheEntries];
+
+// Every derived datatype ever described (4096 bits, 512 bytes). An operation record names
+// a derived datatype only after the runtime described it for the record's size, so a
+// handle not in here is in no operation record: freeing such a type needs no walk of the
+// operation table (rt/datatypes/datatype_lifetime.cc).
+core::HandleFilter<64> g_described_derived;
 
 CacheEntry& EntryFor(uint64_t key) {
   return g_cache[core::Mix64(key) % kCacheEntries];
@@ -93,7 +100,10 @@ bool Describe(MPI_Datatype datatype, DatatypeInfo* out) {
   const uint64_t key = HandleToU64(datatype);
   if (CacheLookup(key, out)) return true;
   AskLibrary(datatype, out);
-  if (!IsNamed(datatype)) return false;
+  if (!IsNamed(datatype)) {
+    g_described_derived.Add(key);
+    return false;
+  }
   CacheStore(key, *out);
   return true;
 }
@@ -116,6 +126,8 @@ const DatatypeInfo& DescribeIntoThread(ThreadState* ts, MPI_Datatype datatype) {
   out = info;
   return out;
 }
+
+bool DatatypeMayBeInOperations(uint64_t handle) { return g_described_derived.MayContain(handle); }
 
 int64_t DatatypeSize(MPI_Datatype datatype) {
   ThreadState* ts = t_state;

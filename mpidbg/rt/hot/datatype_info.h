@@ -24,6 +24,12 @@ void DescribeDatatype(MPI_Datatype datatype, DatatypeInfo* out);
 // predefined types.
 int64_t DatatypeSize(MPI_Datatype datatype);
 
+// False when no operation record can name the derived datatype `handle` (a handle value,
+// as op records store it): every derived type an op record names was described here
+// first, for the record's size. True may be a handle value described before, for a type
+// since freed.
+bool DatatypeMayBeInOperations(uint64_t handle);
+
 }  // namespace mpidbg::rt
 
 #endif  // MPIDBG_RT_DATATYPE_INFO_H
