@@ -2,6 +2,7 @@
 """Instructions the mpidbg runtime adds per MPI call, counted with callgrind.
 
 usage: count_instructions.py --build-dir DIR [--flavours mpich,openmpi] [--scale S]
+                             [--floor SET,...]
 
 Runs bench/mpi_bench (the program scripts/bench times) once per flavour with the runtime
 LD_PRELOADed and both ranks under `valgrind --tool=callgrind`, and once without the
@@ -10,7 +11,10 @@ timings; they count work, not time (a stall on a shared cache line costs no
 instructions).
 
 For each wrapped call, what the runtime adds is the wrapper's inclusive count minus
-that of the PMPI_* call it makes, per call (MPI_Waitall also per request). Without the
+that of the PMPI_* call it makes, per call; MPI_Waitall also per request (every request
+mpi_bench makes is completed by exactly one MPI_Waitall, so the requests are the calls
+that make them). `--floor` counts the same for bench/floor_interposer.c's sets of
+layers (run_floor.py) in place of the runtime. Without the
 runtime the same program gives what MPI's own MPI_Send/MPI_Isend/MPI_Irecv cost (a
 receive's count depends on how long it polls, so it is not reported). The vDSO is not
 visible under valgrind, so the clock is counted as libc's clock_gettime.
@@ -41,8 +45,14 @@ LAUNCH = {
 # The _c twins (MPI-4) appear only where the MPI has them; mpi_bench makes as many calls
 # of each as of its plain twin, so their counts compare directly.
 CALLS = ("MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Waitall",
-         "MPI_Send_c", "MPI_Recv_c", "MPI_Isend_c", "MPI_Irecv_c")
-WINDOW = 64  # requests per MPI_Waitall in mpi_bench's message-rate part
+         "MPI_Send_c", "MPI_Recv_c", "MPI_Isend_c", "MPI_Irecv_c",
+         # mpi_bench's object churn
+         "MPI_Comm_dup", "MPI_Comm_free", "MPI_Type_vector", "MPI_Type_commit",
+         "MPI_Type_free", "MPI_Send_init", "MPI_Recv_init", "MPI_Startall",
+         "MPI_Request_free")
+# The calls that make a request (each completed by one MPI_Waitall in mpi_bench).
+REQUEST_MAKERS = ("MPI_Isend", "MPI_Irecv", "MPI_Isend_c", "MPI_Irecv_c", "MPI_Send_init",
+                  "MPI_Recv_init")
 
 
 def parse(path):
@@ -99,6 +109,10 @@ def per_call(paths, runtime):
         if runtime:
             if calls[call]:
                 out[call] = round((inclusive[call] - pmpi[call]) / calls[call], 1)
+            if call == "MPI_Waitall" and calls[call]:
+                requests = sum(calls[m] for m in REQUEST_MAKERS)
+                if requests:
+                    out["per_request"] = round((inclusive[call] - pmpi[call]) / requests, 1)
         else:
             target = "P" + call
             if not call.startswith("MPI_Recv") and calls[target]:
@@ -122,19 +136,28 @@ def run(flavour, exe, lib, scale, timeout):
         return per_call(paths, lib is not None)
 
 
-def count(build_dir, flavours, scale=0.02, timeout=900):
+def _entry(counted, key):
+    entry = {key: {k: v for k, v in counted.items() if k not in ("MPI_Waitall", "per_request")}}
+    if "per_request" in counted:
+        entry[key.replace("per_call", "per_request")] = {"MPI_Waitall": counted["per_request"]}
+    return entry
+
+
+def count(build_dir, flavours, scale=0.02, timeout=900, floor_sets=()):
     result = {}
     for flavour in flavours:
         exe, lib = run_bench.paths(build_dir, flavour)
         if not (os.path.exists(exe) and os.path.exists(lib)):
             continue
-        runtime = run(flavour, exe, lib, scale, timeout)
+        entry = _entry(run(flavour, exe, lib, scale, timeout), "runtime_per_call")
         plain = run(flavour, exe, None, scale, timeout)
-        entry = {"runtime_per_call": {k: v for k, v in runtime.items() if k != "MPI_Waitall"},
-                 "mpi_per_call": {k: v for k, v in plain.items() if k != "MPI_Waitall"}}
-        if "MPI_Waitall" in runtime:
-            per_request = round(runtime["MPI_Waitall"] / WINDOW, 1)
-            entry["runtime_per_request"] = {"MPI_Waitall": per_request}
+        entry["mpi_per_call"] = {k: v for k, v in plain.items()
+                                 if k not in ("MPI_Waitall", "per_request")}
+        for name in floor_sets:
+            floor_lib = os.path.join(build_dir, "bench", f"libmpidbg_floor_{name}_{flavour}.so")
+            if os.path.exists(floor_lib):
+                entry.setdefault("floor", {})[name] = _entry(
+                    run(flavour, exe, floor_lib, scale, timeout), "per_call")
         result[flavour] = entry
     return result
 
@@ -144,8 +167,10 @@ def main():
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--flavours", default="mpich,openmpi")
     ap.add_argument("--scale", type=float, default=0.02)
+    ap.add_argument("--floor", default="", help="floor sets to count too, e.g. records,flight")
     a = ap.parse_args()
-    result = count(a.build_dir, [f for f in a.flavours.split(",") if f], a.scale)
+    result = count(a.build_dir, [f for f in a.flavours.split(",") if f], a.scale,
+                   floor_sets=[f for f in a.floor.split(",") if f])
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result else 1
 

@@ -46,6 +46,24 @@
  *              else from the arguments (the posted peer and tag). Messages only: bytes
  *              would need each datatype's size.
  *
+ *  16 flight    The flight recorder, instead of records: what a call must leave behind
+ *              for a stop or a core to reconstruct pending requests and traffic, with
+ *              everything else derived later. Per post (a nonblocking request, or a
+ *              blocking send or receive) one 64-byte entry appended to a per-thread
+ *              ring of 1024 (handle and envelope, a time stamp loaded from a word a
+ *              clock thread would keep, its position stored last); a request's entry is
+ *              found at completion through a direct-mapped table by handle (the MPICH
+ *              handle's index bits, or a mix of Open MPI's address; a miss after a
+ *              collision falls back to the carried table) and marked done with the
+ *              status's source and tag. No index is kept and nothing is counted on
+ *              the call: each time the ring has taken 512 more entries, the oldest 512
+ *              (about to be overwritten) are folded in one pass: sends and completed
+ *              receives counted per (comm, peer, tag), and a request still pending
+ *              carried into a table of its own (found by handle), so no pending
+ *              request is lost however long it waits. A reader derives the rest: the
+ *              counters plus the ring's unfolded entries, the carried table plus the
+ *              ring's unfolded posts not done. That folding is timed with the calls.
+ *
  * Everything is plain loads and stores (one thread at a time in MPI, as below
  * MPI_THREAD_MULTIPLE), and nothing grows: more than 256 requests in flight on a thread
  * forget the oldest, a 65th (comm, peer, tag) on a thread is counted as overflow — as a
@@ -65,6 +83,7 @@
 #define FLOOR_ARGS ((MPIDBG_FLOOR_LAYERS & 2) != 0)
 #define FLOOR_CLOCK ((MPIDBG_FLOOR_LAYERS & 4) != 0)
 #define FLOOR_RECORDS ((MPIDBG_FLOOR_LAYERS & 8) != 0)
+#define FLOOR_FLIGHT ((MPIDBG_FLOOR_LAYERS & 16) != 0)
 
 #define FLOOR_INLINE static inline __attribute__((always_inline))
 #define FLOOR_COLD static __attribute__((noinline, cold))
@@ -80,7 +99,25 @@ enum {
   kIndexBits = 9,     /* handle -> ring slot index: 512 cells, at most half in use */
   kIndexSize = 1 << kIndexBits,
   kCounterSize = 64,  /* (comm, peer, tag) counters per thread (a power of two) */
+  kFlightSize = 1024, /* flight ring entries per thread (a power of two) */
+  kFlightFold = kFlightSize / 2, /* entries folded at a time */
+  kDirectSize = 1024, /* handle -> flight ring position + 1 */
+  kCarrySize = 1024,  /* carried (still pending after their fold) requests */
 };
+
+/* One flight ring entry: 64 bytes. */
+typedef struct {
+  uint64_t handle; /* the request; 0 for a blocking call */
+  const void* buf;
+  MPI_Datatype datatype;
+  MPI_Comm comm;
+  int32_t count, peer, tag;
+  uint16_t call;
+  uint16_t done;          /* set at completion, with the status's source and tag */
+  int32_t source, got_tag; /* from the status; the posted peer and tag without one */
+  uint32_t position;      /* ring position + 1, stored last */
+  int64_t time_ns;
+} flight_entry;
 
 typedef struct {
   MPI_Request handle;
@@ -127,7 +164,20 @@ typedef struct {
   floor_entry ring[kRingSize];
   floor_waited waited[kRingSize];
   floor_counter counters[kCounterSize];
+  /* flight */
+  uint32_t flight_head;   /* entries appended */
+  uint32_t flight_folded; /* entries folded into counters and the carried table */
+  uint32_t carried_count;
+  uint32_t displaced;     /* live entries whose direct slot a later post took */
+  flight_entry flight[kFlightSize];
+  uint32_t direct[kDirectSize];
+  flight_entry carried[kCarrySize];
+  uint32_t flight_waited[kRingSize];
 } floor_thread_data;
+
+/* The word a clock thread would keep current (the runtime's tick keeper): loaded, never
+ * written here. */
+FLOOR_EXPORT volatile int64_t mpidbg_floor_tick_ns;
 
 /* Exported so that the compiler keeps every store (see the top). */
 FLOOR_EXPORT __thread floor_thread_data mpidbg_floor_thread
@@ -370,6 +420,180 @@ FLOOR_INLINE void floor_waitall_after(int rc, uint32_t kept, const MPI_Status* s
   }
 }
 
+/* ---- flight: the ring ------------------------------------------------------------ */
+
+FLOOR_INLINE uint32_t flight_direct_slot(uint64_t handle) {
+  /* MPICH's handle carries its object's index in its low bits and its kind and
+   * allocation class in bits 26-31 (requests come from several): those are folded onto
+   * the index, so one class's live requests never share a slot. Open MPI's is an
+   * address: folded the same way, then its low bits spread. */
+  uint64_t x = handle ^ (handle >> 21) ^ (handle >> 42);
+  return (uint32_t)((x ^ (x >> 7)) & (kDirectSize - 1));
+}
+
+/* The carried table: open addressing by handle, erased without tombstones. */
+FLOOR_INLINE uint32_t flight_carry_home(uint64_t handle) {
+  return (uint32_t)((handle * 0x9E3779B97F4A7C15ull) >> 54) & (kCarrySize - 1);
+}
+
+FLOOR_COLD void flight_carry(const flight_entry* e) {
+  if (T.carried_count >= kCarrySize / 2) return; /* a floor may drop; the runtime grows */
+  for (uint32_t i = flight_carry_home(e->handle);; i = (i + 1) & (kCarrySize - 1)) {
+    if (T.carried[i].position == 0) {
+      T.carried[i] = *e;
+      ++T.carried_count;
+      return;
+    }
+  }
+}
+
+FLOOR_COLD flight_entry* flight_carried_find(uint64_t handle) {
+  if (T.carried_count == 0) return NULL;
+  for (uint32_t i = flight_carry_home(handle);; i = (i + 1) & (kCarrySize - 1)) {
+    flight_entry* c = &T.carried[i];
+    if (c->position == 0) return NULL;
+    if (c->handle == handle && !c->done) return c;
+  }
+}
+
+FLOOR_COLD void flight_carried_erase(flight_entry* c) {
+  uint32_t i = (uint32_t)(c - T.carried);
+  for (uint32_t j = (i + 1) & (kCarrySize - 1);; j = (j + 1) & (kCarrySize - 1)) {
+    if (T.carried[j].position == 0) break;
+    uint32_t home = flight_carry_home(T.carried[j].handle);
+    if (((j - home) & (kCarrySize - 1)) >= ((j - i) & (kCarrySize - 1))) {
+      T.carried[i] = T.carried[j];
+      i = j;
+    }
+  }
+  T.carried[i].position = 0;
+  --T.carried_count;
+}
+
+FLOOR_INLINE void flight_count(const flight_entry* e) {
+  if (e->call == kCallSend || e->call == kCallIsend) {
+    floor_counter* c = floor_counter_for(e->comm, e->peer, e->tag);
+    if (c != NULL) c->sent++; else T.counter_overflow++;
+  } else if (e->done) {
+    floor_counter* c = floor_counter_for(e->comm, e->source, e->got_tag);
+    if (c != NULL) c->received++; else T.counter_overflow++;
+  }
+}
+
+/* Folds the oldest kFlightFold entries before the ring overwrites them: counted, and a
+ * request still pending carried. */
+FLOOR_COLD void flight_fold(void) {
+  for (uint32_t n = 0; n < kFlightFold; ++n) {
+    flight_entry* e = &T.flight[(T.flight_folded + n) & (kFlightSize - 1)];
+    if (e->handle != 0 && !e->done) {
+      flight_carry(e);
+      uint32_t* d = &T.direct[flight_direct_slot(e->handle)];
+      if (*d == e->position)
+        *d = 0;
+      else if (T.displaced != 0)
+        --T.displaced; /* a displaced one: now found in the carried table */
+      continue; /* counted when it completes */
+    }
+    if (e->peer != MPI_PROC_NULL) flight_count(e);
+  }
+  T.flight_folded += kFlightFold;
+}
+
+FLOOR_INLINE flight_entry* flight_append(uint64_t handle, const void* buf, int count,
+                                         MPI_Datatype datatype, int peer, int tag,
+                                         MPI_Comm comm, int call) {
+  const uint32_t position = T.flight_head;
+  if (position - T.flight_folded == kFlightSize) flight_fold();
+  flight_entry* e = &T.flight[position & (kFlightSize - 1)];
+  e->position = 0; /* being written */
+  FLOOR_SIGNAL_FENCE();
+  e->handle = handle;
+  e->buf = buf;
+  e->datatype = datatype;
+  e->comm = comm;
+  e->count = count;
+  e->peer = peer;
+  e->tag = tag;
+  e->call = (uint16_t)call;
+  e->done = 0;
+  e->time_ns = mpidbg_floor_tick_ns;
+  FLOOR_SIGNAL_FENCE();
+  e->position = position + 1;
+  T.flight_head = position + 1;
+  return e;
+}
+
+FLOOR_INLINE void flight_done(flight_entry* e, const MPI_Status* s) {
+  e->source = s != NULL ? s->MPI_SOURCE : e->peer;
+  e->got_tag = s != NULL ? s->MPI_TAG : e->tag;
+  FLOOR_SIGNAL_FENCE();
+  e->done = 1;
+}
+
+FLOOR_INLINE void flight_post(MPI_Request request, const void* buf, int count,
+                              MPI_Datatype datatype, int peer, int tag, MPI_Comm comm,
+                              int call) {
+  if (!FLOOR_FLIGHT) return;
+  const uint64_t handle = (uint64_t)(uintptr_t)request;
+  uint32_t* d = &T.direct[flight_direct_slot(handle)];
+  if (*d != 0) {
+    /* MPI handing out a handle whose entry is still live and not done means that
+     * request completed unseen (both MPIs share one handle among sends that complete at
+     * once): it is done, as the posted envelope says. */
+    flight_entry* old = &T.flight[(*d - 1) & (kFlightSize - 1)];
+    if (old->position == *d && !old->done) {
+      if (old->handle == handle)
+        flight_done(old, NULL);
+      else
+        ++T.displaced; /* its completion walks the ring to find it */
+    }
+  }
+  flight_entry* e = flight_append(handle, buf, count, datatype, peer, tag, comm, call);
+  *d = e->position;
+}
+
+/* A blocking call's record: a send before it enters MPI (a send stuck in MPI is
+ * counted), a receive once done with what its status says. */
+FLOOR_INLINE void flight_blocking(const void* buf, int count, MPI_Datatype datatype, int peer,
+                                  int tag, MPI_Comm comm, int call, int source, int got_tag) {
+  if (!FLOOR_FLIGHT) return;
+  flight_entry* e = flight_append(0, buf, count, datatype, peer, tag, comm, call);
+  e->source = source;
+  e->got_tag = got_tag;
+  e->done = 1;
+}
+
+/* The entry of a live request (ring position + 1 in flight_waited), 0 if unknown. */
+FLOOR_INLINE uint32_t flight_find(uint64_t handle) {
+  uint32_t p = T.direct[flight_direct_slot(handle)];
+  if (p != 0) {
+    const flight_entry* e = &T.flight[(p - 1) & (kFlightSize - 1)];
+    if (e->position == p && e->handle == handle && !e->done) return p;
+  }
+  return 0;
+}
+
+
+/* A request the direct table did not find: its direct slot was taken by a later request
+ * (still in the ring's unfolded part, found by a walk back), or it was folded while
+ * pending (its carried copy is completed, counted and dropped). */
+
+FLOOR_COLD void flight_done_carried(uint64_t handle, const MPI_Status* s) {
+  for (uint32_t p = T.flight_head; T.displaced != 0 && p != T.flight_folded; --p) {
+    flight_entry* e = &T.flight[(p - 1) & (kFlightSize - 1)];
+    if (e->handle == handle && !e->done) {
+      flight_done(e, s);
+      --T.displaced;
+      return;
+    }
+  }
+  flight_entry* c = flight_carried_find(handle);
+  if (c == NULL) return;
+  flight_done(c, s);
+  if (c->peer != MPI_PROC_NULL) flight_count(c);
+  flight_carried_erase(c);
+}
+
 /* ---- the wrappers --------------------------------------------------------------- */
 
 FLOOR_EXPORT int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest,
@@ -378,6 +602,7 @@ FLOOR_EXPORT int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int
   floor_enter(kCallSend, kStateBlocked, __builtin_return_address(0));
   floor_args(buf, count, datatype, dest, tag, comm);
   floor_count_send(comm, dest, tag);
+  flight_blocking(buf, count, datatype, dest, tag, comm, kCallSend, dest, tag);
   int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
   floor_leave();
   return rc;
@@ -395,6 +620,11 @@ FLOOR_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int sourc
     else
       floor_count_recv(comm, source, tag);
   }
+  if (FLOOR_FLIGHT && rc == MPI_SUCCESS) {
+    const int known = status != MPI_STATUS_IGNORE;
+    flight_blocking(buf, count, datatype, source, tag, comm, kCallRecv,
+                    known ? status->MPI_SOURCE : source, known ? status->MPI_TAG : tag);
+  }
   floor_leave();
   return rc;
 }
@@ -406,8 +636,10 @@ FLOOR_EXPORT int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, in
   floor_args(buf, count, datatype, dest, tag, comm);
   floor_count_send(comm, dest, tag);
   int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
-  if (rc == MPI_SUCCESS)
+  if (rc == MPI_SUCCESS) {
     floor_post(*request, buf, count, datatype, dest, tag, comm, kCallIsend);
+    flight_post(*request, buf, count, datatype, dest, tag, comm, kCallIsend);
+  }
   floor_leave();
   return rc;
 }
@@ -418,8 +650,10 @@ FLOOR_EXPORT int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int sour
   floor_enter(kCallIrecv, kStateInMpi, __builtin_return_address(0));
   floor_args(buf, count, datatype, source, tag, comm);
   int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-  if (rc == MPI_SUCCESS)
+  if (rc == MPI_SUCCESS) {
     floor_post(*request, buf, count, datatype, source, tag, comm, kCallIrecv);
+    flight_post(*request, buf, count, datatype, source, tag, comm, kCallIrecv);
+  }
   floor_leave();
   return rc;
 }
@@ -431,8 +665,33 @@ FLOOR_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status* stat
   floor_args(requests, count, MPI_DATATYPE_NULL, MPI_PROC_NULL, 0, MPI_COMM_NULL);
   uint32_t kept = 0;
   if (FLOOR_RECORDS) kept = floor_waitall_before(count, requests);
+  /* flight: each handle's ring position before the call overwrites the handles (a
+   * handle the ring does not hold is kept as itself, for the carried table). */
+  uint64_t* unknown = NULL;
+  uint64_t unknown_handles[kRingSize];
+  const int flight_count_kept = FLOOR_FLIGHT ? (count < kRingSize ? count : kRingSize) : 0;
+  for (int i = 0; i < flight_count_kept; ++i) {
+    const uint64_t h = (uint64_t)(uintptr_t)requests[i];
+    T.flight_waited[i] = flight_find(h);
+    if (T.flight_waited[i] == 0) {
+      unknown = unknown_handles;
+      unknown_handles[i] = h;
+    }
+  }
   int rc = PMPI_Waitall(count, requests, statuses);
   if (FLOOR_RECORDS) floor_waitall_after(rc, kept, statuses);
+  if (FLOOR_FLIGHT && rc == MPI_SUCCESS) {
+    const int known = statuses != MPI_STATUSES_IGNORE;
+    for (int i = 0; i < flight_count_kept; ++i) {
+      const uint32_t p = T.flight_waited[i];
+      const MPI_Status* st = known ? &statuses[i] : NULL;
+      if (p != 0) {
+        flight_done(&T.flight[(p - 1) & (kFlightSize - 1)], st);
+      } else if (unknown != NULL && unknown[i] != (uint64_t)(uintptr_t)MPI_REQUEST_NULL) {
+        flight_done_carried(unknown[i], st);
+      }
+    }
+  }
   floor_leave();
   return rc;
 }

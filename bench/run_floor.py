@@ -15,6 +15,9 @@ read). The sets, each LD_PRELOADed in place of the runtime:
   records  state + args + per-request ring entries found by handle, Waitall's handles
            resolved before the call, per-(comm, peer, tag) message counters
   all      every layer
+  flight   state + args + the flight recorder: per post one ring entry, completion found
+           through a direct-mapped table and marked done, counting and carrying pending
+           requests folded in batches as the ring wraps (nothing counted on the call)
   runtime  libmpidbg_rt_<flavour>.so itself, for comparison (unless --no-runtime)
 
 For each flavour and round the program runs plain, then under each set, then the
@@ -26,7 +29,7 @@ Progress goes to stdout; the last line is one JSON object:
   floor   {flavour: {set: {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",
            "message_rate_ratio"}}}   (latency: lower is better, 1.0 = no cost; message
            rate: higher is better)
-  target  {"latency_ratio": 1.02, "message_rate_ratio": 0.98}, the runtime's goal
+  target  {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90}, the runtime's goal
   plain   {flavour: the plain program's medians (us, msg/s)}, for the record
 Exits non-zero if nothing ran.
 """
@@ -39,8 +42,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench  # noqa: E402
 
-SETS = ("pass", "state", "args", "clock", "records", "all")
-TARGET = {"latency_ratio": 1.02, "message_rate_ratio": 0.98}
+SETS = ("pass", "state", "args", "clock", "records", "all", "flight")
+TARGET = {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90}
 
 
 def main():
