@@ -14,7 +14,8 @@ For each wrapped call, what the runtime adds is the wrapper's inclusive count mi
 that of the PMPI_* call it makes, per call; MPI_Waitall also per request (every request
 mpi_bench makes is completed by exactly one MPI_Waitall, so the requests are the calls
 that make them). `--floor` counts the same for bench/floor_interposer.c's sets of
-layers (run_floor.py) in place of the runtime. Without the
+layers (run_floor.py) in place of the runtime, without the object churn (whose
+persistent requests the floor does not wrap). Without the
 runtime the same program gives what MPI's own MPI_Send/MPI_Isend/MPI_Irecv cost (a
 receive's count depends on how long it polls, so it is not reported). The vDSO is not
 visible under valgrind, so the clock is counted as libc's clock_gettime.
@@ -102,8 +103,10 @@ def per_call(paths, runtime):
         for (caller, callee), (n, cost) in edges.items():
             inclusive[caller] += cost
             calls[callee] += n
-            if runtime and callee == "P" + caller:
-                pmpi[caller] += cost
+            # Every call of PMPI_X, from the wrapper itself or from a part the compiler
+            # split off it (MPI_X.cold): only the wrapper calls it.
+            if runtime and callee.startswith("PMPI_"):
+                pmpi[callee[1:]] += cost
     out = {}
     for call in CALLS:
         if runtime:
@@ -120,9 +123,11 @@ def per_call(paths, runtime):
     return out
 
 
-def run(flavour, exe, lib, scale, timeout):
+def run(flavour, exe, lib, scale, timeout, churn=True):
     with tempfile.TemporaryDirectory() as d:
         env = {"MPIDBG_MPIT": "0"}
+        if not churn:
+            env["MPIDBG_BENCH_CHURN"] = "0"
         if lib:
             env["LD_PRELOAD"] = lib
         cmd = LAUNCH[flavour](env) + [
@@ -156,8 +161,10 @@ def count(build_dir, flavours, scale=0.02, timeout=900, floor_sets=()):
         for name in floor_sets:
             floor_lib = os.path.join(build_dir, "bench", f"libmpidbg_floor_{name}_{flavour}.so")
             if os.path.exists(floor_lib):
+                # The floor wraps the point-to-point calls only: no churn, whose
+                # persistent requests it would not know.
                 entry.setdefault("floor", {})[name] = _entry(
-                    run(flavour, exe, floor_lib, scale, timeout), "per_call")
+                    run(flavour, exe, floor_lib, scale, timeout, churn=False), "per_call")
         result[flavour] = entry
     return result
 

@@ -11,7 +11,7 @@
  *
  * One source, built with -DMPIDBG_FLOOR_LAYERS=<bitmask> into one library per set of
  * layers (bench/CMakeLists.txt: pass 0, state 1, args 1|2, clock 1|2|4, records 1|2|8,
- * all 15). It wraps only what mpi_bench calls in its timed loops — MPI_Send, MPI_Recv,
+ * all 15, flight 17). It wraps only what mpi_bench calls in its timed loops — MPI_Send, MPI_Recv,
  * MPI_Isend, MPI_Irecv, MPI_Waitall — and every other MPI function goes straight to the
  * MPI. With no bit set the wrappers only call PMPI: the price of interposing at all.
  *
@@ -46,23 +46,25 @@
  *              else from the arguments (the posted peer and tag). Messages only: bytes
  *              would need each datatype's size.
  *
- *  16 flight    The flight recorder, instead of records: what a call must leave behind
- *              for a stop or a core to reconstruct pending requests and traffic, with
- *              everything else derived later. Per post (a nonblocking request, or a
- *              blocking send or receive) one 64-byte entry appended to a per-thread
- *              ring of 1024 (handle and envelope, a time stamp loaded from a word a
- *              clock thread would keep, its position stored last); a request's entry is
- *              found at completion through a direct-mapped table by handle (the MPICH
- *              handle's index bits, or a mix of Open MPI's address; a miss after a
- *              collision falls back to the carried table) and marked done with the
- *              status's source and tag. No index is kept and nothing is counted on
- *              the call: each time the ring has taken 512 more entries, the oldest 512
- *              (about to be overwritten) are folded in one pass: sends and completed
- *              receives counted per (comm, peer, tag), and a request still pending
- *              carried into a table of its own (found by handle), so no pending
- *              request is lost however long it waits. A reader derives the rest: the
- *              counters plus the ring's unfolded entries, the carried table plus the
- *              ring's unfolded posts not done. That folding is timed with the calls.
+ *  16 flight    The flight recorder, in place of args and records: what a call must leave
+ *              behind for a stop or a core to reconstruct pending requests and traffic,
+ *              everything else derived by the reader. Per post (a nonblocking request,
+ *              or a blocking send or receive, before it enters MPI) one 64-byte entry
+ *              appended to a per-thread ring of 1024: handle and envelope, a time stamp
+ *              loaded from a word a clock thread would keep, its position stored last —
+ *              the entry is also the call's arguments a stop finds (the thread's last
+ *              entry). A request's entry is found at completion through a direct-
+ *              mapped table by handle (MPICH's index bits with its class bits folded
+ *              on; Open MPI's address mixed; after a collision, a walk back over the
+ *              unfolded entries) and marked done with the status's source and tag.
+ *              Messages are counted per peer rank in flat arrays (sends when posted,
+ *              receives when done): no key to find. Before the ring overwrites its
+ *              oldest 512 entries, a request among them still pending is carried into
+ *              a table of its own (found by handle), so none is lost however long it
+ *              waits. A reader derives the rest: pending requests are the carried ones
+ *              and the ring's unfolded posts not done; the (comm, peer, tag) view of
+ *              unreceived messages comes from the per-peer counts and the ring's
+ *              envelopes.
  *
  * Everything is plain loads and stores (one thread at a time in MPI, as below
  * MPI_THREAD_MULTIPLE), and nothing grows: more than 256 requests in flight on a thread
@@ -103,6 +105,7 @@ enum {
   kFlightFold = kFlightSize / 2, /* entries folded at a time */
   kDirectSize = 1024, /* handle -> flight ring position + 1 */
   kCarrySize = 1024,  /* carried (still pending after their fold) requests */
+  kPeers = 4096,      /* per-peer message counters, by rank (a power of two) */
 };
 
 /* One flight ring entry: 64 bytes. */
@@ -173,6 +176,8 @@ typedef struct {
   uint32_t direct[kDirectSize];
   flight_entry carried[kCarrySize];
   uint32_t flight_waited[kRingSize];
+  uint64_t peer_sent[kPeers];     /* messages sent to each rank */
+  uint64_t peer_received[kPeers]; /* messages received from each rank */
 } floor_thread_data;
 
 /* The word a clock thread would keep current (the runtime's tick keeper): loaded, never
@@ -470,18 +475,16 @@ FLOOR_COLD void flight_carried_erase(flight_entry* c) {
   --T.carried_count;
 }
 
-FLOOR_INLINE void flight_count(const flight_entry* e) {
-  if (e->call == kCallSend || e->call == kCallIsend) {
-    floor_counter* c = floor_counter_for(e->comm, e->peer, e->tag);
-    if (c != NULL) c->sent++; else T.counter_overflow++;
-  } else if (e->done) {
-    floor_counter* c = floor_counter_for(e->comm, e->source, e->got_tag);
-    if (c != NULL) c->received++; else T.counter_overflow++;
-  }
+/* The per-peer counters: a flat array by rank, no key to find. */
+FLOOR_INLINE void flight_count_send(int peer) {
+  if (peer != MPI_PROC_NULL) T.peer_sent[(uint32_t)peer & (kPeers - 1)]++;
+}
+FLOOR_INLINE void flight_count_receive(const flight_entry* e) {
+  if (e->source != MPI_PROC_NULL) T.peer_received[(uint32_t)e->source & (kPeers - 1)]++;
 }
 
-/* Folds the oldest kFlightFold entries before the ring overwrites them: counted, and a
- * request still pending carried. */
+/* Before the ring overwrites its oldest kFlightFold entries: a request among them still
+ * pending is carried. Nothing else needs doing: the counters were kept on the calls. */
 FLOOR_COLD void flight_fold(void) {
   for (uint32_t n = 0; n < kFlightFold; ++n) {
     flight_entry* e = &T.flight[(T.flight_folded + n) & (kFlightSize - 1)];
@@ -492,9 +495,7 @@ FLOOR_COLD void flight_fold(void) {
         *d = 0;
       else if (T.displaced != 0)
         --T.displaced; /* a displaced one: now found in the carried table */
-      continue; /* counted when it completes */
     }
-    if (e->peer != MPI_PROC_NULL) flight_count(e);
   }
   T.flight_folded += kFlightFold;
 }
@@ -528,6 +529,7 @@ FLOOR_INLINE void flight_done(flight_entry* e, const MPI_Status* s) {
   e->got_tag = s != NULL ? s->MPI_TAG : e->tag;
   FLOOR_SIGNAL_FENCE();
   e->done = 1;
+  if (e->call == kCallIrecv || e->call == kCallRecv) flight_count_receive(e);
 }
 
 FLOOR_INLINE void flight_post(MPI_Request request, const void* buf, int count,
@@ -550,17 +552,23 @@ FLOOR_INLINE void flight_post(MPI_Request request, const void* buf, int count,
   }
   flight_entry* e = flight_append(handle, buf, count, datatype, peer, tag, comm, call);
   *d = e->position;
+  if (call == kCallIsend) flight_count_send(peer);
 }
 
-/* A blocking call's record: a send before it enters MPI (a send stuck in MPI is
- * counted), a receive once done with what its status says. */
-FLOOR_INLINE void flight_blocking(const void* buf, int count, MPI_Datatype datatype, int peer,
-                                  int tag, MPI_Comm comm, int call, int source, int got_tag) {
-  if (!FLOOR_FLIGHT) return;
+/* A blocking call's entry, appended before it enters MPI: the envelope a stop finds
+ * for a thread blocked in it (the thread's last entry), and for a send, counted (a send
+ * stuck in MPI is counted). A receive is marked done once MPI returns. */
+FLOOR_INLINE flight_entry* flight_blocking(const void* buf, int count, MPI_Datatype datatype,
+                                           int peer, int tag, MPI_Comm comm, int call) {
+  if (!FLOOR_FLIGHT) return NULL;
   flight_entry* e = flight_append(0, buf, count, datatype, peer, tag, comm, call);
-  e->source = source;
-  e->got_tag = got_tag;
-  e->done = 1;
+  if (call == kCallSend) {
+    e->source = peer;
+    e->got_tag = tag;
+    e->done = 1;
+    flight_count_send(peer);
+  }
+  return e;
 }
 
 /* The entry of a live request (ring position + 1 in flight_waited), 0 if unknown. */
@@ -590,7 +598,6 @@ FLOOR_COLD void flight_done_carried(uint64_t handle, const MPI_Status* s) {
   flight_entry* c = flight_carried_find(handle);
   if (c == NULL) return;
   flight_done(c, s);
-  if (c->peer != MPI_PROC_NULL) flight_count(c);
   flight_carried_erase(c);
 }
 
@@ -602,7 +609,7 @@ FLOOR_EXPORT int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int
   floor_enter(kCallSend, kStateBlocked, __builtin_return_address(0));
   floor_args(buf, count, datatype, dest, tag, comm);
   floor_count_send(comm, dest, tag);
-  flight_blocking(buf, count, datatype, dest, tag, comm, kCallSend, dest, tag);
+  flight_blocking(buf, count, datatype, dest, tag, comm, kCallSend);
   int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
   floor_leave();
   return rc;
@@ -613,6 +620,7 @@ FLOOR_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int sourc
   if (floor_nested()) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   floor_enter(kCallRecv, kStateBlocked, __builtin_return_address(0));
   floor_args(buf, count, datatype, source, tag, comm);
+  flight_entry* blocking = flight_blocking(buf, count, datatype, source, tag, comm, kCallRecv);
   int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   if (FLOOR_RECORDS && rc == MPI_SUCCESS) {
     if (status != MPI_STATUS_IGNORE)
@@ -620,11 +628,8 @@ FLOOR_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int sourc
     else
       floor_count_recv(comm, source, tag);
   }
-  if (FLOOR_FLIGHT && rc == MPI_SUCCESS) {
-    const int known = status != MPI_STATUS_IGNORE;
-    flight_blocking(buf, count, datatype, source, tag, comm, kCallRecv,
-                    known ? status->MPI_SOURCE : source, known ? status->MPI_TAG : tag);
-  }
+  if (FLOOR_FLIGHT && rc == MPI_SUCCESS)
+    flight_done(blocking, status != MPI_STATUS_IGNORE ? status : NULL);
   floor_leave();
   return rc;
 }

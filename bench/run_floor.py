@@ -15,9 +15,10 @@ read). The sets, each LD_PRELOADed in place of the runtime:
   records  state + args + per-request ring entries found by handle, Waitall's handles
            resolved before the call, per-(comm, peer, tag) message counters
   all      every layer
-  flight   state + args + the flight recorder: per post one ring entry, completion found
-           through a direct-mapped table and marked done, counting and carrying pending
-           requests folded in batches as the ring wraps (nothing counted on the call)
+  flight   state + the flight recorder: per post one ring entry (also the call's
+           arguments), completion found through a direct-mapped table and marked done,
+           per-peer message counters in flat arrays, still-pending requests carried
+           before the ring overwrites them
   runtime  libmpidbg_rt_<flavour>.so itself, for comparison (unless --no-runtime)
 
 For each flavour and round the program runs plain, then under each set, then the
