@@ -36,7 +36,8 @@ constexpr const char* kHelp =
     "`mpidbg COMMAND --help` describes one command.\n"
     "\n"
     "exit status: 0 done; 1 no MPI debugging support in the target; 2 bad usage;\n"
-    "3 the target cannot be read.\n";
+    "3 the target cannot be read; 4 (job, matrix, profile) the answer covers only part\n"
+    "of the job.\n";
 
 }  // namespace
 
