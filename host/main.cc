@@ -1,10 +1,12 @@
 // main.cc — `mpidbg COMMAND ...`: dispatch to the commands.
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
+#include "host/plugin_host/plugin_locator.h"
 
 #ifndef MPIDBG_VERSION
 #define MPIDBG_VERSION "unknown"
@@ -36,7 +38,8 @@ constexpr const char* kHelp =
     "`mpidbg COMMAND --help` describes one command.\n"
     "\n"
     "exit status: 0 done; 1 no MPI debugging support in the target; 2 bad usage;\n"
-    "3 the target cannot be read.\n";
+    "3 the target cannot be read; 4 (job, matrix, profile) the answer covers only part\n"
+    "of the job.\n";
 
 }  // namespace
 
@@ -52,7 +55,11 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "--version" || cmd == "version") {
-    std::cout << "mpidbg " << MPIDBG_VERSION << "\n";
+    // The plugin this command would load: an installation (or a .deb unpacked
+    // anywhere) shows it uses its own, not a build tree's.
+    const std::optional<std::string> plugin = mpidbg::host::LocateOwnPlugin();
+    std::cout << "mpidbg " << MPIDBG_VERSION << "\n"
+              << "plugin: " << (plugin ? *plugin : std::string("not found")) << "\n";
     return 0;
   }
   std::vector<std::string> args = SplitArgs(argc, argv, 2);

@@ -18,6 +18,7 @@
 #include "host/collect/runtime_processes.h"
 #include "host/fanout/node_frames.h"
 #include "host/snapshot/snapshot_reader.h"
+#include "host/util/progress_line.h"
 
 #ifndef MPIDBG_VERSION
 #define MPIDBG_VERSION "unknown"
@@ -160,7 +161,10 @@ int CollectCommand(const std::vector<std::string>& args) {
   host::NodeSections sections(options->content, options->which);
   std::vector<Failure> failures;
   std::vector<Skip> skipped;
+  host::ProgressLine progress("reading ranks", options->targets.size());
+  std::size_t done = 0;
   for (const host::TargetSpec& spec : options->targets) {
+    progress.Update(done++);
     // A snapshot tells the job a candidate of --job belongs to; other content is read
     // apart, from the ranks of the job only.
     host::Status st;
@@ -176,6 +180,7 @@ int CollectCommand(const std::vector<std::string>& args) {
       // that cannot be read has no job we know of (it may be another job's rank, held
       // by another debugger): the trailer lists it apart, never as a rank.
       if (!st.ok()) {
+        progress.Clear();
         std::fprintf(stderr, "mpidbg: %s (job unknown, skipped): %s\n",
                      host::TargetDescription(spec).c_str(), st.message().c_str());
         skipped.push_back({spec.pid, st});
@@ -193,10 +198,12 @@ int CollectCommand(const std::vector<std::string>& args) {
     }
     if (st.ok()) st = sections.Read(spec);
     if (st.ok()) continue;
+    progress.Clear();
     std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(),
                  st.message().c_str());
     failures.push_back({spec.pid, source, st});
   }
+  progress.Finish();
   const std::size_t read = snapshots ? ranks.size() : sections.ranks().size();
   if (!options->job.empty() && read == 0) {
     std::fprintf(stderr, "mpidbg: no process of job %s on this node\n", options->job.c_str());

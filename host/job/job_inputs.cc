@@ -17,6 +17,7 @@
 #include "host/model/group_table.h"
 #include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
+#include "host/util/progress_line.h"
 
 namespace mpidbg::host {
 
@@ -76,6 +77,14 @@ StoppedTargets StopLiveTargets(const std::vector<TargetSpec>& targets) {
   return out;
 }
 
+// What the progress line says the work is: cores, processes, or both (ranks).
+std::string ReadingWhat(const std::vector<TargetSpec>& targets) {
+  bool cores = false;
+  bool live = false;
+  for (const TargetSpec& t : targets) (t.core.empty() ? live : cores) = true;
+  return cores && live ? "reading ranks" : cores ? "reading cores" : "reading processes";
+}
+
 }  // namespace
 
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
@@ -87,8 +96,10 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
   std::vector<ReadCost> costs(targets.size());
   StoppedTargets stopped = StopLiveTargets(targets);
   const int64_t stop_ns = MonotonicNowNs() - wall_start;
+  ProgressLine progress(ReadingWhat(targets), targets.size());
   for (std::size_t i = 0; i < targets.size(); ++i) {
     const TargetSpec& spec = targets[i];
+    progress.Update(i);
     auto snap = ReadTarget(spec, stopped.lent[i], &costs[i]);
     if (snap.ok()) {
       groups.Share(&snap.value());
@@ -107,6 +118,7 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
     const std::string& why = snap.status().message();
     const std::size_t at = why.find(what);
     const std::size_t after = at + what.size();
+    progress.Clear();  // the message gets a line of its own
     if (at != std::string::npos && (after == why.size() || !std::isdigit(static_cast<unsigned char>(why[after])))) {
       std::fprintf(stderr, "mpidbg: %s\n", why.c_str());
     } else {
@@ -115,6 +127,7 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
     if (failures != nullptr) failures->push_back(snap.status());
     snaps.push_back(UnreadableSnapshot(spec, pid, snap.status()));
   }
+  progress.Finish();
   // Every stopped target let go, as found. ReadTarget let go those a foreign DLL read
   // in its child already; Detach is safe to repeat.
   for (std::unique_ptr<LiveTarget>& live : stopped.owned) live->Detach();
@@ -148,7 +161,9 @@ Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::str
   if (files.empty()) return Status::Usage("no *.json snapshot documents in " + dir);
   std::vector<model::ProcessSnapshot> snaps;
   model::GroupTable groups;
+  ProgressLine progress("reading snapshots", files.size());
   for (const std::string& name : files) {
+    progress.Update(snaps.size());
     std::string path = dir + "/" + name;
     std::ifstream in(path);
     nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
@@ -169,7 +184,9 @@ std::vector<model::ProcessSnapshot> ReadNodeRecords(const std::vector<std::strin
     groups.Share(&snap);
     snaps.push_back(std::move(snap));
   };
+  ProgressLine progress("reading node records", files.size());
   for (const std::string& name : files) {
+    progress.Update(nodes->size());
     NodeRecordSummary node;
     if (name == "-") {
       node = ReadNodeRecord(std::cin, name, take);
@@ -183,6 +200,7 @@ std::vector<model::ProcessSnapshot> ReadNodeRecords(const std::vector<std::strin
       }
     }
     if (!node.status.ok()) {
+      progress.Clear();
       std::fprintf(stderr, "mpidbg: node record %s: %s\n", name.c_str(),
                    node.status.message().c_str());
     }
