@@ -21,7 +21,13 @@ namespace {
 
 using mpidbg::host::ErrorKind;
 using mpidbg::host::HandleCalls;
+using mpidbg::host::HandleDescriber;
+using mpidbg::host::HandleFields;
+using mpidbg::host::HandleFieldsJson;
 using mpidbg::host::HandleFunctions;
+using mpidbg::host::HandleQuery;
+using mpidbg::host::HandleSummary;
+using mpidbg::host::HandleText;
 using mpidbg::host::Status;
 using nlohmann::json;
 
@@ -85,6 +91,27 @@ bool Calls(const mpidbg_describe_target_t* t, HandleFunctions* fn, HandleCalls* 
 
 void Zero(mpidbg_description_t* d) { std::memset(d, 0, sizeof(*d)); }
 
+// Runs `body` with a query over the caller's target; every exception becomes a code and
+// one sentence ("cannot <what>: ..."), so none crosses the C interface.
+template <typename Body>
+int WithQuery(const mpidbg_describe_target_t* target, const char* what, char** error,
+              const Body& body) {
+  try {
+    HandleFunctions fn;
+    HandleCalls calls;
+    std::string why;
+    if (!Calls(target, &fn, &calls, &why)) return Fail(MPIDBG_DESCRIBE_NO_SUPPORT, why, error);
+    HandleQuery query(calls);
+    return body(query);
+  } catch (const std::bad_alloc&) {
+    return Fail(MPIDBG_DESCRIBE_INTERNAL, "out of memory", error);
+  } catch (const std::exception& e) {
+    return Fail(MPIDBG_DESCRIBE_INTERNAL, std::string("cannot ") + what + ": " + e.what(), error);
+  } catch (...) {
+    return Fail(MPIDBG_DESCRIBE_INTERNAL, std::string("cannot ") + what, error);
+  }
+}
+
 }  // namespace
 
 MPIDBG_DESCRIBE_EXPORT int mpidbg_describe_version(void) { return MPIDBG_DESCRIBE_VERSION; }
@@ -98,35 +125,21 @@ MPIDBG_DESCRIBE_EXPORT int mpidbg_describe_handle(const mpidbg_describe_target_t
     return Fail(MPIDBG_DESCRIBE_BAD_REQUEST, "no kind or no place for the description", error);
   }
   Zero(out);
-  try {
-    HandleFunctions fn;
-    HandleCalls calls;
-    std::string why;
-    if (!Calls(target, &fn, &calls, &why)) return Fail(MPIDBG_DESCRIBE_NO_SUPPORT, why, error);
-    mpidbg::host::HandleQuery query(calls);
-    auto handle = mpidbg::host::HandleDescriber(&query).Describe(kind, value, max_map_entries);
+  const int rc = WithQuery(target, "describe the handle", error, [&](HandleQuery& query) {
+    auto handle = HandleDescriber(&query).Describe(kind, value, max_map_entries);
     if (!handle.ok()) return Fail(CodeOf(handle.status()), handle.status().message(), error);
-    out->summary = Copy(mpidbg::host::HandleSummary(*handle));
-    out->text = Copy(mpidbg::host::HandleText(json{{"handle", *handle}, {"query", json::object()}}));
+    out->summary = Copy(HandleSummary(*handle));
+    out->text = Copy(HandleText(json{{"handle", *handle}, {"query", json::object()}}));
     out->json = Copy(Dump(*handle));
-    out->fields = Copy(Dump(mpidbg::host::HandleFieldsJson(mpidbg::host::HandleFields(*handle))));
+    out->fields = Copy(Dump(HandleFieldsJson(HandleFields(*handle))));
     if (out->summary == nullptr || out->text == nullptr || out->json == nullptr ||
         out->fields == nullptr) {
-      mpidbg_describe_clear(out);
       return Fail(MPIDBG_DESCRIBE_INTERNAL, "out of memory", error);
     }
-    return MPIDBG_DESCRIBE_OK;
-  } catch (const std::bad_alloc&) {
-    mpidbg_describe_clear(out);
-    return Fail(MPIDBG_DESCRIBE_INTERNAL, "out of memory", error);
-  } catch (const std::exception& e) {
-    mpidbg_describe_clear(out);
-    return Fail(MPIDBG_DESCRIBE_INTERNAL, std::string("cannot describe the handle: ") + e.what(),
-                error);
-  } catch (...) {
-    mpidbg_describe_clear(out);
-    return Fail(MPIDBG_DESCRIBE_INTERNAL, "cannot describe the handle", error);
-  }
+    return static_cast<int>(MPIDBG_DESCRIBE_OK);
+  });
+  if (rc != MPIDBG_DESCRIBE_OK) mpidbg_describe_clear(out);
+  return rc;
 }
 
 MPIDBG_DESCRIBE_EXPORT int mpidbg_describe_fortran_to_c(const mpidbg_describe_target_t* target,
@@ -136,22 +149,12 @@ MPIDBG_DESCRIBE_EXPORT int mpidbg_describe_fortran_to_c(const mpidbg_describe_ta
   if (c_value == nullptr || kind == nullptr) {
     return Fail(MPIDBG_DESCRIBE_BAD_REQUEST, "no kind or no place for the C handle", error);
   }
-  try {
-    HandleFunctions fn;
-    HandleCalls calls;
-    std::string why;
-    if (!Calls(target, &fn, &calls, &why)) return Fail(MPIDBG_DESCRIBE_NO_SUPPORT, why, error);
-    mpidbg::host::HandleQuery query(calls);
+  return WithQuery(target, "convert the handle", error, [&](HandleQuery& query) {
     auto c = query.FortranToC(kind, fortran_value);
     if (!c.ok()) return Fail(CodeOf(c.status()), c.status().message(), error);
     *c_value = *c;
-    return MPIDBG_DESCRIBE_OK;
-  } catch (const std::exception& e) {
-    return Fail(MPIDBG_DESCRIBE_INTERNAL, std::string("cannot convert the handle: ") + e.what(),
-                error);
-  } catch (...) {
-    return Fail(MPIDBG_DESCRIBE_INTERNAL, "cannot convert the handle", error);
-  }
+    return static_cast<int>(MPIDBG_DESCRIBE_OK);
+  });
 }
 
 MPIDBG_DESCRIBE_EXPORT void mpidbg_describe_release(char* text) { std::free(text); }
