@@ -24,15 +24,11 @@ std::string ScriptData(std::string_view json) {
   std::string out;
   out.reserve(json.size());
   for (std::size_t k = 0; k < json.size(); ++k) {
-    if (json[k] == '<' && k + 1 < json.size() && json[k + 1] == '/') {
-      out += "<\\/";
-      ++k;
+    if (json[k] == '<') {
+      out += "\\u003c";  // only ever inside a JSON string, where it reads as '<'
     } else if (json.compare(k, 3, "\xE2\x80\xA8") == 0 || json.compare(k, 3, "\xE2\x80\xA9") == 0) {
       out += json[k + 2] == '\xA8' ? "\\u2028" : "\\u2029";
       k += 2;
-    } else if (json.compare(k, 4, "<!--") == 0) {
-      out += "\\u003c!--";  // "<!--" inside a script element changes how it ends
-      k += 3;
     } else {
       out += json[k];
     }

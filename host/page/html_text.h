@@ -11,9 +11,10 @@ namespace mpidbg::page {
 // For element text and attribute values (double- or single-quoted): & < > " '.
 std::string Escape(std::string_view text);
 
-// A JSON document inside <script type="application/json">: the one sequence that could
-// end the element early ("</") becomes "<\/", which JSON reads as the same string;
-// U+2028/U+2029 are written as escapes for older script engines.
+// A JSON document inside <script type="application/json">: every '<' (only ever inside
+// a JSON string) becomes "\u003c", which JSON reads as the same string, so nothing in
+// it can end the element or open a comment; U+2028/U+2029 are written as escapes for
+// older script engines.
 std::string ScriptData(std::string_view json);
 
 // An SVG document for inline use in HTML: the XML prolog, DOCTYPE and comments before
