@@ -4,8 +4,9 @@
 //
 // The script (page_script.cc) does four things and marks the page when it has run:
 // per-rank detail on demand (a rank typed, or any element with data-rank clicked, shown
-// from the page's data block), hover text for heat-map cells, expand/collapse of every
-// tree, and errors recorded in the page (<html data-script-errors>, #script-errors).
+// from the page's data block; page.html#rank-3 opens rank 3's), hover text for
+// heat-map cells and bars, expand/collapse of every tree, and errors recorded in the
+// page (<html data-script-errors>, #script-errors).
 // On success <html data-page-ready="yes">: a headless browser's DOM dump tells a page
 // whose script ran from one whose script failed.
 #pragma once

@@ -106,6 +106,10 @@ const char* PageScript() {
     if (target && target !== document) showRank(parseInt(target.getAttribute('data-rank'), 10));
   });
 
+  // A link to one rank's detail: page.html#rank-3.
+  var wanted = /^#rank-(\d+)$/.exec(window.location.hash);
+  if (wanted) showRank(parseInt(wanted[1], 10));
+
   // Heat-map cells and bars: their <title> shown as the pointer moves over them.
   var info = document.getElementById('hover-info');
   document.addEventListener('mouseover', function (event) {
