@@ -103,25 +103,36 @@ std::optional<std::size_t> ClassGraph::ClassOf(int rank) const {
   return it->second;
 }
 
-ClassGraph BuildClassGraph(const JobReport& report) {
+ClassGraph BuildClassGraph(const JobReport& report, std::size_t max_nodes) {
   ClassGraph graph;
   std::unordered_map<int, const RankReport*> by_rank;
   for (const RankReport& r : report.ranks) by_rank.emplace(r.rank, &r);
   const std::unordered_set<int> deadlocked(report.deadlock.ranks.begin(),
                                            report.deadlock.ranks.end());
-  for (const RankClass& c : report.classes.classes) {
-    ClassNode node;
-    node.ranks = c.ranks;
-    node.path = c.path;
-    node.call = ClassCall(c.ranks, by_rank);
+  const std::vector<RankClass>& classes = report.classes.classes;
+  const std::size_t own = classes.size() <= std::max<std::size_t>(max_nodes, 1)
+                              ? classes.size()
+                              : std::max<std::size_t>(max_nodes, 1) - 1;
+  for (std::size_t k = 0; k < classes.size(); ++k) {
+    const RankClass& c = classes[k];
+    if (k <= own && graph.nodes.size() <= k) graph.nodes.emplace_back();
+    ClassNode& node = graph.nodes[std::min(k, own)];
+    if (k < own) {
+      node.ranks = c.ranks;
+      node.path = c.path;
+      node.call = ClassCall(c.ranks, by_rank);
+    } else {
+      node.ranks.insert(node.ranks.end(), c.ranks.begin(), c.ranks.end());
+      node.call = std::to_string(classes.size() - own) + " other classes";
+    }
     for (int r : c.ranks) {
       node.deadlocked += deadlocked.count(r);
       auto found = by_rank.find(r);
       node.blocked += found != by_rank.end() && found->second->state == RankState::kBlocked;
-      graph.rank_class.emplace_back(r, graph.nodes.size());
+      graph.rank_class.emplace_back(r, std::min(k, own));
     }
-    graph.nodes.push_back(std::move(node));
   }
+  if (own < classes.size()) std::sort(graph.nodes.back().ranks.begin(), graph.nodes.back().ranks.end());
   std::sort(graph.rank_class.begin(), graph.rank_class.end());
 
   std::unordered_map<int, std::size_t> rank_mismatch;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,8 +67,14 @@ struct ClassGraph {
   std::vector<std::pair<int, std::size_t>> rank_class;  // sorted by rank
 };
 
+// A picture of more boxes than this is no longer read (and Graphviz takes long to lay it
+// out): the classes past the first kMaxPictureClasses - 1 (the smallest: classes come
+// most ranks first) are drawn as one box standing for all of them.
+inline constexpr std::size_t kMaxPictureClasses = 60;
+
 // Linear in ranks plus edges: a wait on a shared group (rank_set.h) is counted per
-// class of the group, not per member.
-ClassGraph BuildClassGraph(const JobReport& report);
+// class of the group, not per member. With more classes than `max_nodes`, the last
+// node stands for every class from max_nodes - 1 on ("N other classes").
+ClassGraph BuildClassGraph(const JobReport& report, std::size_t max_nodes = SIZE_MAX);
 
 }  // namespace mpidbg::job

@@ -44,8 +44,20 @@ std::string Wrap(std::string summary) {
 // stack (the page and the text have it).
 constexpr std::size_t kCallersShown = 2;
 
+// Scattered ranks ("0,2,4,...") make a ranges phrase as long as the ranks are many; a
+// box keeps its first ranges and says how many ranks it holds.
+constexpr std::size_t kRanksLabelChars = 60;
+
+std::string RanksLabel(const std::vector<int>& ranks) {
+  std::string phrase = RanksPhrase(ranks);
+  if (phrase.size() <= kRanksLabelChars) return phrase;
+  const std::size_t cut = phrase.rfind(',', kRanksLabelChars);
+  return phrase.substr(0, cut == std::string::npos ? kRanksLabelChars : cut) + ",... (" +
+         std::to_string(ranks.size()) + " ranks)";
+}
+
 std::string ClassLabel(const ClassNode& c) {
-  std::string label = RanksPhrase(c.ranks);
+  std::string label = RanksLabel(c.ranks);
   if (c.deadlocked > 0 && c.deadlocked < c.ranks.size()) {
     label += " (" + std::to_string(c.deadlocked) + " deadlocked)";
   }
@@ -177,7 +189,7 @@ std::string ToDot(const JobReport& report) {
   } else {
     label += incomplete ? "no deadlock among the ranks read" : "no deadlock detected";
   }
-  const ClassGraph graph = BuildClassGraph(report);
+  const ClassGraph graph = BuildClassGraph(report, kMaxPictureClasses);
   std::ostringstream out;
   out << "digraph mpidbg_job {\n"
       << "  rankdir=LR;\n"

@@ -134,5 +134,64 @@ TEST(JobHtml, FourThousandRanksStayReadable) {
   EXPECT_NE(html.find("more calls: see each rank"), std::string::npos);
 }
 
+// Every rank in a class of its own (a different line each): the picture keeps 60 boxes,
+// the last standing for the smallest classes; the page still lists every class.
+TEST(JobHtml, ThousandsOfClassesDrawAsAFewBoxes) {
+  const int n = 4096;
+  JobBuilder job(n);
+  for (int r = 0; r < n; ++r) {
+    job.Recv(r, R((r + 1) % n), Tag(5));
+    model::Frame call;
+    call.function = "MPI_Recv";
+    model::Frame main;
+    main.function = "main";
+    main.file = "/src/ring.c";
+    main.line = 100 + r;
+    job.Thread(r).frames = {call, main};
+  }
+  const JobReport report = Analyze(job.snapshots());
+  ASSERT_EQ(report.classes.classes.size(), static_cast<std::size_t>(n));
+  const auto start = std::chrono::steady_clock::now();
+  const ClassGraph g = BuildClassGraph(report, kMaxPictureClasses);
+  const std::string dot = ToDot(report);
+  const std::string html = ToHtml(report, {});
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("[ page     ] %d ranks in %d classes: DOT %zu bytes, page %zu bytes, %.3f s\n", n,
+              n, dot.size(), html.size(), seconds);
+  ASSERT_EQ(g.nodes.size(), kMaxPictureClasses);
+  EXPECT_EQ(g.nodes.back().call, std::to_string(n - kMaxPictureClasses + 1) + " other classes");
+  EXPECT_EQ(g.nodes.back().ranks.size(), static_cast<std::size_t>(n - kMaxPictureClasses + 1));
+  EXPECT_EQ(g.ClassOf(n - 1), std::optional<std::size_t>(kMaxPictureClasses - 1));
+  EXPECT_EQ(dot.find("c60 "), std::string::npos);
+  EXPECT_NE(dot.find("label=\"ranks 59-4095\\n" + std::to_string(n - kMaxPictureClasses + 1) +
+                     " other classes\""),
+            std::string::npos);
+  EXPECT_NE(html.find("rank 4095</span> (1)"), std::string::npos);
+  EXPECT_LT(seconds, 10.0);
+}
+
+// Scattered ranks make ranges as many as the ranks: a box keeps the first few.
+TEST(JobHtml, ScatteredRanksAreCutInTheirBox) {
+  const int n = 1024;
+  JobBuilder job(n);
+  for (int r = 0; r < n; ++r) {
+    job.Recv(r, R((r + 1) % n), Tag(5));
+    model::Frame call;
+    call.function = "MPI_Recv";
+    model::Frame main;
+    main.function = "main";
+    main.file = "/src/ring.c";
+    main.line = 30 + r % 2;
+    job.Thread(r).frames = {call, main};
+  }
+  const std::string dot = ToDot(Analyze(job.snapshots()));
+  EXPECT_NE(dot.find("label=\"ranks 0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,"
+                     "... (512 ranks)\\n"),
+            std::string::npos)
+      << dot.substr(0, 1500);
+  EXPECT_LT(dot.size(), 3000u);
+}
+
 }  // namespace
 }  // namespace mpidbg::job
