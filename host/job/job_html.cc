@@ -2,6 +2,7 @@
 // through page::Escape; the per-rank detail is the JSON document's own rank entries.
 #include "job/job_html.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -22,6 +23,17 @@ std::vector<std::string> VerdictLines(const JobReport& report) {
   std::vector<std::string> lines;
   std::istringstream text(ToText(report));
   for (std::string line; std::getline(text, line) && !line.empty();) lines.push_back(line);
+  const std::vector<CollectiveMismatch::Side>& sides = report.stacks.collectives;
+  if (report.view == "stacks" && !sides.empty() && report.collective_mismatches.empty()) {
+    // As the text says it in its own section; here with the verdict, where it is seen.
+    std::string line = "the stacks show ranks in different collectives:";
+    const char* sep = " ";
+    for (const CollectiveMismatch::Side& side : sides) {
+      line += sep + RanksPhrase(side.ranks) + " in " + side.call;
+      sep = ", ";
+    }
+    lines.push_back(line + " (a collective mismatch if these calls are on one communicator)");
+  }
   if (report.view != "stacks") {
     for (const CollectiveMismatch& m : report.collective_mismatches) {
       std::string line = "COLLECTIVE MISMATCH on " + m.comm_name + ":";
@@ -55,15 +67,18 @@ std::string RanksLink(const std::vector<int>& ranks) {
 }
 
 // The ranks of one class split by what exactly they call (their summaries): the
-// arguments, which the class (a call path) does not tell apart.
-std::map<std::string, std::vector<int>> CallsOf(
+// arguments, which the class (a call path) does not tell apart. By lowest rank.
+std::vector<std::pair<std::string, std::vector<int>>> CallsOf(
     const RankClass& c, const std::unordered_map<int, const RankReport*>& by_rank) {
   std::map<std::string, std::vector<int>> calls;
   for (int r : c.ranks) {
     auto found = by_rank.find(r);
     if (found != by_rank.end()) calls[found->second->summary].push_back(r);
   }
-  return calls;
+  std::vector<std::pair<std::string, std::vector<int>>> ordered(calls.begin(), calls.end());
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto& a, const auto& b) { return a.second.front() < b.second.front(); });
+  return ordered;
 }
 
 // Distinct calls listed under a class, at most; a class of 4096 ranks each receiving

@@ -171,6 +171,19 @@ TEST(JobHtml, ThousandsOfClassesDrawAsAFewBoxes) {
   EXPECT_LT(seconds, 10.0);
 }
 
+// The reduced view: no picture section, the different collectives with the verdict.
+TEST(JobHtml, ReducedViewShowsCollectivesWithTheVerdict) {
+  JobReport report = ThreeCollectives();
+  report.view = "stacks";
+  report.collective_mismatches.clear();
+  report.stacks.collectives = {{{0, 2}, "MPI_Allreduce", std::nullopt}, {{1}, "MPI_Barrier", std::nullopt}};
+  const std::string html = ToHtml(report, {});
+  EXPECT_NE(html.find("the stacks show ranks in different collectives: ranks 0,2 in MPI_Allreduce, "
+                      "rank 1 in MPI_Barrier"),
+            std::string::npos);
+  EXPECT_EQ(html.find("<section id=\"waits\">"), std::string::npos);
+}
+
 // Scattered ranks make ranges as many as the ranks: a box keeps the first few.
 TEST(JobHtml, ScatteredRanksAreCutInTheirBox) {
   const int n = 1024;
