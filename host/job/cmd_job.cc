@@ -1,6 +1,6 @@
 // cmd_job.cc — `mpidbg job`: every rank read, joined by the job analysis, printed as
-// text or JSON, the wait-for graph optionally drawn as DOT or SVG.
-#include <sys/wait.h>
+// text or JSON, the wait-for graph optionally drawn as DOT or SVG, the whole job as an
+// HTML page.
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,8 +18,10 @@
 #include "host/fanout/fanout_options.h"
 #include "host/fanout/phase_clock.h"
 #include "host/job/job_analysis.h"
+#include "host/job/job_html.h"
 #include "host/job/job_inputs.h"
 #include "host/job/progress.h"
+#include "host/page/graphviz_svg.h"
 
 namespace mpidbg::cli {
 namespace {
@@ -27,7 +29,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: mpidbg job (--pids P,P,... | --launcher PID | --cores CORE [CORE ...] [--exe FILE] |\n"
     "                   --slurm JOBID[.STEP] | --snapshots DIR | --nodes RECORD [RECORD ...])\n"
-    "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE] [--confirm SECONDS]\n"
+    "                  [--plugin PATH] [--json] [--dot FILE] [--svg FILE] [--html FILE]\n"
+    "                  [--confirm SECONDS]\n"
     "                  [--remote-mpidbg PATH] [--remote-shell CMD] [--timeout SECONDS]\n"
     "Reads every rank of a job and explains what it waits for: per-rank state, the\n"
     "wait-for graph, deadlocks and hints. When live ranks look deadlocked they are read\n"
@@ -43,7 +46,11 @@ constexpr const char* kUsage =
     "through --remote-shell (default 'ssh -o BatchMode=yes {host}'; {hosts} for one\n"
     "command over all, e.g. 'pdsh -w {hosts}'). The readers run --remote-mpidbg (default:\n"
     "this executable's path); a node that fails or has not answered after --timeout\n"
-    "seconds (default 60) is named and the verdict marked incomplete.\n";
+    "seconds (default 60) is named and the verdict marked incomplete.\n"
+    "--dot and --svg draw who waits for whom between rank classes (--svg runs Graphviz's\n"
+    "dot). --html writes one self-contained page (opens offline in any browser): the\n"
+    "verdict, the rank classes as a tree, the waits drawn, unmatched messages, hints and\n"
+    "each rank's detail on demand.\n";
 
 struct JobOptions {
   std::vector<host::TargetSpec> targets;
@@ -54,6 +61,7 @@ struct JobOptions {
   bool help = false;
   std::string dot_file;
   std::string svg_file;
+  std::string html_file;
   double confirm_seconds = 1.0;
 };
 
@@ -79,6 +87,8 @@ host::Result<JobOptions> ParseJobOptions(const std::vector<std::string>& args) {
       if (!value(&o.dot_file)) return host::Status::Usage("--dot needs a file");
     } else if (a == "--svg") {
       if (!value(&o.svg_file)) return host::Status::Usage("--svg needs a file");
+    } else if (a == "--html") {
+      if (!value(&o.html_file)) return host::Status::Usage("--html needs a file");
     } else if (a == "--confirm") {
       char* end = nullptr;
       if (!value(&v) || (o.confirm_seconds = std::strtod(v.c_str(), &end), *end != '\0') ||
@@ -119,35 +129,6 @@ host::Status WriteFile(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
   if (!out) return host::Status::Usage("cannot write " + path);
-  return host::Status::Ok();
-}
-
-// `dot -Tsvg` from a temporary DOT file.
-host::Status WriteSvg(const std::string& path, const std::string& dot_text) {
-  char tmp[] = "/tmp/mpidbg-graph-XXXXXX";
-  int fd = mkstemp(tmp);
-  if (fd < 0) return host::Status::Usage("cannot create a temporary file for dot");
-  close(fd);
-  host::Status st = WriteFile(tmp, dot_text);
-  if (!st.ok()) {
-    unlink(tmp);
-    return st;
-  }
-  std::fflush(nullptr);
-  pid_t child = fork();
-  if (child == 0) {
-    execlp("dot", "dot", "-Tsvg", "-o", path.c_str(), tmp, static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  if (child > 0) waitpid(child, &status, 0);
-  unlink(tmp);
-  if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    return host::Status::Usage(
-        WIFEXITED(status) && WEXITSTATUS(status) == 127
-            ? "cannot run 'dot' (Graphviz) to draw " + path
-            : "'dot -Tsvg' failed to draw " + path);
-  }
   return host::Status::Ok();
 }
 
@@ -258,7 +239,27 @@ int JobCommand(const std::vector<std::string>& args) {
     if (!st.ok()) return ReportFailure(st, options->json);
   }
   if (!options->svg_file.empty()) {
-    host::Status st = WriteSvg(options->svg_file, job::ToDot(report));
+    auto svg = page::DotToSvg(job::ToDot(report));
+    if (!svg.ok()) {
+      return ReportFailure(host::Status::Usage(svg.status().message() + " to draw " +
+                                               options->svg_file),
+                           options->json);
+    }
+    host::Status st = WriteFile(options->svg_file, svg.value());
+    if (!st.ok()) return ReportFailure(st, options->json);
+  }
+  if (!options->html_file.empty()) {
+    // The page stands without its picture: without Graphviz it says so where it would be.
+    job::WaitPicture picture;
+    if (report.view != "stacks") {
+      auto svg = page::DotToSvg(job::ToDot(report));
+      if (svg.ok()) {
+        picture.svg = std::move(svg.value());
+      } else {
+        picture.no_picture = svg.status().message();
+      }
+    }
+    host::Status st = WriteFile(options->html_file, job::ToHtml(report, picture));
     if (!st.ok()) return ReportFailure(st, options->json);
   }
   if (options->json) {

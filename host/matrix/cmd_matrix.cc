@@ -1,6 +1,6 @@
 // cmd_matrix.cc — `mpidbg matrix`: a job's communication matrices, from the file the
-// runtime wrote at MPI_Finalize or from the live processes / cores, as text, JSON or an
-// SVG heat map.
+// runtime wrote at MPI_Finalize or from the live processes / cores, as text, JSON, an
+// SVG heat map or an HTML page.
 #include <fstream>
 #include <iostream>
 
@@ -9,6 +9,7 @@
 #include "host/cli/target_list_options.h"
 #include "host/matrix/monitor_file.h"
 #include "host/fanout/fanout_options.h"
+#include "host/matrix/monitor_html.h"
 #include "host/matrix/monitor_json.h"
 #include "host/matrix/monitor_nodes.h"
 #include "host/matrix/monitor_plugin.h"
@@ -23,12 +24,16 @@ constexpr const char* kUsage =
     "                      --launcher PID | --slurm JOBID[.STEP]) [--plugin PATH]\n"
     "                     [--remote-shell CMD] [--remote-mpidbg PATH] [--timeout S]\n"
     "                     [--which accumulated|current] [--metric messages|bytes]\n"
-    "                     [--view p2p|coll|put|get|acc|mpi_t] [--svg OUT.svg] [--json]\n"
+    "                     [--view p2p|coll|put|get|acc|mpi_t] [--svg OUT.svg]\n"
+    "                     [--html OUT.html] [--json]\n"
     "Shows who sent how much to whom: the sender x receiver matrix of the chosen view\n"
     "(default p2p messages), per-rank totals, message sizes, collectives, files and the\n"
     "MPI's own decomposed counts (MPI_T). FILE is the mpidbg-monitor.*.json the runtime\n"
     "writes at MPI_Finalize under `mpidbg run --monitor`; --pids/--cores/--launcher read\n"
-    "the counters of running ranks or their cores. --svg draws the matrix as a heat map.\n"
+    "the counters of running ranks or their cores. --svg draws the matrix as a heat map\n"
+    "(values in human units, exact on hover). --html writes one self-contained page\n"
+    "(opens offline in any browser): heat maps of messages and bytes, per-rank totals,\n"
+    "message sizes, collectives, each rank's totals on demand.\n"
     "--slurm reads the ranks of a Slurm job on every node of it through `srun --overlap`,\n"
     "--launcher those on other hosts through --remote-shell (as `mpidbg job` does).\n";
 
@@ -38,6 +43,7 @@ struct MatrixOptions {
   monitor::View view = monitor::View::kP2p;
   monitor::Metric metric = monitor::Metric::kMessages;
   std::string svg_file;
+  std::string html_file;
   bool json = false;
   bool help = false;
 };
@@ -62,6 +68,8 @@ host::Result<MatrixOptions> ParseMatrixOptions(const std::vector<std::string>& a
           }
         } else if (a == "--svg") {
           if (!c.Value(&o.svg_file)) *error = host::Status::Usage("--svg needs a file");
+        } else if (a == "--html") {
+          if (!c.Value(&o.html_file)) *error = host::Status::Usage("--html needs a file");
         } else {
           return false;
         }
@@ -113,6 +121,14 @@ int MatrixCommand(const std::vector<std::string>& args) {
     out << monitor::MatrixToSvg(m, title, options->metric);
     if (!out) {
       return ReportFailure(host::Status::Usage("cannot write " + options->svg_file),
+                           options->json);
+    }
+  }
+  if (!options->html_file.empty()) {
+    std::ofstream out(options->html_file);
+    out << monitor::MonitorToHtml(job.value(), options->view);
+    if (!out) {
+      return ReportFailure(host::Status::Usage("cannot write " + options->html_file),
                            options->json);
     }
   }

@@ -1,6 +1,8 @@
 // monitor_svg.cc — drawing the heat map. Zero cells are the white background (only
 // non-zero cells are drawn, so a sparse 1024-rank matrix stays small); colours follow a
-// logarithmic scale because communication volumes span orders of magnitude.
+// logarithmic scale because communication volumes span orders of magnitude. Values are
+// said in human units (KiB, MiB, 12.3k messages): in the cells when they are big enough
+// to hold them, on the scale, and exactly in each cell's hover text.
 #include "host/matrix/monitor_svg.h"
 
 #include <algorithm>
@@ -17,7 +19,12 @@ constexpr int kMaxCell = 24;
 constexpr int kMaxLabels = 64;    // per axis
 constexpr int kLeft = 70;
 constexpr int kTop = 70;
-constexpr int kLegendWidth = 150;
+constexpr int kLegendWidth = 170;
+// Cells that print their value ("1023.9 KiB" at 9 px); used while the matrix stays
+// within kValuePlotPixels, i.e. up to 24 ranks a side.
+constexpr int kValueCell = 52;
+constexpr int kValuePlotPixels = 24 * kValueCell;
+constexpr int kScaleTicks = 5;    // labelled values along the colour scale
 
 std::string Escape(const std::string& s) {
   std::string out;
@@ -51,8 +58,28 @@ double Scale(uint64_t v, uint64_t lo, uint64_t hi) {
          std::log(static_cast<double>(hi) / static_cast<double>(lo));
 }
 
+// Short, for a cell or the scale: "7.0 MiB", "80 B", "950", "12.3k".
+std::string HumanValue(uint64_t v, Metric metric) {
+  if (metric == Metric::kBytes) return FormatBytes(v);
+  if (v < 10000) return std::to_string(v);
+  static const char* const kSuffix[] = {"k", "M", "G", "T", "P", "E"};
+  double x = static_cast<double>(v);
+  int k = -1;
+  while (x >= 1000 && k < 5) {
+    x /= 1000;
+    ++k;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%s", x, kSuffix[k]);
+  return buf;
+}
+
+// Exact, for the hover text: "7340032 bytes (7.0 MiB)", "950 messages".
 std::string ShowValue(uint64_t v, Metric metric) {
-  return metric == Metric::kBytes ? std::to_string(v) + " bytes" : std::to_string(v) + " messages";
+  if (metric == Metric::kBytes) {
+    return std::to_string(v) + " bytes" + (v >= 1024 ? " (" + FormatBytes(v) + ")" : "");
+  }
+  return std::to_string(v) + (v == 1 ? " message" : " messages");
 }
 
 std::string Ranks(int block_index, int block, int world_size) {
@@ -69,7 +96,8 @@ SvgLayout LayoutFor(int world_size) {
   int n = std::max(world_size, 1);
   l.block = n <= kMaxSvgGrid ? 1 : (n + kMaxSvgGrid - 1) / kMaxSvgGrid;
   l.grid = (n + l.block - 1) / l.block;
-  l.cell = std::clamp(kPlotPixels / l.grid, 2, kMaxCell);
+  l.values = l.grid * kValueCell <= kValuePlotPixels;
+  l.cell = l.values ? kValueCell : std::clamp(kPlotPixels / l.grid, 2, kMaxCell);
   return l;
 }
 
@@ -92,7 +120,8 @@ std::string MatrixToSvg(const Matrix& m, const std::string& title, Metric metric
   // Wide enough for the title (about 8 pixels a character at its size) on small jobs.
   const int width = std::max(kLeft + plot + kLegendWidth,
                              kLeft + 8 * static_cast<int>(full_title.size()) + 10);
-  const int height = kTop + std::max(plot, 60) + 40;
+  const int legend_height = std::clamp(plot, 120, 240);
+  const int height = kTop + std::max(plot, legend_height + 40) + 40;
 
   std::ostringstream svg;
   svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -134,18 +163,42 @@ std::string MatrixToSvg(const Matrix& m, const std::string& title, Metric metric
         << "</title></rect>\n";
   }
   svg << "</g>\n";
+  if (l.values) {
+    // Dark cells take white text. The text lets the pointer through to its cell.
+    svg << "<g class=\"values\" text-anchor=\"middle\" font-size=\"9\" pointer-events=\"none\">\n";
+    for (const auto& [where, value] : blocks) {
+      svg << "<text x=\"" << kLeft + where.second * l.cell + l.cell / 2 << "\" y=\""
+          << kTop + where.first * l.cell + l.cell / 2 + 3 << "\" fill=\""
+          << (Scale(value, lo, hi) > 0.5 ? "#fff" : "#111") << "\">" << HumanValue(value, metric)
+          << "</text>\n";
+    }
+    svg << "</g>\n";
+  }
 
-  // Legend: the scale's ends with their exact values.
-  int lx = kLeft + plot + 20;
-  int lh = std::min(plot, 200);
+  // Legend: the colour scale with values in human units along it, low at the bottom.
+  const int lx = kLeft + plot + 20;
+  const int lh = legend_height;
   svg << "<g class=\"legend\">\n"
+      << "<text x=\"" << lx << "\" y=\"" << kTop - 8 << "\">" << MetricName(metric)
+      << " (log scale)</text>\n"
       << "<rect x=\"" << lx << "\" y=\"" << kTop << "\" width=\"16\" height=\"" << lh
-      << "\" fill=\"url(#scale)\" stroke=\"#999\"/>\n"
-      << "<text x=\"" << lx + 22 << "\" y=\"" << kTop + 8 << "\">max " << hi << "</text>\n"
-      << "<text x=\"" << lx + 22 << "\" y=\"" << kTop + lh << "\">min " << lo << "</text>\n"
-      << "<text x=\"" << lx << "\" y=\"" << kTop + lh + 16 << "\">" << MetricName(metric)
-      << ", log scale</text>\n"
-      << "<text x=\"" << lx << "\" y=\"" << kTop + lh + 30 << "\">white: none</text>\n"
+      << "\" fill=\"url(#scale)\" stroke=\"#999\"/>\n";
+  if (hi > 0) {
+    const int ticks = hi > lo ? kScaleTicks : 1;
+    for (int k = 0; k < ticks; ++k) {
+      const double t = ticks == 1 ? 1.0 : static_cast<double>(k) / (ticks - 1);
+      const uint64_t v = k == 0 ? lo : k == ticks - 1 ? hi
+          : static_cast<uint64_t>(std::llround(static_cast<double>(lo) *
+                                               std::pow(static_cast<double>(hi) / lo, t)));
+      const int y = kTop + static_cast<int>(std::lround((1.0 - t) * lh));
+      const char* word = ticks == 1 ? "all " : k == 0 ? "min " : k == ticks - 1 ? "max " : "";
+      svg << "<line x1=\"" << lx + 16 << "\" y1=\"" << y << "\" x2=\"" << lx + 20 << "\" y2=\""
+          << y << "\" stroke=\"#666\"/><text x=\"" << lx + 23 << "\" y=\"" << y + 3 << "\">"
+          << word << HumanValue(v, metric) << "</text>\n";
+    }
+  }
+  svg << "<text x=\"" << lx << "\" y=\"" << kTop + lh + 16 << "\">white: none</text>\n"
+      << "<text x=\"" << lx << "\" y=\"" << kTop + lh + 30 << "\">hover a cell: exact value</text>\n"
       << "</g>\n</svg>\n";
   return svg.str();
 }

@@ -15,11 +15,13 @@ struct SvgLayout {
   int block = 1;  // ranks per drawn cell and side
   int grid = 0;   // cells per side
   int cell = 0;   // pixels per cell
+  bool values = false;  // cells big enough to print their value in (small jobs)
 };
 SvgLayout LayoutFor(int world_size);
 
-// One <rect class="cell"> with a <title> tooltip per non-zero (sender, receiver) cell
-// (or block); log colour scale from light to dark blue; legend with min and max.
+// One <rect class="cell"> with a <title> tooltip (the exact value, and in human units) per
+// non-zero (sender, receiver) cell (or block), its value printed in it when the cells
+// are big enough; log colour scale from light to dark blue, labelled in human units.
 std::string MatrixToSvg(const Matrix& m, const std::string& title, Metric metric);
 
 }  // namespace mpidbg::monitor

@@ -289,29 +289,47 @@ TEST(Text, MetRequirementsAreMarked) {
       << text;
 }
 
-TEST(Dot, NodesEdgesLegend) {
+// The picture draws classes: ranks 0 and 2 both sit in MPI_Recv (one class), rank 1 in
+// MPI_Send.
+TEST(Dot, ClassesEdgesLegend) {
   JobBuilder job(3);
   job.Recv(0, R(1), Tag(7)).Send(1, 0, 9);
   job.Recv(2, model::Rank::AnySource(), Tag(1));
   const std::string dot = ToDot(Analyze(job.snapshots()));
   EXPECT_EQ(dot.rfind("digraph mpidbg_job {\n", 0), 0u) << dot;
-  EXPECT_NE(dot.find("  r0 [label=\"rank 0\\nMPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)\", "
-                     "color=red, fontcolor=red, penwidth=2];\n"),
+  EXPECT_NE(dot.find("  c0 [label=\"ranks 0,2\\nMPI_Recv (arguments differ by "
+                     "rank)\", color=red, fontcolor=red, penwidth=2];\n"),
             std::string::npos)
       << dot;
-  EXPECT_NE(dot.find("  r0 -> r1 [style=solid, label=\"and\", "
-                     "tooltip=\"MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)\", color=red];\n"),
+  EXPECT_NE(dot.find("  c1 [label=\"rank 1\\nMPI_Send(dest=0, tag=9, comm=MPI_COMM_WORLD)\""),
             std::string::npos)
       << dot;
-  // rank 2 waits for any of 0 and 1: dotted edges.
-  EXPECT_NE(dot.find("  r2 -> r0 [style=dotted, label=\"or\""), std::string::npos) << dot;
-  EXPECT_NE(dot.find("  r2 -> r1 [style=dotted, label=\"or\""), std::string::npos) << dot;
-  // rank 1's message with the wrong tag: a dashed gray edge to its receiver.
-  EXPECT_NE(dot.find("  r1 -> r0 [style=dashed, color=gray50, fontcolor=gray50, "
+  // Rank 0 waits for rank 1, and both are deadlocked: red, as its legend row.
+  EXPECT_NE(dot.find("  c0 -> c1 [style=solid, color=red, fontcolor=red, label=\"and\", "
+                     "tooltip=\"MPI_Recv(source=1, tag=7, comm=MPI_COMM_WORLD)\"];\n"),
+            std::string::npos)
+      << dot;
+  // Rank 2 waits for any of 0 and 1 (deadlocked too): dotted, one edge per class.
+  EXPECT_NE(dot.find("  c0 -> c0 [style=dotted, color=red, fontcolor=red, label=\"or\""),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("  c0 -> c1 [style=dotted, color=red"), std::string::npos) << dot;
+  // Rank 1's message with the wrong tag: a dashed gray edge to its receiver's class.
+  EXPECT_NE(dot.find("  c1 -> c0 [style=dashed, color=gray50, fontcolor=gray50, "
                      "label=\"MPI_Send tag 9\""),
             std::string::npos)
       << dot;
-  EXPECT_NE(dot.find("subgraph cluster_legend {"), std::string::npos) << dot;
+  // The legend: a row per look drawn, in the edges' own colours, and nothing else.
+  EXPECT_NE(dot.find("COLOR=\"red\" WIDTH=\"36\"> </TD><TD ALIGN=\"LEFT\">waits for all (and), "
+                     "deadlocked"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("STYLE=\"dotted\" COLOR=\"red\" WIDTH=\"36\"> </TD><TD ALIGN=\"LEFT\">"
+                     "waits for any (or), deadlocked<"),
+            std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("STYLE=\"dashed\" COLOR=\"gray50\""), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("ranks in another collective"), std::string::npos) << dot;
   EXPECT_EQ(dot.substr(dot.size() - 2), "}\n");
 }
 
@@ -319,11 +337,27 @@ TEST(Dot, WaitedRequestsGoOnTheirOwnLines) {
   JobBuilder job(2);
   job.Wait(0, "MPI_Waitall", {Op("MPI_Irecv", false, R(1), Tag(1)), Op("MPI_Isend", true, R(1), Tag(2))});
   const std::string dot = ToDot(Analyze(job.snapshots()));
-  EXPECT_NE(dot.find("  r0 [label=\"rank 0\\nMPI_Waitall(2 requests:\\n"
+  EXPECT_NE(dot.find("[label=\"rank 0\\nMPI_Waitall(2 requests:\\n"
                      "MPI_Irecv(source=1, tag=1, comm=MPI_COMM_WORLD),\\n"
                      "MPI_Isend(dest=1, tag=2, comm=MPI_COMM_WORLD))\"];\n"),
             std::string::npos)
       << dot;
+}
+
+// Four ranks in three collectives on one communicator: one mark naming the
+// communicator, tied to each class with its call, instead of waits between every pair.
+TEST(Dot, CollectiveMismatchIsOneMarkNotAMesh) {
+  JobBuilder job(4);
+  job.Collective(0, "MPI_Allreduce").Collective(2, "MPI_Allreduce");
+  job.Collective(1, "MPI_Barrier").Collective(3, "MPI_Bcast", testing::kWorld, 0);
+  const std::string dot = ToDot(Analyze(job.snapshots()));
+  EXPECT_NE(dot.find("label=\"collective mismatch\\non MPI_COMM_WORLD\""), std::string::npos) << dot;
+  EXPECT_NE(dot.find("[label=\"ranks 0,2\\nMPI_Allreduce(comm=MPI_COMM_WORLD)\""), std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("label=\"MPI_Barrier\"];"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("label=\"MPI_Bcast (root 0)\"];"), std::string::npos) << dot;
+  EXPECT_EQ(dot.find("label=\"and"), std::string::npos) << dot;  // no mesh
+  EXPECT_NE(dot.find("ranks in another collective"), std::string::npos) << dot;
 }
 
 TEST(Dot, QuotesAreEscaped) {
@@ -357,12 +391,12 @@ TEST(Render, WideOrWaitsBecomeWaitSets) {
   EXPECT_EQ(first["kind"], "or");
   EXPECT_EQ(j["deadlock"]["wait_sets"][5]["ranks"], "0-4,6-99");
 
+  // One class waiting within itself: one edge counting the 9900 waits.
   const std::string dot = ToDot(report);
-  EXPECT_NE(dot.find("  set0 [shape=ellipse, label=\"any of ranks 1-99\\n(99 ranks)\"];\n"),
+  EXPECT_NE(dot.find("  c0 -> c0 [style=dotted, color=red, fontcolor=red, label=\"or (9900 waits)\""),
             std::string::npos)
       << dot.substr(0, 2000);
-  EXPECT_NE(dot.find("  r0 -> set0 [style=dotted"), std::string::npos);
-  EXPECT_EQ(dot.find("r0 -> r1 "), std::string::npos);
+  EXPECT_LT(dot.size(), 3000u);
 }
 
 TEST(Render, NarrowOrWaitsStayEdges) {
@@ -437,10 +471,10 @@ TEST(Stacks, JsonFramesAndTextCallSites) {
   EXPECT_EQ(classes[0]["frames"].size(), 4u);
   EXPECT_EQ(doc["call_tree"]["ranks"], "0-2");
   EXPECT_EQ(doc["call_tree"]["children"][0]["name"], "main at hang.c:20");
-  // The picture boxes each class.
+  // The picture draws each class as one box, its callers under its call.
   const std::string dot = ToDot(report);
-  EXPECT_NE(dot.find("subgraph cluster_class0"), std::string::npos) << dot;
-  EXPECT_NE(dot.find("label=\"ranks 0-1: MPI_Recv\\n\u2190 wait_for_token at hang.c:7\\n\u2190 main at hang.c:20\""),
+  EXPECT_NE(dot.find("  c0 [label=\"ranks 0-1"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("\\n\u2190 wait_for_token at hang.c:7\\n\u2190 main at hang.c:20\""),
             std::string::npos)
       << dot;
 }

@@ -243,9 +243,16 @@ TEST(MonitorSvg, OneCellPerNonZeroPairWithTooltips) {
   std::string why;
   EXPECT_TRUE(WellFormed(svg, &why)) << why;
   EXPECT_EQ(Count(svg, "<rect class=\"cell\""), 5u);
-  EXPECT_NE(svg.find("<title>rank 3 to rank 0: 7340032 bytes</title>"), std::string::npos);
-  EXPECT_NE(svg.find(">max 7340032</text>"), std::string::npos);
-  EXPECT_NE(svg.find(">min 80</text>"), std::string::npos);
+  // Exact in the hover text, human units in the cells and along the scale.
+  EXPECT_NE(svg.find("<title>rank 3 to rank 0: 7340032 bytes (7.0 MiB)</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>rank 0 to rank 1: 80 bytes</title>"), std::string::npos);
+  EXPECT_NE(svg.find(">7.0 MiB</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">max 7.0 MiB</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">min 80 B</text>"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<g class=\"values\""), 1u);
+  // Readable: cells of 52 pixels, the picture well beyond the old 336 x 206.
+  EXPECT_EQ(LayoutFor(4).cell, 52);
+  EXPECT_NE(svg.find("width=\"448\" height=\"358\""), std::string::npos) << svg.substr(0, 300);
   // The largest value is the darkest colour, the smallest the lightest.
   EXPECT_NE(svg.find("fill=\"#08306b\"><title>rank 3 to rank 0"), std::string::npos);
   EXPECT_NE(svg.find("fill=\"#deebf7\"><title>rank 0 to rank 1"), std::string::npos);
@@ -270,8 +277,12 @@ TEST(MonitorSvg, LargeJobsAreAggregatedAndStaySmall) {
   EXPECT_LT(svg.size(), 1u << 20);
   // Labels are thinned out: at most 64 per axis (two texts per label).
   EXPECT_LE(Count(svg, "rotate(-90)"), 64u);
-  // Small jobs keep cells of at most 24 pixels.
-  EXPECT_EQ(LayoutFor(4).cell, 24);
+  // Big jobs print no values in their cells (hover has them); small ones do.
+  EXPECT_EQ(svg.find("class=\"values\""), std::string::npos);
+  EXPECT_FALSE(l.values);
+  EXPECT_TRUE(LayoutFor(4).values);
+  EXPECT_TRUE(LayoutFor(24).values);
+  EXPECT_FALSE(LayoutFor(25).values);
   EXPECT_EQ(LayoutFor(100).block, 1);
 }
 
