@@ -10,6 +10,7 @@
 
 #include "host/plugin_host/mq_session.h"
 #include "host/target/opened_target.h"
+#include "host/util/progress_line.h"
 #include "host/util/status.h"
 
 namespace mpidbg::extensions {
@@ -51,14 +52,17 @@ host::Status NoRankRead(const std::vector<host::Status>& failures);
 // Runs `read(extension_target)`, which gives a host::Result<T>, on every target in turn and
 // hands each value read to `keep(index, value)`; `*source` becomes "core" when a target
 // is a core. A target that cannot be read is named on stderr and left out; only when
-// none could be read is the answer an error (NoRankRead).
+// none could be read is the answer an error (NoRankRead). A progress line shows on a
+// terminal while many are read.
 template <typename T, typename Read, typename Keep>
 host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::string* source,
                             Read read, Keep keep) {
   std::vector<host::Status> failures;
   size_t kept = 0;
+  host::ProgressLine progress(host::ReadingWhat(targets), targets.size());
   for (size_t i = 0; i < targets.size(); ++i) {
     const host::TargetSpec& spec = targets[i];
+    progress.Update(i);
     if (!spec.core.empty()) *source = "core";
     host::Result<T> one = host::Status::Unreadable("not read");
     host::Status st = WithExtensionTarget(spec, [&](ExtensionTarget& t) {
@@ -66,6 +70,7 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
       return one.ok() ? host::Status::Ok() : one.status();
     });
     if (!st.ok()) {
+      progress.Clear();
       std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(), st.message().c_str());
       failures.push_back(st);
       continue;
@@ -73,6 +78,8 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
     keep(i, one.value());
     ++kept;
   }
+  progress.Update(targets.size());
+  progress.Finish();
   return kept == 0 ? NoRankRead(failures) : host::Status::Ok();
 }
 

@@ -77,14 +77,6 @@ StoppedTargets StopLiveTargets(const std::vector<TargetSpec>& targets) {
   return out;
 }
 
-// What the progress line says the work is: cores, processes, or both (ranks).
-std::string ReadingWhat(const std::vector<TargetSpec>& targets) {
-  bool cores = false;
-  bool live = false;
-  for (const TargetSpec& t : targets) (t.core.empty() ? live : cores) = true;
-  return cores && live ? "reading ranks" : cores ? "reading cores" : "reading processes";
-}
-
 }  // namespace
 
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,

@@ -9,6 +9,7 @@
 #include "host/leaks/leaks_file.h"
 #include "host/leaks/leaks_of_processes.h"
 #include "host/snapshot/snapshot_reader.h"
+#include "host/util/progress_line.h"
 
 namespace mpidbg::cli {
 namespace {
@@ -27,7 +28,9 @@ constexpr const char* kUsage =
 host::Result<leaks::LeakReport> LeaksOfTargets(const std::vector<host::TargetSpec>& targets) {
   std::vector<model::ProcessSnapshot> snapshots;
   bool cores = false;
+  host::ProgressLine progress(host::ReadingWhat(targets), targets.size());
   for (const host::TargetSpec& t : targets) {
+    progress.Update(snapshots.size());
     auto snap = host::ReadTarget(t);
     if (!snap.ok()) return snap.status();
     cores = cores || !t.core.empty();

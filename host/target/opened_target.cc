@@ -12,6 +12,13 @@ std::string TargetName(const TargetSpec& spec) {
   return spec.core.empty() ? "pid " + std::to_string(spec.pid) : "core " + spec.core;
 }
 
+std::string ReadingWhat(const std::vector<TargetSpec>& targets) {
+  bool cores = false;
+  bool live = false;
+  for (const TargetSpec& t : targets) (t.core.empty() ? live : cores) = true;
+  return cores && live ? "reading ranks" : cores ? "reading cores" : "reading processes";
+}
+
 std::string TargetDescription(const TargetSpec& spec) {
   return spec.core.empty() ? "process " + std::to_string(spec.pid) : spec.core;
 }

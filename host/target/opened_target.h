@@ -26,6 +26,9 @@ std::string TargetName(const TargetSpec& spec);
 
 // How messages on stderr name a target: "process 4711" or the core file's path.
 std::string TargetDescription(const TargetSpec& spec);
+// How a progress line names reading `targets`: "reading cores", "reading processes", or
+// "reading ranks" for a mix.
+std::string ReadingWhat(const std::vector<TargetSpec>& targets);
 
 class OpenedTarget {
  public:

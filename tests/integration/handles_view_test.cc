@@ -5,6 +5,7 @@
 // mpidbg computes.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -368,6 +369,31 @@ void CheckRank(const std::vector<std::string>& target, int rank, const RankLog& 
   c.Text();
 }
 
+// `mpidbg leaks` over the four ranks (`what`: "processes" or "cores"): what the program
+// holds, summed over the ranks with its creation sites; with MPIDBG_PROGRESS=1 the
+// progress line of the reads on stderr, and none without a terminal.
+void CheckLeaks(const std::vector<std::string>& args, const std::string& what) {
+  SCOPED_TRACE(what);
+  MpidbgResult quiet = Mpidbg(args);
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err << quiet.out;
+  EXPECT_EQ(quiet.err.find("reading "), std::string::npos) << quiet.err;
+  EXPECT_EQ(quiet.json["schema"], "mpidbg.leaks/1");
+  EXPECT_EQ(quiet.json["source"], what);
+  bool comm_with_site = false;
+  for (const auto& l : quiet.json["leaks"]) {
+    comm_with_site = comm_with_site || (l["kind"] == "comm" && l["site"].is_string() &&
+                                        l["site"].get<std::string>().find("handles_view.c") !=
+                                            std::string::npos);
+  }
+  EXPECT_TRUE(comm_with_site) << quiet.json.dump(1);
+  setenv("MPIDBG_PROGRESS", "1", 1);
+  MpidbgResult shown = Mpidbg(args);
+  unsetenv("MPIDBG_PROGRESS");
+  EXPECT_NE(shown.err.find("reading " + what + " 0/4"), std::string::npos) << shown.err;
+  EXPECT_NE(shown.err.find("\r\033[K"), std::string::npos) << "the line is not erased";
+  EXPECT_EQ(shown.json, quiet.json);
+}
+
 // Ranks 0 and 3: a member and a non-member of every two-rank object.
 constexpr int kCheckedRanks[] = {0, 3};
 
@@ -389,10 +415,15 @@ TEST_P(HandlesView, EveryKindLiveAndFromCores) {
   ASSERT_EQ(pid_of.size(), 4u);
   for (int rank : kCheckedRanks)
     CheckRank({"--pid", std::to_string(pid_of[rank])}, rank, logs.at(rank));
+  CheckLeaks({"leaks", "--pids", job.PidList(), "--json"}, "processes");
 
   const std::vector<std::string> cores = job.DumpCores(&why);
   job.Kill();
   ASSERT_EQ(cores.size(), 4u) << why;
+  std::vector<std::string> leaks = {"leaks", "--cores"};
+  leaks.insert(leaks.end(), cores.begin(), cores.end());
+  leaks.push_back("--json");
+  CheckLeaks(leaks, "cores");
   for (int rank : kCheckedRanks) {
     // gcore names a core PREFIX.PID.
     const std::string suffix = "." + std::to_string(pid_of[rank]);

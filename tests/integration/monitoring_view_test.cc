@@ -125,8 +125,13 @@ TEST_P(MonitoringView, LiveAndFromCores) {
   MpidbgResult from_cores = Mpidbg(args);
   ASSERT_EQ(from_cores.exit_code, 0) << from_cores.err << from_cores.out;
   CheckMatrix(from_cores.json);
+  // Reading many cores draws a progress line when asked (no terminal here: none above).
+  EXPECT_EQ(from_cores.err.find("reading cores"), std::string::npos) << from_cores.err;
   args[0] = "profile";
+  setenv("MPIDBG_PROGRESS", "1", 1);
   MpidbgResult prof_cores = Mpidbg(args);
+  unsetenv("MPIDBG_PROGRESS");
+  EXPECT_NE(prof_cores.err.find("reading cores 0/"), std::string::npos) << prof_cores.err;
   ASSERT_EQ(prof_cores.exit_code, 0) << prof_cores.err << prof_cores.out;
   CheckProfile(prof_cores.json, /*hung=*/true);
 }
