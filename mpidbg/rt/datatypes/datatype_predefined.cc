@@ -9,6 +9,7 @@
 
 #include "rt/datatypes/datatype_registry.h"
 #include "rt/handle_widening.h"
+#include "rt/hot/datatype_info.h"
 #include "rt/process/registry.h"
 
 namespace mpidbg::rt {
@@ -92,7 +93,12 @@ const MPI_Datatype kPredefined[] = {
 
 void RegisterPredefinedDatatypes() {
   for (MPI_Datatype t : kPredefined) {
-    if (t == MPI_DATATYPE_NULL || g_datatypes.FindLive(HandleToU64(t)) != nullptr) continue;
+    if (t == MPI_DATATYPE_NULL) continue;
+    // Described once here, so the named-type cache knows it from the start: messages,
+    // and type constructors taking it as an input, then ask MPI nothing about it.
+    DatatypeInfo info;
+    DescribeDatatype(t, &info);
+    if (g_datatypes.FindLive(HandleToU64(t)) != nullptr) continue;
     RecordDatatype(t, MPIDBG_CALL_NONE);
   }
 }

@@ -8,6 +8,7 @@
 #include "core/spinlock.h"
 #include "rt/datatypes/datatype_lifetime.h"
 #include "rt/datatypes/type_envelope.h"
+#include "rt/hot/datatype_info.h"
 #include "rt/handle_widening.h"
 #include "rt/process/init_steps.h"
 #include "rt/process/registry.h"
@@ -27,14 +28,35 @@ constexpr int kMaxInputDepth = 64;
 // (or the one cached MPI_Type_create_f90_* type). Held across local MPI queries only.
 core::SpinLock g_record_lock;
 
-// MPI_Type_get_envelope + MPI_Type_get_contents of one type.
+// MPI_Type_get_envelope + MPI_Type_get_contents of one type. A small constructor's
+// arrays (most are) fit the inline room, so reading them allocates nothing; larger ones
+// are allocated. Never copied: the pointers may point into the structure itself.
 struct Contents {
+  Contents() = default;
+  Contents(const Contents&) = delete;
+  Contents& operator=(const Contents&) = delete;
   int ni = 0, na = 0, nd = 0;
   int combiner = MPI_COMBINER_NAMED;
   int* ints = nullptr;
   MPI_Aint* addrs = nullptr;
   MPI_Datatype* types = nullptr;
+  int room_ints[16];
+  MPI_Aint room_addrs[8];
+  MPI_Datatype room_types[8];
 };
+
+// `n` elements (one at least, so no array pointer MPI sees is null): the inline room
+// when it holds them, else allocated.
+template <typename T, size_t kRoom>
+T* ContentsArray(T (&room)[kRoom], int n) {
+  const size_t want = static_cast<size_t>(n) + 1;
+  return want <= kRoom ? room : static_cast<T*>(malloc(sizeof(T) * want));
+}
+
+template <typename T, size_t kRoom>
+void FreeContentsArray(T (&room)[kRoom], T* p) {
+  if (p != room) free(p);
+}
 
 bool IsF90(int combiner) {
   return combiner == MPI_COMBINER_F90_REAL || combiner == MPI_COMBINER_F90_COMPLEX ||
@@ -48,9 +70,9 @@ int EnvelopeCombiner(MPI_Datatype t) {
 }
 
 void FreeContents(Contents* c) {
-  free(c->ints);
-  free(c->addrs);
-  free(c->types);
+  FreeContentsArray(c->room_ints, c->ints);
+  FreeContentsArray(c->room_addrs, c->addrs);
+  FreeContentsArray(c->room_types, c->types);
   c->ints = nullptr;
   c->addrs = nullptr;
   c->types = nullptr;
@@ -59,7 +81,6 @@ void FreeContents(Contents* c) {
 
 // False when MPI would not describe the type; a named type has no contents.
 bool ReadContents(MPI_Datatype t, Contents* c) {
-  *c = Contents{};
   TypeEnvelope e;
   if (!ReadTypeEnvelope(t, &e)) return false;
   c->ni = e.ni;
@@ -70,11 +91,9 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
     c->ni = c->na = c->nd = 0;
     return true;
   }
-  // One element at least, so no array pointer is null for MPI.
-  c->ints = static_cast<int*>(malloc(sizeof(int) * static_cast<size_t>(c->ni + 1)));
-  c->addrs = static_cast<MPI_Aint*>(malloc(sizeof(MPI_Aint) * static_cast<size_t>(c->na + 1)));
-  c->types =
-      static_cast<MPI_Datatype*>(malloc(sizeof(MPI_Datatype) * static_cast<size_t>(c->nd + 1)));
+  c->ints = ContentsArray(c->room_ints, c->ni);
+  c->addrs = ContentsArray(c->room_addrs, c->na);
+  c->types = ContentsArray(c->room_types, c->nd);
   if (c->ints == nullptr || c->addrs == nullptr || c->types == nullptr ||
       !ReadTypeContents(t, e, c->ints, c->addrs, c->types)) {
     FreeContents(c);  // the combiner alone is still worth recording
@@ -157,7 +176,13 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
   FillSizes(t, rec);
   FillArrays(c, inputs, n, rec);
   rec->combiner = CombinerOf(c.combiner);
-  ReadName(t, rec->obj.name, sizeof rec->obj.name);
+  // Where a type a constructor just made has no name (kConstructedTypesAreUnnamed),
+  // MPI_Type_set_name gives it one later, and is recorded; a predefined type, a
+  // duplicate or one met unrecorded may have one already.
+  const bool maybe_named = !kConstructedTypesAreUnnamed || creator == MPIDBG_CALL_NONE ||
+                           creator == MPIDBG_CALL_MPI_Type_dup ||
+                           (flags & MPIDBG_REC_PREDEFINED) != 0;
+  if (maybe_named) ReadName(t, rec->obj.name, sizeof rec->obj.name);
   rec->obj.fortran_index = static_cast<int32_t>(PMPI_Type_c2f(t));
   g_datatypes.EndCreate(head);
   return rec;
@@ -168,18 +193,22 @@ mpidbg_datatype_record* LiveRecord(MPI_Datatype t) {
   return head != nullptr ? core::As<mpidbg_datatype_record>(head) : nullptr;
 }
 
-// The derived inputs a new record names must outlive it (datatype_lifetime.h).
-void NoteInputs(mpidbg_datatype_record* rec, const MPI_Datatype* inputs, int n) {
-  mpidbg_object_head* small[16];
-  mpidbg_object_head** list = small;
-  if (n > 16) list = static_cast<mpidbg_object_head**>(malloc(sizeof(void*) * static_cast<size_t>(n)));
+mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Datatype* inputs,
+                               int ninputs, int depth);
+
+// The input handles' records, each recorded first when it has none, so every handle in
+// a record's `types` has a record of its own. Predefined inputs the runtime has already
+// described (its named-type cache) are recorded from MPI_Init on: not looked up. Fills
+// `derived` with the records of derived inputs (at most `n`), returns how many.
+int RecordInputs(const MPI_Datatype* in, int n, int depth, mpidbg_object_head** derived) {
   int count = 0;
-  for (int i = 0; list != nullptr && i < n; ++i) {
-    mpidbg_object_head* in = g_datatypes.FindLive(HandleToU64(inputs[i]));
-    if (in != nullptr && (in->hdr.flags & MPIDBG_REC_PREDEFINED) == 0) list[count++] = in;
+  for (int i = 0; i < n; ++i) {
+    if (in[i] == MPI_DATATYPE_NULL || IsDescribedPredefined(in[i])) continue;
+    mpidbg_datatype_record* r = LiveRecord(in[i]);
+    if (r == nullptr) r = Record(in[i], MPIDBG_CALL_NONE, nullptr, 0, depth + 1);
+    if (r != nullptr && (r->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) derived[count++] = &r->obj;
   }
-  NoteDatatypeInputs(&rec->obj, list, count);
-  if (list != small) free(list);
+  return count;
 }
 
 mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Datatype* inputs,
@@ -199,13 +228,17 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
   const bool from_call = inputs != nullptr && ninputs == c.nd;
   const MPI_Datatype* in = from_call ? inputs : c.types;
   const int n = from_call ? ninputs : (c.types != nullptr ? c.nd : 0);
-  // Inputs first, so every handle in the record's `types` has a record of its own.
-  for (int i = 0; i < n; ++i) {
-    if (in[i] != MPI_DATATYPE_NULL && LiveRecord(in[i]) == nullptr)
-      Record(in[i], MPIDBG_CALL_NONE, nullptr, 0, depth + 1);
-  }
+  // Inputs first; the derived ones a new record names must outlive it
+  // (datatype_lifetime.h).
+  mpidbg_object_head* small[16];
+  mpidbg_object_head** derived = small;
+  if (n > 16) derived = static_cast<mpidbg_object_head**>(malloc(sizeof(void*) * static_cast<size_t>(n)));
+  const int nderived = derived != nullptr ? RecordInputs(in, n, depth, derived) : 0;
   mpidbg_datatype_record* rec = Publish(t, creator, c, in, n);
-  if (rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) NoteInputs(rec, in, n);
+  if (rec != nullptr && derived != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
+    NoteDatatypeInputs(&rec->obj, derived, nderived);
+  }
+  if (derived != small) free(derived);
   ReleaseContents(&c, /*recorded_copies=*/!from_call);
   return rec;
 }
@@ -213,6 +246,7 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
 }  // namespace
 
 bool IsContentsReference(MPI_Datatype t) {
+  if (IsDescribedPredefined(t)) return false;
   const int combiner = EnvelopeCombiner(t);
   return combiner >= 0 && combiner != MPI_COMBINER_NAMED && !IsF90(combiner);
 }

@@ -47,6 +47,10 @@ bool IsContentsReference(MPI_Datatype t);
 // reference and call.
 constexpr bool kContentsAreNewTypes = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_OPENMPI;
 
+// MPICH gives a type a constructor makes no name (MPI_Type_get_name answers ""), so its
+// record need not ask; Open MPI names some ("Dup MPI_INT"), so there every record asks.
+constexpr bool kConstructedTypesAreUnnamed = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_MPICH;
+
 }  // namespace mpidbg::rt
 
 #endif  // MPIDBG_RT_DATATYPE_REGISTRY_H

@@ -129,6 +129,11 @@ const DatatypeInfo& DescribeIntoThread(ThreadState* ts, MPI_Datatype datatype) {
 
 bool DatatypeMayBeInOperations(uint64_t handle) { return g_described_derived.MayContain(handle); }
 
+bool IsDescribedPredefined(MPI_Datatype datatype) {
+  DatatypeInfo info;
+  return datatype != MPI_DATATYPE_NULL && CacheLookup(HandleToU64(datatype), &info);
+}
+
 int64_t DatatypeSize(MPI_Datatype datatype) {
   ThreadState* ts = t_state;
   if (ts != nullptr) return DatatypeOf(ts, datatype).size;

@@ -30,6 +30,10 @@ int64_t DatatypeSize(MPI_Datatype datatype);
 // since freed.
 bool DatatypeMayBeInOperations(uint64_t handle);
 
+// True when `datatype` is a predefined (named) type the runtime has described before
+// (its cache); false says nothing (not described yet, or derived).
+bool IsDescribedPredefined(MPI_Datatype datatype);
+
 }  // namespace mpidbg::rt
 
 #endif  // MPIDBG_RT_DATATYPE_INFO_H
