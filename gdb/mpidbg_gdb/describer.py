@@ -45,41 +45,33 @@ def _candidates(plugin_path):
     return out
 
 
+def _load(path):
+    """The describer library at `path` with its prototypes; OSError when it is not one."""
+    lib = ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
+    if lib.mpidbg_describe_version() != D.MPIDBG_DESCRIBE_VERSION:
+        raise OSError("it speaks another describer version")
+    lib.mpidbg_describe_handle.restype = c_int
+    lib.mpidbg_describe_handle.argtypes = [POINTER(D.mpidbg_describe_target_t), c_char_p,
+                                           c_uint64, c_int, POINTER(D.mpidbg_description_t),
+                                           POINTER(c_void_p)]
+    lib.mpidbg_describe_fortran_to_c.restype = c_int
+    lib.mpidbg_describe_fortran_to_c.argtypes = [POINTER(D.mpidbg_describe_target_t), c_char_p,
+                                                 c_uint64, POINTER(c_uint64), POINTER(c_void_p)]
+    lib.mpidbg_describe_release.restype = None
+    lib.mpidbg_describe_release.argtypes = [c_void_p]
+    lib.mpidbg_describe_clear.restype = None
+    lib.mpidbg_describe_clear.argtypes = [POINTER(D.mpidbg_description_t)]
+    return lib
+
+
 class _Library:
     def __init__(self, plugin_path):
-        self.lib = None
+        self.lib, tried, errors = plugin_mod.load_first(_candidates(plugin_path), _load)
         self.error = None
-        tried = []
-        for path in _candidates(plugin_path):
-            if path in tried:
-                continue
-            tried.append(path)
-            if not os.path.isfile(path):
-                continue
-            try:
-                lib = ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
-            except OSError as exc:
-                self.error = "cannot load %s: %s" % (path, exc)
-                continue
-            if lib.mpidbg_describe_version() != D.MPIDBG_DESCRIBE_VERSION:
-                self.error = "%s speaks another describer version" % path
-                continue
-            lib.mpidbg_describe_handle.restype = c_int
-            lib.mpidbg_describe_handle.argtypes = [POINTER(D.mpidbg_describe_target_t), c_char_p, c_uint64, c_int,
-                                                   POINTER(D.mpidbg_description_t), POINTER(c_void_p)]
-            lib.mpidbg_describe_fortran_to_c.restype = c_int
-            lib.mpidbg_describe_fortran_to_c.argtypes = [POINTER(D.mpidbg_describe_target_t), c_char_p, c_uint64,
-                                                         POINTER(c_uint64), POINTER(c_void_p)]
-            lib.mpidbg_describe_release.restype = None
-            lib.mpidbg_describe_release.argtypes = [c_void_p]
-            lib.mpidbg_describe_clear.restype = None
-            lib.mpidbg_describe_clear.argtypes = [POINTER(D.mpidbg_description_t)]
-            self.lib = lib
-            self.error = None
-            return
-        if self.error is None:
-            self.error = "the describer %s was not found (tried %s; set MPIDBG_DESCRIBE to " \
-                         "its path)" % (LIBRARY_FILE, ", ".join(tried))
+        if self.lib is None:
+            self.error = ("cannot load the describer (%s)" % "; ".join(errors) if errors else
+                          "the describer %s was not found (tried %s; set MPIDBG_DESCRIBE to "
+                          "its path)" % (LIBRARY_FILE, ", ".join(tried)))
 
 
 _library = None

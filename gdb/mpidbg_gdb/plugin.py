@@ -132,20 +132,29 @@ class Plugin:
         return "error %d" % code
 
 
-def load():
-    """(Plugin, None) or (None, one sentence saying what was tried)."""
-    tried = []
-    errors = []
-    for path in candidate_paths():
+def load_first(paths, load):
+    """(value, tried, errors): `load(path)` of the first of `paths` (each tried once) that
+    is a file and loads, or None; `tried` lists the paths tried, `errors` why files that
+    exist did not load (load raises OSError with the reason)."""
+    tried, errors = [], []
+    for path in paths:
         if path in tried:
             continue
         tried.append(path)
         if not os.path.isfile(path):
             continue
         try:
-            return Plugin(path), None
+            return load(path), tried, errors
         except OSError as exc:
             errors.append("%s: %s" % (path, exc))
+    return None, tried, errors
+
+
+def load():
+    """(Plugin, None) or (None, one sentence saying what was tried)."""
+    plugin, tried, errors = load_first(candidate_paths(), Plugin)
+    if plugin is not None:
+        return plugin, None
     if errors:
         return None, "cannot load the mpidbg plugin (%s)" % "; ".join(errors)
     return None, ("the mpidbg plugin %s was not found (tried %s; set MPIDBG_PLUGIN to its "
