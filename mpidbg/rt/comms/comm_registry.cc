@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "core/handle_filter.h"
 #include "core/clock.h"
 #include "core/handle_map.h"
 #include "core/job_id.h"
@@ -55,7 +56,11 @@ void FreeCommArrays(mpidbg_comm_record* rec) {
 
 // Does a pending operation (request, blocking call, nonblocking collective) still
 // carry this job id? Walks the request table: only at communicator creation and free.
+// The job ids of communicators an operation record may name (NoteCommInOperations).
+core::HandleFilter<64> g_comms_in_operations;
+
 bool RequestsUseJobId(uint64_t job_id) {
+  if (!g_comms_in_operations.MayContain(job_id)) return false;  // no op record names it
   bool used = false;
   ForEachRecord(mpidbg_runtime_root.operations, [&](mpidbg_record_header* h) {
     if (!used && __atomic_load_n(&reinterpret_cast<mpidbg_operation_record*>(h)->comm_job_id,
@@ -465,6 +470,10 @@ bool CommsUseErrhandler(uint64_t errhandler) {
 void ReleaseWorldGroup() {
   if (g_world_group != MPI_GROUP_NULL) PMPI_Group_free(&g_world_group);
   g_world_group = MPI_GROUP_NULL;
+}
+
+void NoteCommInOperations(uint64_t job_id) {
+  if (job_id != 0) g_comms_in_operations.Add(job_id);
 }
 
 }  // namespace mpidbg::rt

@@ -31,6 +31,12 @@ struct CommView {
 
 CommView LookupComm(MPI_Comm comm);
 
+// `job_id` may be named by an operation record from now on: every writer of an op
+// record's communicator notes it first (the hot path when a thread takes a new view,
+// CommViewOf; FillOperationRecord for the rest). Freeing a communicator walks the
+// operation table for its pending operations only when its job id was noted.
+void NoteCommInOperations(uint64_t job_id);
+
 // World rank of the normalised rank `peer` of `view` (the remote group on intercomms).
 int32_t PeerWorld(const CommView& view, int32_t normalised_peer);
 

@@ -23,6 +23,8 @@ MPIDBG_ALWAYS_INLINE const CommView& CommViewOf(ThreadState* ts, MPI_Comm comm) 
   const uint64_t changes = g_comm_table.changes();
   if (ts->comm_key != key || ts->comm_changes != changes) {
     ts->comm_view = LookupComm(comm);
+    // Views are what the hot path fills op records from (comm_registry.h).
+    NoteCommInOperations(ts->comm_view.job_id);
     ts->comm_key = key;
     ts->comm_changes = changes;
   }

@@ -163,6 +163,7 @@ void FillOperationRecord(mpidbg_operation_record* rec, const OperationDescriptio
     type = &described;
   }
   rec->request = 0;
+  if (d.comm != nullptr) NoteCommInOperations(d.comm->job_id);
   rec->comm_handle = d.comm != nullptr ? d.comm->handle : 0;
   // Other areas scan op records for these two fields with atomic loads.
   __atomic_store_n(&rec->comm_job_id, d.comm != nullptr ? d.comm->job_id : 0, __ATOMIC_RELAXED);

@@ -113,7 +113,18 @@ int main(int argc, char** argv) {
   MPI_Request req = MPI_REQUEST_NULL;
   if (g_rank == 0) MPI_Irecv(&in, 1, MPI_INT, 1, 1, pend, &req);
   if (g_rank == 1) MPI_Send(&out, 1, MPI_INT, 0, 1, pend);
+  const mpidbg_comm_record* pend_rec = nullptr;
+  for (const auto* c : Records<mpidbg_comm_record>(R->comms)) {
+    if (c->handle == U64(pend) && (c->hdr.flags & MPIDBG_REC_FREED) == 0) pend_rec = c;
+  }
+  RT_CHECK(pend_rec != nullptr);
   MPI_Comm_free(&pend);
+  // MPI keeps a freed communicator while an operation on it is pending: rank 0's receive
+  // keeps its record unreleased; rank 1 has nothing pending on it.
+  if (pend_rec != nullptr) {
+    RT_CHECK((pend_rec->hdr.flags & MPIDBG_REC_FREED) != 0);
+    RT_CHECK_EQ((pend_rec->hdr.flags & MPIDBG_REC_RELEASED) != 0, g_rank != 0);
+  }
   FreeInfos(4);  // evicts the communicator
   MPI_Comm fresh;
   MPI_Comm_dup(MPI_COMM_WORLD, &fresh);
