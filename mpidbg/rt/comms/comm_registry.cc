@@ -2,9 +2,10 @@
 #include "rt/comms/comm_registry.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-#include "core/handle_filter.h"
 #include "core/clock.h"
+#include "core/handle_filter.h"
 #include "core/handle_map.h"
 #include "core/job_id.h"
 #include "core/record_arrays.h"
@@ -213,6 +214,21 @@ bool ReadMembers(MPI_Comm comm, Members* out) {
       PMPI_Group_free(&remote);
     }
   }
+  return true;
+}
+
+bool ReadDuplicateMembers(MPI_Comm comm, const CommView& parent, Members* out) {
+  if (parent.inter || parent.world_ranks == nullptr || parent.size <= 0) {
+    return ReadMembers(comm, out);
+  }
+  *out = Members{};
+  int rank = -1;
+  if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return false;
+  out->rank = rank;
+  out->local_size = parent.size;
+  const size_t bytes = sizeof(int32_t) * static_cast<size_t>(parent.size);
+  out->local = static_cast<int32_t*>(malloc(bytes));
+  if (out->local != nullptr) memcpy(out->local, parent.world_ranks, bytes);
   return true;
 }
 

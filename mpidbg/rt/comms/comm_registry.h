@@ -55,6 +55,10 @@ struct Members {
   mpidbg_array remote_job_ranks{0, 0, sizeof(int32_t)};
 };
 bool ReadMembers(MPI_Comm comm, Members* out);
+// The members of `comm`, a duplicate of the intracommunicator `parent` (MPI_Comm_dup and
+// MPI_Comm_dup_with_info keep the group): the parent's world ranks copied, only the
+// rank asked of MPI. Falls back to ReadMembers when the parent's ranks are not known.
+bool ReadDuplicateMembers(MPI_Comm comm, const CommView& parent, Members* out);
 void FreeMembers(Members* m);
 uint64_t MemberHashOf(const Members& m);
 

@@ -71,10 +71,12 @@ CommOrigin OriginOf(int32_t creator, uint64_t parent_job_id, const CommMakeArgs&
 }
 
 // Collective over the parent (dup, split, create, topology constructors, merge, idup).
-void PublishDerived(MPI_Comm comm, int32_t creator, uint64_t parent_job_id, uint64_t counter,
+void PublishDerived(MPI_Comm comm, int32_t creator, const CommView& parent, uint64_t counter,
                     const CommMakeArgs& args) {
+  const uint64_t parent_job_id = parent.job_id;
   Members m;
-  if (!ReadMembers(comm, &m)) return;
+  const bool dup = creator == MPIDBG_CALL_MPI_Comm_dup || creator == MPIDBG_CALL_MPI_Comm_dup_with_info;
+  if (!(dup ? ReadDuplicateMembers(comm, parent, &m) : ReadMembers(comm, &m))) return;
   PublishComm(comm, &m, core::DerivedJobId(parent_job_id, counter, MemberHashOf(m)),
               OriginOf(creator, parent_job_id, args));
 }
@@ -129,8 +131,8 @@ void AfterCommMake(int32_t call, const CommMakeArgs& args, int rc) {
     if (comm != MPI_COMM_NULL) PublishFromGroup(comm, call, args);
     return;
   }
-  const uint64_t parent_job_id =
-      args.parent == MPI_COMM_NULL ? 0 : LookupComm(args.parent).job_id;
+  const CommView parent = args.parent == MPI_COMM_NULL ? CommView{} : LookupComm(args.parent);
+  const uint64_t parent_job_id = parent.job_id;
   if (IsDynamic(call)) {
     // MPI_Comm_get_parent hands out the same intercommunicator on every call.
     if (comm == MPI_COMM_NULL ||
@@ -152,7 +154,7 @@ void AfterCommMake(int32_t call, const CommMakeArgs& args, int rc) {
     default: {
       const uint64_t counter = NextCreationCounter(core::DerivedCounterKey(parent_job_id));
       if (comm == MPI_COMM_NULL) return;
-      PublishDerived(comm, call, parent_job_id, counter, args);
+      PublishDerived(comm, call, parent, counter, args);
       if (call == MPIDBG_CALL_MPI_Comm_dup || call == MPIDBG_CALL_MPI_Comm_dup_with_info) {
         RecordCopiedAttributes(args.parent, comm);
       }
@@ -224,7 +226,9 @@ void CompleteIdup(uint64_t request) {
   MPI_Comm comm = *pending->newcomm;
   if (comm != MPI_COMM_NULL) {
     CommMakeArgs none;
-    PublishDerived(comm, MPIDBG_CALL_MPI_Comm_idup, pending->parent_job_id, pending->counter, none);
+    CommView parent;  // only its job id is known here; idup's members are read
+    parent.job_id = pending->parent_job_id;
+    PublishDerived(comm, MPIDBG_CALL_MPI_Comm_idup, parent, pending->counter, none);
     RecordCopiedAttributes(pending->parent, comm);
   }
   free(pending);
