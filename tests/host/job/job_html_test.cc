@@ -100,23 +100,32 @@ TEST(JobHtml, HostileNamesFromTargetMemoryAreEscaped) {
   EXPECT_EQ(closes, 3u);
 }
 
+// Ranks 0..n-1 of `job` in a ring of receives (tag 5), each stopped in MPI_Recv called
+// from main at /src/ring.c line `line_of(rank)`: ranks with one line form one class.
+template <typename LineOf>
+void RingOfReceives(JobBuilder& job, int n, const LineOf& line_of, const char* rt_module = "",
+                    const char* main_module = "") {
+  for (int r = 0; r < n; ++r) {
+    job.Recv(r, R((r + 1) % n), Tag(5));
+    model::Frame call;
+    call.function = "MPI_Recv";
+    call.module = rt_module;
+    model::Frame main;
+    main.function = "main";
+    main.file = "/src/ring.c";
+    main.line = line_of(r);
+    main.module = main_module;
+    job.Thread(r).frames = {call, main};
+  }
+}
+
 // A 4096-rank ring read from stacks in two places: two classes, a page of bounded size
 // made quickly. Figures are printed; the bounds are generous (a slow CI machine).
 TEST(JobHtml, FourThousandRanksStayReadable) {
   const int n = 4096;
   JobBuilder job(n);
-  for (int r = 0; r < n; ++r) {
-    job.Recv(r, R((r + 1) % n), Tag(5));
-    model::Frame call;
-    call.function = "MPI_Recv";
-    call.module = "libmpidbg_rt_mpich.so";
-    model::Frame main;
-    main.function = "main";
-    main.file = "/src/ring.c";
-    main.line = r % 1024 == 7 ? 31 : 30;
-    main.module = "ring";
-    job.Thread(r).frames = {call, main};
-  }
+  RingOfReceives(job, n, [](int r) { return r % 1024 == 7 ? 31 : 30; }, "libmpidbg_rt_mpich.so",
+                 "ring");
   const JobReport report = Analyze(job.snapshots());
   const auto start = std::chrono::steady_clock::now();
   const std::string dot = ToDot(report);
@@ -139,16 +148,7 @@ TEST(JobHtml, FourThousandRanksStayReadable) {
 TEST(JobHtml, ThousandsOfClassesDrawAsAFewBoxes) {
   const int n = 4096;
   JobBuilder job(n);
-  for (int r = 0; r < n; ++r) {
-    job.Recv(r, R((r + 1) % n), Tag(5));
-    model::Frame call;
-    call.function = "MPI_Recv";
-    model::Frame main;
-    main.function = "main";
-    main.file = "/src/ring.c";
-    main.line = 100 + r;
-    job.Thread(r).frames = {call, main};
-  }
+  RingOfReceives(job, n, [](int r) { return 100 + r; });
   const JobReport report = Analyze(job.snapshots());
   ASSERT_EQ(report.classes.classes.size(), static_cast<std::size_t>(n));
   const auto start = std::chrono::steady_clock::now();
@@ -188,16 +188,7 @@ TEST(JobHtml, ReducedViewShowsCollectivesWithTheVerdict) {
 TEST(JobHtml, ScatteredRanksAreCutInTheirBox) {
   const int n = 1024;
   JobBuilder job(n);
-  for (int r = 0; r < n; ++r) {
-    job.Recv(r, R((r + 1) % n), Tag(5));
-    model::Frame call;
-    call.function = "MPI_Recv";
-    model::Frame main;
-    main.function = "main";
-    main.file = "/src/ring.c";
-    main.line = 30 + r % 2;
-    job.Thread(r).frames = {call, main};
-  }
+  RingOfReceives(job, n, [](int r) { return 30 + r % 2; });
   const std::string dot = ToDot(Analyze(job.snapshots()));
   EXPECT_NE(dot.find("label=\"ranks 0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,"
                      "... (512 ranks)\\n"),
