@@ -78,7 +78,6 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
     keep(i, one.value());
     ++kept;
   }
-  progress.Update(targets.size());
   progress.Finish();
   return kept == 0 ? NoRankRead(failures) : host::Status::Ok();
 }

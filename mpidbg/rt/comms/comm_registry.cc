@@ -55,11 +55,12 @@ void FreeCommArrays(mpidbg_comm_record* rec) {
   rec->remote_job_ranks = mpidbg_array{0, 0, sizeof(int32_t)};
 }
 
-// Does a pending operation (request, blocking call, nonblocking collective) still
-// carry this job id? Walks the request table: only at communicator creation and free.
 // The job ids of communicators an operation record may name (NoteCommInOperations).
 core::HandleFilter<64> g_comms_in_operations;
 
+// Does a pending operation (request, blocking call, nonblocking collective) still
+// carry this job id? Walks the request table, only at communicator creation and free,
+// and only for a job id some operation record may name.
 bool RequestsUseJobId(uint64_t job_id) {
   if (!g_comms_in_operations.MayContain(job_id)) return false;  // no op record names it
   bool used = false;

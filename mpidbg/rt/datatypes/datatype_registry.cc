@@ -45,16 +45,15 @@ struct Contents {
   MPI_Datatype room_types[8];
 };
 
-// `n` elements (one at least, so no array pointer MPI sees is null): the inline room
-// when it holds them, else allocated.
+// Space for `want` elements: the caller's inline room when it holds them, else
+// allocated (nullptr when memory ran out); given back with FreeRoomOrHeap.
 template <typename T, size_t kRoom>
-T* ContentsArray(T (&room)[kRoom], int n) {
-  const size_t want = static_cast<size_t>(n) + 1;
+T* RoomOrHeap(T (&room)[kRoom], size_t want) {
   return want <= kRoom ? room : static_cast<T*>(malloc(sizeof(T) * want));
 }
 
 template <typename T, size_t kRoom>
-void FreeContentsArray(T (&room)[kRoom], T* p) {
+void FreeRoomOrHeap(T (&room)[kRoom], T* p) {
   if (p != room) free(p);
 }
 
@@ -70,9 +69,9 @@ int EnvelopeCombiner(MPI_Datatype t) {
 }
 
 void FreeContents(Contents* c) {
-  FreeContentsArray(c->room_ints, c->ints);
-  FreeContentsArray(c->room_addrs, c->addrs);
-  FreeContentsArray(c->room_types, c->types);
+  FreeRoomOrHeap(c->room_ints, c->ints);
+  FreeRoomOrHeap(c->room_addrs, c->addrs);
+  FreeRoomOrHeap(c->room_types, c->types);
   c->ints = nullptr;
   c->addrs = nullptr;
   c->types = nullptr;
@@ -91,9 +90,10 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
     c->ni = c->na = c->nd = 0;
     return true;
   }
-  c->ints = ContentsArray(c->room_ints, c->ni);
-  c->addrs = ContentsArray(c->room_addrs, c->na);
-  c->types = ContentsArray(c->room_types, c->nd);
+  // One element at least, so no array pointer MPI sees is null.
+  c->ints = RoomOrHeap(c->room_ints, static_cast<size_t>(c->ni) + 1);
+  c->addrs = RoomOrHeap(c->room_addrs, static_cast<size_t>(c->na) + 1);
+  c->types = RoomOrHeap(c->room_types, static_cast<size_t>(c->nd) + 1);
   if (c->ints == nullptr || c->addrs == nullptr || c->types == nullptr ||
       !ReadTypeContents(t, e, c->ints, c->addrs, c->types)) {
     FreeContents(c);  // the combiner alone is still worth recording
@@ -199,14 +199,17 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
 // The input handles' records, each recorded first when it has none, so every handle in
 // a record's `types` has a record of its own. Predefined inputs the runtime has already
 // described (its named-type cache) are recorded from MPI_Init on: not looked up. Fills
-// `derived` with the records of derived inputs (at most `n`), returns how many.
+// `derived` (room for `n`; nullptr when there was no memory for it) with the records of
+// derived inputs, returns how many.
 int RecordInputs(const MPI_Datatype* in, int n, int depth, mpidbg_object_head** derived) {
   int count = 0;
   for (int i = 0; i < n; ++i) {
     if (in[i] == MPI_DATATYPE_NULL || IsDescribedPredefined(in[i])) continue;
     mpidbg_datatype_record* r = LiveRecord(in[i]);
     if (r == nullptr) r = Record(in[i], MPIDBG_CALL_NONE, nullptr, 0, depth + 1);
-    if (r != nullptr && (r->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) derived[count++] = &r->obj;
+    if (derived != nullptr && r != nullptr && (r->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
+      derived[count++] = &r->obj;
+    }
   }
   return count;
 }
@@ -230,15 +233,14 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
   const int n = from_call ? ninputs : (c.types != nullptr ? c.nd : 0);
   // Inputs first; the derived ones a new record names must outlive it
   // (datatype_lifetime.h).
-  mpidbg_object_head* small[16];
-  mpidbg_object_head** derived = small;
-  if (n > 16) derived = static_cast<mpidbg_object_head**>(malloc(sizeof(void*) * static_cast<size_t>(n)));
-  const int nderived = derived != nullptr ? RecordInputs(in, n, depth, derived) : 0;
+  mpidbg_object_head* room[16];
+  mpidbg_object_head** derived = RoomOrHeap(room, static_cast<size_t>(n > 0 ? n : 0));
+  const int nderived = RecordInputs(in, n, depth, derived);
   mpidbg_datatype_record* rec = Publish(t, creator, c, in, n);
-  if (rec != nullptr && derived != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
+  if (rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
     NoteDatatypeInputs(&rec->obj, derived, nderived);
   }
-  if (derived != small) free(derived);
+  FreeRoomOrHeap(room, derived);
   ReleaseContents(&c, /*recorded_copies=*/!from_call);
   return rec;
 }
