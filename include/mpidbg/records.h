@@ -39,7 +39,9 @@ extern "C" {
 #define MPIDBG_ROOT_MAGIC UINT64_C(0x5452474244495043)
 /* "MPIDSLAB" read as a little-endian uint64. */
 #define MPIDBG_SLAB_MAGIC UINT64_C(0x42414c5344495043)
-#define MPIDBG_LAYOUT_VERSION 1
+/* 2: nonblocking point-to-point requests live in per-thread flight rings (below
+ * MPI_THREAD_MULTIPLE); a reader that knows only op records would miss them. */
+#define MPIDBG_LAYOUT_VERSION 2
 
 /* Normalised rank and tag values. */
 #define MPIDBG_RANK_ANY_SOURCE (-1)
@@ -398,7 +400,63 @@ typedef struct mpidbg_thread_record {
   int32_t request_count;   /* handles at `requests` (root.handle_size bytes each) */
   int32_t root;            /* collective root (comm rank), or -1 */
   char datatype_name[32];
+  /* ---- appended (layout 2): the thread's flight ring, see mpidbg_flight_entry ---- */
+  uint64_t flight_entries;    /* target address of mpidbg_flight_entry[flight_capacity],
+                               * 0 until the thread first posts into it */
+  uint64_t flight_head;       /* posts appended so far; post p sits in entry
+                               * p % flight_capacity (stored after the entry) */
+  uint32_t flight_capacity;   /* entries in the ring, a power of two */
+  uint32_t flight_entry_size; /* sizeof(mpidbg_flight_entry) as the runtime wrote them */
 } mpidbg_thread_record;
+
+/* ======================= Flight rings: a thread's point-to-point posts =======================
+ * Below MPI_THREAD_MULTIPLE a thread does not open an operation record for a nonblocking
+ * point-to-point request it posts (MPI_Isend, MPI_Ibsend, MPI_Issend, MPI_Irsend,
+ * MPI_Irecv and their large-count forms). It appends one fixed-size entry to a ring of
+ * its own (thread record flight_*), and completion marks the entry DONE. A reader derives
+ * the pending operations from the rings: every entry in state POSTED is a pending
+ * request, as an operation record with these fields would be (the rest: tid from the
+ * thread record, status PENDING, actual_source MPIDBG_RANK_UNKNOWN, actual_tag
+ * MPIDBG_TAG_ANY, file_offset -1, other fields 0; datatype_name from the datatype
+ * table's record of `datatype`).
+ *
+ * Nothing pending is lost: before the ring reuses an entry still POSTED, and whenever
+ * the runtime needs the request as a record (MPI_Request_free, a thread's exit), the
+ * runtime carries it into an operation record with the same fields and post_serial and
+ * then marks the entry CARRIED. A reader that catches both (a live process stopped
+ * between the two stores) keeps the operation record: the post_serial is the same.
+ *
+ * Reading: take flight_head, then entries p in [head - capacity, head) (from 0 while head
+ * < capacity). An entry holds post p only if its seq is 2 * (p + 1) truncated to 32 bits;
+ * any other value (odd: being written; else an older or newer post) means skip it. */
+enum mpidbg_flight_state {
+  MPIDBG_FLIGHT_EMPTY = 0,
+  MPIDBG_FLIGHT_POSTED = 1,  /* a pending request */
+  MPIDBG_FLIGHT_DONE = 2,    /* completed (or MPI handed its handle out again) */
+  MPIDBG_FLIGHT_CARRIED = 3  /* now an operation record with the same post_serial */
+};
+
+typedef struct mpidbg_flight_entry {
+  uint32_t seq;          /* odd while written; 2 * (position + 1) (mod 2^32) once whole */
+  uint8_t state;         /* enum mpidbg_flight_state (changes after seq, one byte store) */
+  uint8_t direction;     /* enum mpidbg_operation_direction: SEND or RECV */
+  uint8_t mode;          /* enum mpidbg_send_mode */
+  uint8_t reserved;
+  int32_t call;          /* enum mpidbg_call_id that posted it */
+  int32_t peer;          /* as in mpidbg_operation_record */
+  int32_t peer_world;
+  int32_t tag;
+  uint64_t request;
+  uint64_t comm_handle;
+  uint64_t comm_job_id;
+  uint64_t buffer;
+  uint64_t datatype;
+  int64_t count;
+  int64_t bytes;
+  uint64_t post_serial;
+  int64_t post_time_ns;
+  uint64_t create_pc;
+} mpidbg_flight_entry;
 
 /* Partitioned communication (MPI-4: MPI_Psend_init, MPI_Precv_init). The request's
  * envelope is its operation record (call MPI_Psend_init/MPI_Precv_init, count = all
@@ -985,7 +1043,10 @@ static_assert(offsetof(mpidbg_comm_record, remote_job_id) == 224 &&
                   offsetof(mpidbg_comm_record, remote_job_ranks) == 240,
               "mpidbg_comm_record: the remote job fields are appended");
 static_assert(sizeof(mpidbg_operation_record) == 240, "mpidbg_operation_record layout");
-static_assert(sizeof(mpidbg_thread_record) == 136, "mpidbg_thread_record layout");
+static_assert(sizeof(mpidbg_thread_record) == 160, "mpidbg_thread_record layout");
+static_assert(sizeof(mpidbg_flight_entry) == 104 && offsetof(mpidbg_flight_entry, request) == 24 &&
+                  sizeof(mpidbg_flight_entry) % 8 == 0,
+              "mpidbg_flight_entry layout");
 static_assert(sizeof(mpidbg_object_head) == 120, "mpidbg_object_head layout");
 static_assert(sizeof(mpidbg_group_record) == 192, "mpidbg_group_record layout");
 static_assert(sizeof(mpidbg_datatype_record) == 224, "mpidbg_datatype_record layout");
