@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <deque>
 #include <vector>
 
 #include "mpidbg/records.h"
@@ -144,9 +145,63 @@ inline uint64_t CommJobId(uint64_t comm_handle) {
   return best != nullptr ? best->job_id : 0;
 }
 
-// The op record of a request handle, or nullptr.
+// Operation records as a reader derives them (records.h, mpidbg_flight_entry): the
+// operation table's, and one per POSTED entry of every thread's flight ring that no
+// record carries (same post_serial), with the fields records.h gives. The derived ones
+// stay valid until the next call.
+inline std::vector<const mpidbg_operation_record*> Operations() {
+  static std::deque<mpidbg_operation_record> derived;
+  derived.clear();
+  std::vector<const mpidbg_operation_record*> out =
+      Records<mpidbg_operation_record>(Root()->operations);
+  const size_t recorded = out.size();
+  for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
+    const auto* entries = At<mpidbg_flight_entry>(t->flight_entries);
+    const uint64_t head = t->flight_head, capacity = t->flight_capacity;
+    if (entries == nullptr || capacity == 0) continue;
+    for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
+      const mpidbg_flight_entry& e = entries[p % capacity];
+      if (e.seq != static_cast<uint32_t>(2 * (p + 1)) || e.state != MPIDBG_FLIGHT_POSTED) continue;
+      bool carried = false;
+      for (size_t i = 0; i < recorded; ++i) carried = carried || out[i]->post_serial == e.post_serial;
+      if (carried) continue;
+      mpidbg_operation_record r{};
+      r.hdr.kind = MPIDBG_KIND_OPERATION;
+      r.hdr.size = sizeof r;
+      r.request = e.request;
+      r.comm_handle = e.comm_handle;
+      r.comm_job_id = e.comm_job_id;
+      r.post_serial = e.post_serial;
+      r.buffer = e.buffer;
+      r.datatype = e.datatype;
+      r.count = e.count;
+      r.bytes = e.bytes;
+      r.tid = t->tid;
+      r.post_time_ns = e.post_time_ns;
+      r.call = e.call;
+      r.direction = e.direction;
+      r.mode = e.mode;
+      r.status = MPIDBG_OPERATION_PENDING;
+      r.peer = e.peer;
+      r.peer_world = e.peer_world;
+      r.tag = e.tag;
+      r.actual_source = MPIDBG_RANK_UNKNOWN;
+      r.actual_tag = MPIDBG_TAG_ANY;
+      r.file_offset = -1;
+      r.create_pc = e.create_pc;
+      if (const auto* type = FindObject<mpidbg_datatype_record>(Root()->datatypes, e.datatype, false)) {
+        strncpy(r.datatype_name, type->obj.name, sizeof r.datatype_name - 1);
+      }
+      derived.push_back(r);
+      out.push_back(&derived.back());
+    }
+  }
+  return out;
+}
+
+// The op record of a request handle (derived from a flight ring or not), or nullptr.
 inline const mpidbg_operation_record* RequestOp(uint64_t request) {
-  for (const auto* op : Records<mpidbg_operation_record>(Root()->operations)) {
+  for (const auto* op : Operations()) {
     if (op->request == request) return op;
   }
   return nullptr;

@@ -13,6 +13,7 @@
 #include "core/spinlock.h"
 #include "rt/comms/comm_topology.h"
 #include "rt/handle_widening.h"
+#include "rt/hot/flight_ring.h"
 #include "rt/hot/thread_state.h"
 #include "rt/process/registry.h"
 
@@ -63,6 +64,7 @@ core::HandleFilter<64> g_comms_in_operations;
 // and only for a job id some operation record may name.
 bool RequestsUseJobId(uint64_t job_id) {
   if (!g_comms_in_operations.MayContain(job_id)) return false;  // no op record names it
+  if (FlightRingsUseJobId(job_id)) return true;
   bool used = false;
   ForEachRecord(mpidbg_runtime_root.operations, [&](mpidbg_record_header* h) {
     if (!used && __atomic_load_n(&reinterpret_cast<mpidbg_operation_record*>(h)->comm_job_id,

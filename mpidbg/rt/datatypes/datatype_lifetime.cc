@@ -19,6 +19,7 @@
 #include "core/spinlock.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/datatype_info.h"
+#include "rt/hot/flight_ring.h"
 #include "rt/process/registry.h"
 
 namespace mpidbg::rt {
@@ -66,6 +67,7 @@ Entry* EntryOfLocked(const mpidbg_object_head* rec) {
 // op record: no walk (the walk costs the table's size, several thousand instructions).
 bool UsedByOperations(uint64_t handle) {
   if (!DatatypeMayBeInOperations(handle)) return false;
+  if (FlightRingsUseDatatype(handle)) return true;
   bool used = false;
   ForEachRecord(mpidbg_runtime_root.operations, [&](mpidbg_record_header* h) {
     used = used || __atomic_load_n(&reinterpret_cast<const mpidbg_operation_record*>(h)->datatype,

@@ -29,9 +29,11 @@
 #include "core/concurrency.h"
 #include "core/inline.h"
 #include "rt/handle_widening.h"
+#include "rt/hot/flight_ring.h"
 #include "rt/hot/hook_args.h"
 #include "rt/hot/operation_registry.h"
 #include "rt/hot/thread_state.h"
+#include "rt/hot/traffic.h"
 
 namespace mpidbg::rt {
 
@@ -74,10 +76,30 @@ MPIDBG_ALWAYS_INLINE const MPI_Status* Element(const CompletionArgs& a, int i) {
 // Request i (below MPI_THREAD_MULTIPLE) completed with `status` (nullptr if unknown);
 // `idup`: an MPI_Comm_idup was pending when the call returned (none can start during
 // the Post hook, which makes no MPI call).
+// A flight entry's request completed with `status`: DONE, and a receive counted.
+MPIDBG_ALWAYS_INLINE void CompleteFlight(ThreadState* ts, mpidbg_flight_entry* e,
+                                         const MPI_Status* status) {
+  e->state = MPIDBG_FLIGHT_DONE;
+  if (e->direction != MPIDBG_OPERATION_RECV || e->peer == MPIDBG_RANK_PROC_NULL ||
+      status == nullptr || status == MPI_STATUS_IGNORE) {
+    return;
+  }
+  SourceHint hint;
+  hint.peer = e->peer;
+  hint.peer_world = e->peer_world;
+  hint.comm_handle = e->comm_handle;
+  CountReceive(ts, e->comm_job_id, *status, hint);
+}
+
 MPIDBG_ALWAYS_INLINE void RetireOwned(ThreadState* ts, int i, const MPI_Status* status,
                                       bool idup) {
-  RetireOwnedRequest(ts, ts->saved_handles[i], status);
-  if (idup) CompleteIdup(ts->saved_handles[i]);
+  const uint64_t request = ts->saved_handles[i];
+  if (mpidbg_flight_entry* e = FindFlight(request)) {
+    CompleteFlight(ts, e, status);
+  } else {
+    RetireOwnedRequest(ts, request, status);
+  }
+  if (idup) CompleteIdup(request);
 }
 
 MPIDBG_ALWAYS_INLINE void PreCompletion(CallScope& scope, CompletionArgs& args) {

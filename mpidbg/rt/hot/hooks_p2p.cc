@@ -14,6 +14,7 @@
 #include "rt/hot/hooks.h"
 #include "rt/hot/hooks_p2p.h"
 #include "rt/hot/message_registry.h"
+#include "rt/hot/flight_ring.h"
 #include "rt/hot/operation_registry.h"
 #include "rt/hot/operation_slots.h"
 #include "rt/partitions/partition_registry.h"
@@ -154,9 +155,14 @@ void PostIprobe(CallScope& scope, P2pArgs& args, int rc) {
   MessageMatched(scope.thread(), scope.call(), args);
 }
 
-void PreRequestFree(CallScope&, RequestFreeArgs& args) {
+void PreRequestFree(CallScope& scope, RequestFreeArgs& args) {
   if (args.request == nullptr) return;
   args.saved = HandleToU64(*args.request);
+  // A request in a flight ring gets its record first: a freed active request is kept as
+  // an orphan record.
+  if (!core::Concurrent()) {
+    if (mpidbg_flight_entry* e = FindFlight(args.saved)) CarryFlightEntry(scope.thread(), e);
+  }
   PrepareRequestFree(args.saved, &args.ticket);
 }
 

@@ -11,8 +11,10 @@
 //    fields no blocking call changes were written once (operation_slots.h), and publishes it
 //    before PMPI, so a debugger sees peer, tag, communicator and size of a blocked
 //    send or receive; the slot goes FREE again after PMPI;
-//  - a nonblocking call fills a operation record from the thread's slot cache and
-//    indexes it under the request handle after PMPI.
+//  - a nonblocking call below MPI_THREAD_MULTIPLE appends an entry to the thread's
+//    flight ring after PMPI (rt/hot/flight_ring.h); otherwise (and for MPI_Imrecv) it
+//    fills an operation record from the thread's slot cache and indexes it under the
+//    request handle.
 //
 // Traffic (rt/hot/traffic.h): a send is counted when it is posted (a blocking send before
 // it enters MPI, so a send stuck in MPI is already counted); a blocking receive when it
@@ -29,6 +31,7 @@
 #include "core/normalise.h"
 #include "mpidbg/records.h"
 #include "rt/hot/comm_cache.h"
+#include "rt/hot/flight_ring.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hook_args.h"
 #include "rt/hot/operation_slots.h"
@@ -372,9 +375,43 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
   }
 }
 
+// The request's entry in the thread's flight ring; counts a send. False when the thread
+// has no ring (the caller makes an operation record).
+MPIDBG_ALWAYS_INLINE bool PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a) {
+  const uint64_t request = HandleToU64(*a.request);
+  mpidbg_flight_entry* e = OpenFlightEntry(ts, request);
+  if (e == nullptr) return false;
+  // A record under the handle (a carried request, a persistent one since freed) is stale.
+  if (__builtin_expect(g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
+  DescribeEnvelope(ts, a);
+  const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
+  const CommView& v = *a.view;
+  e->direction = static_cast<uint8_t>(a.direction);
+  e->mode = static_cast<uint8_t>(a.direction == MPIDBG_OPERATION_SEND ? a.mode : MPIDBG_MODE_NONE);
+  e->call = call;
+  e->peer = a.norm_peer;
+  e->peer_world = a.peer_world;
+  e->tag = a.norm_tag;
+  e->comm_handle = v.handle;
+  e->comm_job_id = v.job_id;
+  e->buffer = AddressOf(a.buf);
+  e->datatype = a.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(a.datatype);
+  e->count = a.count;
+  e->bytes = a.count * type.size;
+  e->post_serial = NextPostSerialHot();
+  e->post_time_ns = ts->entry_time_ns;
+  e->create_pc = ts->signal_site;
+  PublishFlightEntry(ts, e);
+  if (a.direction == MPIDBG_OPERATION_SEND) CountSend(ts, SendOf(ts, call, a, type));
+  return true;
+}
+
 MPIDBG_ALWAYS_INLINE void PostP2pNonblocking(CallScope& scope, P2pArgs& args, int rc) {
   if (rc == MPI_SUCCESS && args.request != nullptr && *args.request != MPI_REQUEST_NULL) {
-    PostOperationRecord(scope.thread(), scope.call(), args, 0, args.direction == MPIDBG_OPERATION_SEND);
+    ThreadState* ts = scope.thread();
+    if (core::Concurrent() || args.message != nullptr || !PostFlightEntry(ts, scope.call(), args)) {
+      PostOperationRecord(ts, scope.call(), args, 0, args.direction == MPIDBG_OPERATION_SEND);
+    }
   }
   if (args.saved_message != 0) ConsumeIfGone(args.saved_message, args.message, rc);
 }

@@ -12,6 +12,7 @@
 #include "rt/comms/comm_registry.h"
 #include "rt/hot/completion_count.h"
 #include "rt/hot/datatype_info.h"
+#include "rt/hot/flight_ring.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/operation_slots.h"
 #include "rt/process/registry.h"
@@ -20,6 +21,9 @@
 #include "rt/hot/type_cache.h"
 
 namespace mpidbg::rt {
+
+core::RequestIndex g_requests(1024);  // request handle -> op record (+ companion)
+
 namespace {
 
 // Every field of the op record is written by FillOperationRecord; a field appended to the record
@@ -27,7 +31,6 @@ namespace {
 static_assert(sizeof(mpidbg_operation_record) == 240, "FillOperationRecord writes every op record field");
 
 core::SpinLock g_lock;             // guards g_requests (only under MPI_THREAD_MULTIPLE)
-core::RequestIndex g_requests(1024);  // request handle -> op record (+ companion)
 
 mpidbg_operation_record* RequestAt(uint64_t address) {
   return reinterpret_cast<mpidbg_operation_record*>(static_cast<uintptr_t>(address));
@@ -92,6 +95,7 @@ void Index(ThreadState* ts, uint64_t request, mpidbg_operation_record* rec, mpid
   bool indexed;
   {
     core::MaybeSpinGuard guard(g_lock);
+    FlightHandleReused(request);
     core::RequestIndex::Entry previous;
     indexed = g_requests.Insert(request, AddressOf(rec), AddressOf(companion), &previous);
     if (__builtin_expect(previous.record != 0, 0)) DisplacedPair(previous, drop);
@@ -419,6 +423,7 @@ void IndexRequest(ThreadState* ts, uint64_t request, mpidbg_operation_record* re
 
 mpidbg_operation_record* OpenOwnedOperationRecord(ThreadState* ts, uint64_t request, uint32_t flags,
                                      OwnedOperationSlot* slot) {
+  FlightHandleReused(request);
   core::RequestIndex::Entry* e = g_requests.FindOrSlot(request);
   if (e != nullptr && e->key == 0) {
     slot->entry = e;  // not indexed: a new record goes here
@@ -449,6 +454,27 @@ void FinishOwnedOperationRecord(ThreadState* ts, uint64_t request, mpidbg_operat
   g_requests.Claim(static_cast<core::RequestIndex::Entry*>(slot.entry), request, AddressOf(rec), 0);
 }
 
+void TrackCarriedRequest(ThreadState* ts, const mpidbg_operation_record& body) {
+  mpidbg_operation_record* rec = TakeSlotFor(ts);
+  if (rec == nullptr) return;
+  NoteCommInOperations(body.comm_job_id);
+  g_operation_table.OpenRecord(&rec->hdr, 0);
+  constexpr size_t kBody = offsetof(mpidbg_operation_record, request);
+  memcpy(reinterpret_cast<char*>(rec) + kBody, reinterpret_cast<const char*>(&body) + kBody,
+         sizeof body - kBody);
+  Index(ts, body.request, rec, nullptr);
+}
+
+void DisplaceRequestRecord(ThreadState* ts, uint64_t request) {
+  core::RequestIndex::Entry* e = g_requests.FindMutable(request);
+  if (e == nullptr) return;
+  mpidbg_operation_record* drop[2] = {nullptr, nullptr};
+  DisplacedPair(*e, drop);
+  g_requests.RemoveEntry(e);
+  if (drop[0] != nullptr) DropRecord(ts, drop[0]);
+  if (drop[1] != nullptr) DropRecord(ts, drop[1]);
+}
+
 void ReleaseThreadRequests(ThreadState* ts) {
   for (mpidbg_operation_record*& op : ts->blocking_requests) {
     if (op == nullptr) continue;
@@ -461,6 +487,9 @@ void ReleaseThreadRequests(ThreadState* ts) {
 }
 
 uint64_t RequestBytes() {
+  // In a flight ring: its entry and its slot of the direct-mapped table (a second
+  // pending request of the same slot is carried out of the ring).
+  if (g_flight_capacity != 0) return sizeof(mpidbg_flight_entry) + sizeof(mpidbg_flight_entry*);
   // The index doubles when half full, so at least a quarter of its entries are in use.
   return sizeof(mpidbg_operation_record) + 4 * sizeof(core::RequestIndex::Entry);
 }

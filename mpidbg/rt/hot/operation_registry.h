@@ -19,6 +19,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "core/request_index.h"
 #include "mpidbg/records.h"
 #include "rt/hot/datatype_info.h"
 
@@ -132,6 +133,18 @@ void FinishOwnedOperationRecord(ThreadState* ts, uint64_t request, mpidbg_operat
 // message if it is one (completed with `status`, nullptr if unknown; rt/hot/completion_count.h)
 // and retires it as RetireRequest does.
 void RetireOwnedRequest(ThreadState* ts, uint64_t request, const MPI_Status* status);
+
+// --- requests carried out of a flight ring (rt/hot/flight_ring.h) ---
+// A new operation record with `body`'s fields (after the header), indexed under
+// body.request. Below MPI_THREAD_MULTIPLE only.
+void TrackCarriedRequest(ThreadState* ts, const mpidbg_operation_record& body);
+// The request index maps request handles to op records (operation_registry.cc). A flight
+// post below MPI_THREAD_MULTIPLE looks at it only while it holds anything.
+extern core::RequestIndex g_requests;
+// MPI handed `request` out for a request posted into a flight ring: a record the index
+// holds under it is stale (its request completed unseen) and goes, or, if freed, is
+// marked RELEASED. Below MPI_THREAD_MULTIPLE only.
+void DisplaceRequestRecord(ThreadState* ts, uint64_t request);
 
 // Thread exit: the thread's reserved and cached request slots go back to the table.
 void ReleaseThreadRequests(ThreadState* ts);

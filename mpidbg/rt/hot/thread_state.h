@@ -132,6 +132,11 @@ struct ThreadState {
   // Free request slots (kind FREE) for requests.
   mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
   uint32_t slot_count = 0;
+  // The thread's flight ring (rt/hot/flight_ring.h), made on its first post; head and
+  // mask are the record's flight_head and flight_capacity - 1.
+  mpidbg_flight_entry* flight = nullptr;
+  uint64_t flight_head = 0;
+  uint64_t flight_mask = 0;
   // Traffic entries this thread used last, by (peer, tag) bits (entries never move once
   // READY).
   static constexpr uint32_t kTrafficCacheSize = 8;

@@ -80,6 +80,7 @@ void PostInit(CallScope&, InitArgs& args, int rc) {
   RegisterPredefinedComms(rank);
   PredefinedObjectsAfterInit(rank);
   DatatypesAfterInit();
+  FlightAfterInit();
   TrafficAfterInit();
   MonitorAfterInit();
   root->init_time_ns = core::RealtimeNs();

@@ -16,6 +16,7 @@ void MetadataBeforeInit();                            // rt/metadata/metadata.cc
 void ClockAfterInit();                                // rt/process/clock_keeper.cc (first)
 void PredefinedObjectsAfterInit(int32_t world_rank);  // rt/objects/predefined_objects.cc
 void DatatypesAfterInit();                            // rt/datatypes/datatype_registry.cc
+void FlightAfterInit();                               // rt/hot/flight_ring.cc
 void TrafficAfterInit();                              // rt/hot/traffic.cc
 void MonitorAfterInit();                              // rt/monitor/monitor.cc (MPIDBG_MONITOR)
 void MetadataAfterInit(int required, int provided);   // rt/metadata/metadata.cc

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "core/clock.h"
+#include "rt/hot/flight_ring.h"
 #include "rt/hot/operation_registry.h"
 #include "rt/profile/profile.h"
 #include "rt/process/registry.h"
@@ -25,7 +26,12 @@ void ThreadExit(void* p) {
   ProfileThreadExit();  // first: no tick may sample a thread being taken apart
   t_state = nullptr;
   ReleaseThreadRequests(ts);
-  if (ts->rec != nullptr) g_thread_table.Release(&ts->rec->hdr);
+  // A ring with a request still pending stays, with the record through which readers
+  // find it (the request may yet be completed by another thread); another goes to the
+  // next thread that posts.
+  const bool keep_record = FlightRingHoldsPending(ts);
+  if (ts->rec != nullptr && !keep_record) g_thread_table.Release(&ts->rec->hdr);
+  if (!keep_record) GiveBackFlightRing(ts);
   free(ts->saved_handles);
   free(ts->saved_records);
   free(ts->saved_requests);

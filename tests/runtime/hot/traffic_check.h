@@ -89,7 +89,7 @@ inline uint64_t JobIdOf(MPI_Comm comm) {
 // requests that had the same handle value.
 inline std::vector<const mpidbg_operation_record*> OpsOf(uint64_t request, bool orphans = false) {
   std::vector<const mpidbg_operation_record*> out;
-  for (const auto* o : rtcheck::Records<mpidbg_operation_record>(Root()->operations)) {
+  for (const auto* o : rtcheck::Operations()) {
     if (o->request != request || (o->hdr.flags & MPIDBG_OPERATION_BLOCKING) != 0) continue;
     if (!orphans && (o->hdr.flags & MPIDBG_REC_FREED) != 0) continue;
     out.push_back(o);

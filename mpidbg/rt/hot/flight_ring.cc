@@ -1,0 +1,107 @@
+// flight_ring.cc — the out-of-line half of flight_ring.h that runs inside MPI calls:
+// carrying an entry into an operation record, and the lifetime checks' scans. Runs once
+// per lap of a ring for a request still pending, and on the rare paths named in
+// flight_ring.h. Making and handing on rings (they allocate) is in
+// rt/process/flight_ring_setup.cc.
+#include "rt/hot/flight_ring.h"
+
+#include <string.h>
+
+#include "rt/process/registry.h"
+#include "rt/hot/operation_registry.h"
+
+namespace mpidbg::rt {
+
+mpidbg_flight_entry* g_flight_map[kFlightMapSize];
+
+namespace {
+
+// The ring `e` sits in: its owner's thread record (a reader's way, through the thread
+// table), or nullptr.
+const mpidbg_thread_record* OwnerOf(const mpidbg_flight_entry* e) {
+  const mpidbg_thread_record* owner = nullptr;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(e);
+  ForEachRecord(mpidbg_runtime_root.threads, [&](mpidbg_record_header* h) {
+    const auto* t = reinterpret_cast<const mpidbg_thread_record*>(h);
+    const uint64_t first = __atomic_load_n(&t->flight_entries, __ATOMIC_ACQUIRE);
+    if (owner == nullptr && first != 0 && at >= first &&
+        at < first + uint64_t{t->flight_capacity} * sizeof(mpidbg_flight_entry)) {
+      owner = t;
+    }
+  });
+  return owner;
+}
+
+// Calls fn(entry) for every POSTED entry of every thread's ring.
+template <typename Fn>
+void ForEachPosted(Fn fn) {
+  ForEachRecord(mpidbg_runtime_root.threads, [&](mpidbg_record_header* h) {
+    const auto* t = reinterpret_cast<const mpidbg_thread_record*>(h);
+    auto* entries = reinterpret_cast<const mpidbg_flight_entry*>(
+        static_cast<uintptr_t>(__atomic_load_n(&t->flight_entries, __ATOMIC_ACQUIRE)));
+    if (entries == nullptr) return;
+    for (uint32_t i = 0; i < t->flight_capacity; ++i) {
+      if (__atomic_load_n(&entries[i].state, __ATOMIC_RELAXED) == MPIDBG_FLIGHT_POSTED) fn(entries[i]);
+    }
+  });
+}
+
+}  // namespace
+
+void CarryFlightEntry(ThreadState* ts, mpidbg_flight_entry* e) {
+  const mpidbg_thread_record* owner =
+      ts->flight != nullptr && e >= ts->flight && e <= ts->flight + ts->flight_mask ? ts->rec : OwnerOf(e);
+  mpidbg_operation_record body = {};
+  body.request = e->request;
+  body.comm_handle = e->comm_handle;
+  body.comm_job_id = e->comm_job_id;
+  body.post_serial = e->post_serial;
+  body.buffer = e->buffer;
+  body.datatype = e->datatype;
+  body.count = e->count;
+  body.bytes = e->bytes;
+  body.tid = owner != nullptr ? owner->tid : ts->tid;
+  body.post_time_ns = e->post_time_ns;
+  body.call = e->call;
+  body.direction = e->direction;
+  body.mode = e->mode;
+  body.status = MPIDBG_OPERATION_PENDING;
+  body.peer = e->peer;
+  body.peer_world = e->peer_world;
+  body.tag = e->tag;
+  body.actual_source = MPIDBG_RANK_UNKNOWN;
+  body.actual_tag = MPIDBG_TAG_ANY;
+  body.file_offset = -1;
+  body.create_pc = e->create_pc;
+  // The name from the type's record, not from MPI: a derived type may have been freed
+  // by the application since (MPI keeps it for the request; its handle is no longer valid).
+  if (e->datatype != 0) {
+    if (const mpidbg_object_head* type = g_datatypes.Find(e->datatype)) {
+      memcpy(body.datatype_name, type->name, sizeof body.datatype_name - 1);
+    }
+  }
+  TrackCarriedRequest(ts, body);
+  e->state = MPIDBG_FLIGHT_CARRIED;
+}
+
+bool FlightRingsUseDatatype(uint64_t handle) {
+  bool used = false;
+  ForEachPosted([&](const mpidbg_flight_entry& e) { used = used || e.datatype == handle; });
+  return used;
+}
+
+bool FlightRingsUseJobId(uint64_t job_id) {
+  bool used = false;
+  ForEachPosted([&](const mpidbg_flight_entry& e) { used = used || e.comm_job_id == job_id; });
+  return used;
+}
+
+bool FlightRingHoldsPending(const ThreadState* ts) {
+  if (ts->flight == nullptr) return false;
+  for (uint64_t i = 0; i <= ts->flight_mask; ++i) {
+    if (ts->flight[i].state == MPIDBG_FLIGHT_POSTED) return true;
+  }
+  return false;
+}
+
+}  // namespace mpidbg::rt
