@@ -161,12 +161,11 @@ int TableWalker::walk(const mpidbg_table& table, uint32_t kind, Visit visit, voi
     }
     const uint64_t bytes = uint64_t{slab.capacity} * slab.record_size;
     TargetAddr first_slot;
-    if (bytes > limits_.max_slab_bytes || bytes > bytes_left_ ||
-        !cur.offset_by(slab.header_size, &first_slot)) {
+    if (bytes > limits_.max_slab_bytes || !cur.offset_by(slab.header_size, &first_slot) ||
+        !spend(bytes)) {
       damaged(kind, kErrReadFailed, "the slab exceeds the size limits", cur.value());
       break;
     }
-    bytes_left_ -= bytes;
     if (!slots.resize(static_cast<size_t>(bytes))) return kErrNoMemory;
     // All slots of the slab in one fetch.
     rc = reader_.read(first_slot, static_cast<size_t>(bytes), slots.data());
