@@ -4,9 +4,10 @@
 // chain of slabs of fixed-size record slots. decode_snapshot walks them with every walk
 // bounded (visited set against cycles, a slab cap, size sanity limits, a byte budget),
 // skips torn or foreign records and counts what it skipped. A damaged table ends its
-// walk early; the records read so far stay usable. The result is sorted the way the
-// front ends present it: communicators by creation, operations by posting (MPI's
-// matching order), threads by thread id.
+// walk early; the records read so far stay usable. Operations also come from the
+// threads' flight rings (layout 2, flight_rings.h), under the same byte budget. The
+// result is sorted the way the front ends present it: communicators by creation,
+// operations by posting (MPI's matching order), threads by thread id.
 #ifndef MPIDBG_PLUGIN_RUNTIME_SNAPSHOT_H
 #define MPIDBG_PLUGIN_RUNTIME_SNAPSHOT_H
 
