@@ -43,8 +43,8 @@ uint64_t long_name_type(uint32_t handle_size) {
   return handle_size == 4 ? 0x8c000002u : uint64_t{0x55d000aa2000};
 }
 uint64_t as_recorded(uint64_t handle, uint32_t handle_size) {
-  return handle_size == 4 ? static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(handle)))
-                          : handle;
+  if (handle_size != 4) return handle;
+  return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(handle)));
 }
 
 bool has_line(const mqs_pending_operation& op, const std::string& text) {
@@ -361,7 +361,9 @@ class DamagedFlightRings : public testing::TestWithParam<KindAndHandles> {
     std::vector<int> tags;
     for (const WalkedComm& c : comms) {
       if (c.comm.unique_id != kWorldJob) continue;
-      for (const mqs_pending_operation& s : c.sends) tags.push_back(static_cast<int>(s.desired_tag));
+      for (const mqs_pending_operation& s : c.sends) {
+        tags.push_back(static_cast<int>(s.desired_tag));
+      }
     }
     return tags;
   }
@@ -439,7 +441,9 @@ class LayoutOneThreads : public testing::TestWithParam<KindAndHandles> {
     ASSERT_EQ(session.walk(&comms), mqs_ok);
     for (const WalkedComm& c : comms) {
       if (c.comm.unique_id != kWorldJob) continue;
-      for (const mqs_pending_operation& op : c.sends) send_tags->push_back(static_cast<int>(op.desired_tag));
+      for (const mqs_pending_operation& op : c.sends) {
+        send_tags->push_back(static_cast<int>(op.desired_tag));
+      }
     }
     mpidbg_process_summary summary{};
     summary.size = sizeof summary;
