@@ -12,6 +12,7 @@ void field(const Decoder& d, size_t off, int64_t* out) { *out = d.i64(off); }
 void field(const Decoder& d, size_t off, uint32_t* out) { *out = d.u32(off); }
 void field(const Decoder& d, size_t off, int32_t* out) { *out = d.i32(off); }
 void field(const Decoder& d, size_t off, uint16_t* out) { *out = d.u16(off); }
+void field(const Decoder& d, size_t off, uint8_t* out) { *out = d.u8(off); }
 void field(const Decoder& d, size_t off, double* out) {
   const uint64_t bits = d.u64(off);  // byte order handled as for any 8-byte field
   std::memcpy(out, &bits, sizeof bits);
@@ -281,6 +282,35 @@ void decode_thread(const Decoder& d, mpidbg_thread_record* out) {
   MPIDBG_FIELD(mpidbg_thread_record, request_count);
   MPIDBG_FIELD(mpidbg_thread_record, root);
   MPIDBG_FIELD(mpidbg_thread_record, datatype_name);
+  // Appended in layout 2; a layout-1 record (136 bytes written) leaves them zero: no ring.
+  MPIDBG_FIELD(mpidbg_thread_record, flight_entries);
+  MPIDBG_FIELD(mpidbg_thread_record, flight_head);
+  MPIDBG_FIELD(mpidbg_thread_record, flight_capacity);
+  MPIDBG_FIELD(mpidbg_thread_record, flight_entry_size);
+}
+
+// A ring entry has no record header: its seq is the first field, checked by the reader.
+void decode_flight_entry(const Decoder& d, mpidbg_flight_entry* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_flight_entry, seq);
+  MPIDBG_FIELD(mpidbg_flight_entry, state);
+  MPIDBG_FIELD(mpidbg_flight_entry, direction);
+  MPIDBG_FIELD(mpidbg_flight_entry, mode);
+  MPIDBG_FIELD(mpidbg_flight_entry, reserved);
+  MPIDBG_FIELD(mpidbg_flight_entry, call);
+  MPIDBG_FIELD(mpidbg_flight_entry, peer);
+  MPIDBG_FIELD(mpidbg_flight_entry, peer_world);
+  MPIDBG_FIELD(mpidbg_flight_entry, tag);
+  MPIDBG_FIELD(mpidbg_flight_entry, request);
+  MPIDBG_FIELD(mpidbg_flight_entry, comm_handle);
+  MPIDBG_FIELD(mpidbg_flight_entry, comm_job_id);
+  MPIDBG_FIELD(mpidbg_flight_entry, buffer);
+  MPIDBG_FIELD(mpidbg_flight_entry, datatype);
+  MPIDBG_FIELD(mpidbg_flight_entry, count);
+  MPIDBG_FIELD(mpidbg_flight_entry, bytes);
+  MPIDBG_FIELD(mpidbg_flight_entry, post_serial);
+  MPIDBG_FIELD(mpidbg_flight_entry, post_time_ns);
+  MPIDBG_FIELD(mpidbg_flight_entry, create_pc);
 }
 
 }  // namespace mpidbg::plugin

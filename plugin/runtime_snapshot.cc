@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "plugin/datatype_names.h"
 #include "plugin/errors.h"
+#include "plugin/flight_rings.h"
 #include "plugin/object_snapshot.h"
 #include "plugin/record_decode.h"
 
@@ -161,12 +163,11 @@ int TableWalker::walk(const mpidbg_table& table, uint32_t kind, Visit visit, voi
     }
     const uint64_t bytes = uint64_t{slab.capacity} * slab.record_size;
     TargetAddr first_slot;
-    if (bytes > limits_.max_slab_bytes || bytes > bytes_left_ ||
-        !cur.offset_by(slab.header_size, &first_slot)) {
+    if (bytes > limits_.max_slab_bytes || !cur.offset_by(slab.header_size, &first_slot) ||
+        !spend(bytes)) {
       damaged(kind, kErrReadFailed, "the slab exceeds the size limits", cur.value());
       break;
     }
-    bytes_left_ -= bytes;
     if (!slots.resize(static_cast<size_t>(bytes))) return kErrNoMemory;
     // All slots of the slab in one fetch.
     rc = reader_.read(first_slot, static_cast<size_t>(bytes), slots.data());
@@ -402,6 +403,17 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
     return out->threads.push_back(e);
   };
   rc = walker.walk(out->root.threads, MPIDBG_KIND_THREAD, add_thread);
+  if (rc != mqs_ok) return rc;
+  // Layout 2: below MPI_THREAD_MULTIPLE a nonblocking point-to-point request has no
+  // operation record; it is pending in its thread's flight ring (none in layout 1).
+  Vec<OperationEntry> flight;
+  rc = read_flight_rings(reader, limits, walker, out->threads, &flight);
+  if (rc != mqs_ok) return rc;
+  const size_t recorded = out->operations.size();
+  rc = merge_flight_ops(flight, &out->operations);
+  if (rc != mqs_ok) return rc;
+  rc = name_datatypes(walker, out->root, out->operations.data() + recorded,
+                      out->operations.size() - recorded);
   if (rc != mqs_ok) return rc;
   auto add_partition = [out](const Decoder& d, TargetAddr a) {
     PartitionEntry e{};

@@ -4,9 +4,10 @@
 // chain of slabs of fixed-size record slots. decode_snapshot walks them with every walk
 // bounded (visited set against cycles, a slab cap, size sanity limits, a byte budget),
 // skips torn or foreign records and counts what it skipped. A damaged table ends its
-// walk early; the records read so far stay usable. The result is sorted the way the
-// front ends present it: communicators by creation, operations by posting (MPI's
-// matching order), threads by thread id.
+// walk early; the records read so far stay usable. Operations also come from the
+// threads' flight rings (layout 2, flight_rings.h), under the same byte budget. The
+// result is sorted the way the front ends present it: communicators by creation,
+// operations by posting (MPI's matching order), threads by thread id.
 #ifndef MPIDBG_PLUGIN_RUNTIME_SNAPSHOT_H
 #define MPIDBG_PLUGIN_RUNTIME_SNAPSHOT_H
 
@@ -32,6 +33,8 @@ struct SnapshotLimits {
   uint64_t max_total_bytes = uint64_t{256} << 20;  // all slabs of one snapshot
   int32_t max_group_size = 1 << 22;      // ranks in one communicator group
   int32_t max_request_count = 1 << 22;   // requests a thread may wait for
+  uint32_t max_flight_capacity = 1u << 20;  // entries in one thread's flight ring
+  uint32_t max_flight_entry_size = 1u << 12;  // bytes per flight ring entry
   int torn_retries = 3;                  // re-reads of a record seen mid-update
 };
 
@@ -63,6 +66,7 @@ struct SnapshotStats {
   uint32_t records_torn = 0;    // still being written after the retries: skipped
   uint32_t records_bad = 0;     // wrong kind or impossible size: skipped
   uint32_t tables_damaged = 0;  // walk ended early (cycle, bad slab, read failure, limit)
+  uint32_t rings_damaged = 0;   // flight rings skipped (bad geometry, read failure, limit)
   int first_table_error = 0;    // plugin error code of the first damaged table
 };
 
@@ -104,6 +108,15 @@ class TableWalker {
 
   // mqs_ok (also when the walk ended early on damage) or kErrNoMemory.
   int walk(const mpidbg_table& table, uint32_t kind, Visit visit, void* ctx);
+
+  // Takes `bytes` from the budget the walks share, for reads of the same snapshot outside
+  // the tables (flight rings); false, leaving the budget as it was, when fewer are left.
+  bool spend(uint64_t bytes) {
+    if (bytes > bytes_left_) return false;
+    bytes_left_ -= bytes;
+    return true;
+  }
+  SnapshotStats& stats() { return stats_; }
 
   template <typename F>
   int walk(const mpidbg_table& table, uint32_t kind, F& visit) {

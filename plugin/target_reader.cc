@@ -85,6 +85,8 @@ int TargetReader::read_u64(TargetAddr addr, uint64_t* out) {
   return mqs_ok;
 }
 
+uint8_t Decoder::u8(size_t offset) const { return has(offset, 1) ? data_[offset] : 0; }
+
 uint16_t Decoder::u16(size_t offset) const {
   if (!has(offset, 2)) return 0;
   uint16_t v;

@@ -79,6 +79,7 @@ class Decoder {
 
   bool has(size_t offset, size_t len) const { return offset <= size_ && len <= size_ - offset; }
 
+  uint8_t u8(size_t offset) const;
   uint16_t u16(size_t offset) const;
   uint32_t u32(size_t offset) const;
   uint64_t u64(size_t offset) const;

@@ -225,6 +225,9 @@ void field(FakeTarget* t, uint64_t at, int64_t v) { t->put64(at, static_cast<uin
 void field(FakeTarget* t, uint64_t at, uint32_t v) { t->put32(at, v); }
 void field(FakeTarget* t, uint64_t at, int32_t v) { t->put32(at, static_cast<uint32_t>(v)); }
 void field(FakeTarget* t, uint64_t at, uint16_t v) { t->put16(at, v); }
+void field(FakeTarget* t, uint64_t at, uint8_t v) {
+  if (!t->write(at, &v, 1)) throw std::runtime_error("byte outside the target");
+}
 void field(FakeTarget* t, uint64_t at, const mpidbg_array& v) {
   ImageBuilder::encode_array(t, at, v);
 }
@@ -420,6 +423,32 @@ void ImageBuilder::encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thre
   PUT(mpidbg_thread_record, request_count);
   PUT(mpidbg_thread_record, root);
   PUT(mpidbg_thread_record, datatype_name);
+  PUT(mpidbg_thread_record, flight_entries);
+  PUT(mpidbg_thread_record, flight_head);
+  PUT(mpidbg_thread_record, flight_capacity);
+  PUT(mpidbg_thread_record, flight_entry_size);
+}
+
+void ImageBuilder::encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidbg_flight_entry& r) {
+  PUT(mpidbg_flight_entry, seq);
+  PUT(mpidbg_flight_entry, state);
+  PUT(mpidbg_flight_entry, direction);
+  PUT(mpidbg_flight_entry, mode);
+  PUT(mpidbg_flight_entry, reserved);
+  PUT(mpidbg_flight_entry, call);
+  PUT(mpidbg_flight_entry, peer);
+  PUT(mpidbg_flight_entry, peer_world);
+  PUT(mpidbg_flight_entry, tag);
+  PUT(mpidbg_flight_entry, request);
+  PUT(mpidbg_flight_entry, comm_handle);
+  PUT(mpidbg_flight_entry, comm_job_id);
+  PUT(mpidbg_flight_entry, buffer);
+  PUT(mpidbg_flight_entry, datatype);
+  PUT(mpidbg_flight_entry, count);
+  PUT(mpidbg_flight_entry, bytes);
+  PUT(mpidbg_flight_entry, post_serial);
+  PUT(mpidbg_flight_entry, post_time_ns);
+  PUT(mpidbg_flight_entry, create_pc);
 }
 
 void ImageBuilder::encode_object_head(FakeTarget* t, uint64_t addr, const mpidbg_object_head& r) {
@@ -622,9 +651,11 @@ ImageBuilder::ImageBuilder(FakeTarget* target, uint64_t base) : ImageBuilder(tar
 ImageBuilder::ImageBuilder(FakeTarget* target, uint64_t base, Options options)
     : target_(target), options_(options), next_(base) {
   for (uint32_t kind : kKinds) {
-    tables_[kind] = Table{kind,
-                          static_cast<uint32_t>(record_struct_size(kind) + options.extra_record_bytes),
-                          {}, {}};
+    size_t bytes = record_struct_size(kind);
+    if (kind == MPIDBG_KIND_THREAD && options.thread_record_bytes != 0) {
+      bytes = options.thread_record_bytes;
+    }
+    tables_[kind] = Table{kind, static_cast<uint32_t>(bytes + options.extra_record_bytes), {}, {}};
   }
   root_addr_ = alloc(options.root_bytes);
   target_->add_symbol(MPIDBG_ROOT_SYMBOL, root_addr_);
@@ -975,6 +1006,20 @@ mpidbg_array ImageBuilder::info_entries(const std::vector<std::pair<std::string,
   return bytes_side_array(bytes.data(), bytes.size());
 }
 
+uint64_t ImageBuilder::add_flight_ring(uint32_t capacity, const std::vector<FlightPost>& posts,
+                                       uint32_t entry_size) {
+  if (capacity == 0 || entry_size < sizeof(mpidbg_flight_entry)) {
+    throw std::runtime_error("a flight ring needs entries that hold an mpidbg_flight_entry");
+  }
+  const uint64_t ring = alloc(size_t{capacity} * entry_size);
+  for (const FlightPost& post : posts) {
+    mpidbg_flight_entry e = post.entry;
+    if (e.seq == 0) e.seq = static_cast<uint32_t>(2 * (post.position + 1));
+    encode_flight_entry(target_, ring + (post.position % capacity) * entry_size, e);
+  }
+  return ring;
+}
+
 uint64_t ImageBuilder::add_handle_array(const std::vector<uint64_t>& values, uint32_t handle_size) {
   const uint64_t addr = alloc(values.empty() ? handle_size : values.size() * handle_size);
   for (size_t i = 0; i < values.size(); ++i) {
@@ -987,8 +1032,7 @@ uint64_t ImageBuilder::add_handle_array(const std::vector<uint64_t>& values, uin
   return addr;
 }
 
-void ImageBuilder::encode_slot(uint64_t at, const Slot& slot) {
-  FakeTarget* t = target_;
+void ImageBuilder::encode_slot(FakeTarget* t, uint64_t at, const Slot& slot) {
   switch (slot.kind) {
     case MPIDBG_KIND_COMM: encode_comm(t, at, slot.comm); break;
     case MPIDBG_KIND_OPERATION: encode_op(t, at, slot.op); break;
@@ -1044,9 +1088,21 @@ void ImageBuilder::commit() {
       ++rt.live_count;
       mpidbg_record_header* hdr = slot.header();
       hdr->kind = static_cast<uint16_t>(slot.kind);
-      if (hdr->size == 0) hdr->size = static_cast<uint16_t>(record_struct_size(slot.kind));
+      // A slot smaller than this build's record (an older runtime's) holds what fits.
+      const size_t full = record_struct_size(slot.kind);
+      const size_t fits = full < t->record_size ? full : t->record_size;
+      if (hdr->size == 0) hdr->size = static_cast<uint16_t>(fits);
       if (hdr->seq == 0) hdr->seq = seq;
-      encode_slot(at, slot);
+      if (fits == full) {
+        encode_slot(target_, at, slot);
+      } else {
+        FakeTarget scratch(target_->pointer_size(), target_->big_endian());
+        scratch.map(at, full);
+        encode_slot(&scratch, at, slot);
+        std::vector<uint8_t> bytes(fits);
+        scratch.read(at, fits, bytes.data());
+        target_->write(at, bytes.data(), fits);
+      }
     }
   }
   // Encoded in full, then only the bytes the root's mapping has.
@@ -1091,6 +1147,23 @@ mpidbg_operation_record make_op(int32_t call, int32_t direction, uint64_t comm_h
   o.actual_source = -1;
   o.actual_tag = -1;
   return o;
+}
+
+mpidbg_flight_entry make_flight_entry(int32_t call, int32_t direction, uint64_t comm_handle,
+                                      uint64_t comm_job_id, uint64_t post_serial, int32_t peer,
+                                      int32_t peer_world, int32_t tag) {
+  mpidbg_flight_entry e{};
+  e.state = MPIDBG_FLIGHT_POSTED;
+  e.call = call;
+  e.direction = static_cast<uint8_t>(direction);
+  e.mode = direction == MPIDBG_OPERATION_SEND ? MPIDBG_MODE_STANDARD : MPIDBG_MODE_NONE;
+  e.comm_handle = comm_handle;
+  e.comm_job_id = comm_job_id;
+  e.post_serial = post_serial;
+  e.peer = peer;
+  e.peer_world = peer_world;
+  e.tag = tag;
+  return e;
 }
 
 mpidbg_object_head make_head(uint64_t handle, uint64_t create_serial, const char* name) {

@@ -135,6 +135,9 @@ class ImageBuilder {
     uint32_t slab_header_size = 64;  // more than sizeof(mpidbg_slab): readers must honour it
     uint32_t extra_record_bytes = 0; // slots larger than the records (a newer runtime)
     uint32_t root_bytes = sizeof(mpidbg_root);  // mapped bytes of the root (an older runtime: fewer)
+    // Slot bytes of thread records before extra_record_bytes, 0 for this build's sizeof;
+    // kThreadRecordSizeV1 lays out a layout-1 runtime's thread table (no flight ring).
+    uint32_t thread_record_bytes = 0;
   };
 
   ImageBuilder(FakeTarget* target, uint64_t base);
@@ -209,6 +212,17 @@ class ImageBuilder {
                        uint64_t log_head);
   uint64_t add_handle_array(const std::vector<uint64_t>& values, uint32_t handle_size);
 
+  // A thread's flight ring (records.h, mpidbg_flight_entry): `capacity` entries of
+  // `entry_size` bytes, zero but for `posts`, each written at entry position %
+  // capacity with seq 2 * (position + 1) unless the test set a seq of its own. Returns
+  // the ring's address, for the thread record's flight_entries.
+  struct FlightPost {
+    uint64_t position;  // the post's number in its thread (flight_head counts them)
+    mpidbg_flight_entry entry;
+  };
+  uint64_t add_flight_ring(uint32_t capacity, const std::vector<FlightPost>& posts,
+                           uint32_t entry_size = sizeof(mpidbg_flight_entry));
+
   // The monitoring block (records.h, mpidbg_monitor); sets root.monitor and returns the
   // block's address. Zero sizes in `header` are filled with this build's sizeof; a zero
   // world_size / file_capacity / mpit_peer_count is taken from the vectors. Array
@@ -243,6 +257,7 @@ class ImageBuilder {
   static void encode_comm(FakeTarget* t, uint64_t addr, const mpidbg_comm_record& r);
   static void encode_op(FakeTarget* t, uint64_t addr, const mpidbg_operation_record& r);
   static void encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r);
+  static void encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidbg_flight_entry& r);
   static void encode_array(FakeTarget* t, uint64_t addr, const mpidbg_array& r);
   static void encode_object_head(FakeTarget* t, uint64_t addr, const mpidbg_object_head& r);
   static void encode_group(FakeTarget* t, uint64_t addr, const mpidbg_group_record& r);
@@ -308,7 +323,7 @@ class ImageBuilder {
   size_t add_slot(Table& t);
   Slot* find_slot(uint64_t slot_addr, Table** table_out = nullptr);
   Slot& new_record(uint32_t kind, uint64_t* addr);
-  void encode_slot(uint64_t at, const Slot& slot);
+  void encode_slot(FakeTarget* t, uint64_t at, const Slot& slot);
   Slot& slot_of_kind(uint64_t slot_addr, uint32_t kind);
   uint64_t add_array_bytes(const std::vector<uint8_t>& bytes);
 
@@ -333,6 +348,14 @@ mpidbg_operation_record make_op(int32_t call, int32_t direction, uint64_t comm_h
                          int32_t peer_world, int32_t tag);
 // An object head with a handle, creation order and name; fortran_index -1.
 mpidbg_object_head make_head(uint64_t handle, uint64_t create_serial, const char* name);
+// A POSTED flight ring entry with the fields a test usually sets (seq left to
+// add_flight_ring); a send's mode is STANDARD.
+mpidbg_flight_entry make_flight_entry(int32_t call, int32_t direction, uint64_t comm_handle,
+                                      uint64_t comm_job_id, uint64_t post_serial, int32_t peer,
+                                      int32_t peer_world, int32_t tag);
+
+// The bytes of a layout-1 thread record: everything before the flight ring fields.
+constexpr uint32_t kThreadRecordSizeV1 = offsetof(mpidbg_thread_record, flight_entries);
 
 }  // namespace mpidbg::test
 

@@ -12,11 +12,12 @@ uint64_t base_address(const TargetKind& kind) {
   return kind.pointer_size == 4 ? uint64_t{0x10000000} : uint64_t{0x7f1200000000};
 }
 
-Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size) {
+Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size,
+                             const ImageBuilder::Options& options) {
   Scenario s;
   s.handle_size = handle_size;
   s.target = std::make_unique<FakeTarget>(kind.pointer_size, kind.big_endian);
-  s.builder = std::make_unique<ImageBuilder>(s.target.get(), base_address(kind));
+  s.builder = std::make_unique<ImageBuilder>(s.target.get(), base_address(kind), options);
   ImageBuilder& b = *s.builder;
 
   mpidbg_root& root = b.root;

@@ -51,8 +51,10 @@ struct Scenario {
 
 // A fresh target of `kind` holding the scenario, committed. Handles of `handle_size`
 // bytes (4 like MPICH, 8 like Open MPI); 8-byte request handles get high bits so that
-// truncation would show.
-Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size);
+// truncation would show. `options` lay the image out differently (an older runtime's
+// record sizes, slab geometry).
+Scenario build_main_scenario(const TargetKind& kind, uint32_t handle_size,
+                             const ImageBuilder::Options& options = ImageBuilder::Options());
 
 // A request handle as stored for `handle_size`.
 uint64_t request_value(uint64_t base, uint32_t handle_size);

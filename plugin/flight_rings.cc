@@ -1,0 +1,158 @@
+#include "plugin/flight_rings.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+
+#include "plugin/errors.h"
+#include "plugin/record_decode.h"
+
+namespace mpidbg::plugin {
+namespace {
+
+// An entry must reach the end of the last field this plugin reads; a longer one comes
+// from a newer runtime that appended fields.
+constexpr uint32_t kMinEntrySize = offsetof(mpidbg_flight_entry, create_pc) + sizeof(uint64_t);
+
+bool is_power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+void ring_damaged(TableWalker& walker, const mpidbg_thread_record& thread, const char* why) {
+  ++walker.stats().rings_damaged;
+  char text[192];
+  std::snprintf(text, sizeof text,
+                "mpidbg plugin: flight ring of thread %llu at 0x%llx skipped: %s\n",
+                static_cast<unsigned long long>(thread.tid),
+                static_cast<unsigned long long>(thread.flight_entries), why);
+  debug_print(text);
+}
+
+// The operation record the runtime would have written for a pending post: the entry's
+// fields, tid from the thread, and the values records.h gives the rest (datatype_name
+// is filled later, from the datatype table).
+OperationEntry operation_of(const mpidbg_flight_entry& e, const mpidbg_thread_record& thread,
+                            TargetAddr entry_addr) {
+  OperationEntry op{};
+  mpidbg_operation_record& r = op.rec;
+  r.hdr.kind = MPIDBG_KIND_OPERATION;
+  r.hdr.size = sizeof(mpidbg_operation_record);
+  r.request = e.request;
+  r.comm_handle = e.comm_handle;
+  r.comm_job_id = e.comm_job_id;
+  r.post_serial = e.post_serial;
+  r.buffer = e.buffer;
+  r.datatype = e.datatype;
+  r.count = e.count;
+  r.bytes = e.bytes;
+  r.tid = thread.tid;
+  r.post_time_ns = e.post_time_ns;
+  r.call = e.call;
+  r.direction = e.direction;
+  r.mode = e.mode;
+  r.status = MPIDBG_OPERATION_PENDING;
+  r.peer = e.peer;
+  r.peer_world = e.peer_world;
+  r.tag = e.tag;
+  r.actual_source = MPIDBG_RANK_UNKNOWN;
+  r.actual_tag = MPIDBG_TAG_ANY;
+  r.file_offset = -1;
+  r.create_pc = e.create_pc;
+  op.addr = entry_addr;
+  return op;
+}
+
+// One thread's ring into `out`. A damaged ring adds nothing and sets *damage to why;
+// the return value is mqs_ok or kErrNoMemory.
+int read_ring(TargetReader& reader, const SnapshotLimits& limits, TableWalker& walker,
+              const mpidbg_thread_record& thread, Vec<uint8_t>* buffer,
+              Vec<OperationEntry>* out, const char** damage) {
+  *damage = nullptr;
+  // No ring yet (the thread never posted), or a layout-1 thread record.
+  if (thread.flight_entries == 0) return mqs_ok;
+  if (!is_power_of_two(thread.flight_capacity) ||
+      thread.flight_capacity > limits.max_flight_capacity) {
+    *damage = "its capacity is not a power of two within the limit";
+    return mqs_ok;
+  }
+  if (thread.flight_entry_size < kMinEntrySize ||
+      thread.flight_entry_size > limits.max_flight_entry_size) {
+    *damage = "its entry size is implausible";
+    return mqs_ok;
+  }
+  const uint64_t capacity = thread.flight_capacity;
+  const uint64_t entry_size = thread.flight_entry_size;
+  const uint64_t head = thread.flight_head;
+  // Posts [first, head) may still be in the ring. While head < capacity only entries
+  // 0 .. head-1 were ever written, so only those are read.
+  const uint64_t first = head > capacity ? head - capacity : 0;
+  const uint64_t slots = head - first;
+  if (slots == 0) return mqs_ok;
+  const uint64_t bytes = slots * entry_size;  // at most 2^20 * 4096: no overflow
+  const TargetAddr ring(thread.flight_entries);
+  TargetAddr end;
+  if (!ring.offset_by(bytes, &end)) {
+    *damage = "its address range wraps around";
+    return mqs_ok;
+  }
+  if (!walker.spend(bytes)) {
+    *damage = "it exceeds the snapshot's byte budget";
+    return mqs_ok;
+  }
+  // Whole entries per fetch, as many as one read may carry: usually the ring in one read.
+  const uint64_t per_read = std::max<uint64_t>(1, TargetReader::kMaxReadBytes / entry_size);
+  const uint64_t chunk = std::min(slots, per_read);
+  if (!buffer->resize(static_cast<size_t>(chunk * entry_size))) return kErrNoMemory;
+  const size_t kept_before = out->size();
+  const bool swap = reader.format().swap;
+  for (uint64_t slot = 0; slot < slots; slot += chunk) {
+    const uint64_t n = std::min(chunk, slots - slot);
+    const TargetAddr at(ring.value() + slot * entry_size);
+    if (reader.read(at, static_cast<size_t>(n * entry_size), buffer->data()) != mqs_ok) {
+      out->resize(kept_before);
+      *damage = "it cannot be read";
+      return mqs_ok;
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t s = slot + i;
+      const uint64_t post = first + ((s - first) & (capacity - 1));  // the post s holds
+      mpidbg_flight_entry e;
+      decode_flight_entry(Decoder(buffer->data() + i * entry_size, entry_size, swap), &e);
+      // Only a whole entry of this very post counts: odd is mid-write, any other even
+      // value an older post not yet overwritten or a newer one past our head.
+      if (e.seq != static_cast<uint32_t>(2 * (post + 1))) continue;
+      if (e.state != MPIDBG_FLIGHT_POSTED) continue;
+      if (!out->push_back(operation_of(e, thread, TargetAddr(at.value() + i * entry_size)))) {
+        return kErrNoMemory;
+      }
+    }
+  }
+  return mqs_ok;
+}
+
+}  // namespace
+
+int read_flight_rings(TargetReader& reader, const SnapshotLimits& limits, TableWalker& walker,
+                      const Vec<ThreadEntry>& threads, Vec<OperationEntry>* out) {
+  Vec<uint8_t> buffer;  // reused across rings
+  for (const ThreadEntry& thread : threads) {
+    const char* damage = nullptr;
+    const int rc = read_ring(reader, limits, walker, thread.rec, &buffer, out, &damage);
+    if (rc != mqs_ok) return rc;
+    if (damage != nullptr) ring_damaged(walker, thread.rec, damage);
+  }
+  return mqs_ok;
+}
+
+int merge_flight_ops(const Vec<OperationEntry>& flight, Vec<OperationEntry>* operations) {
+  if (flight.empty()) return mqs_ok;
+  Vec<uint64_t> recorded;
+  if (!recorded.reserve(operations->size())) return kErrNoMemory;
+  for (const OperationEntry& op : *operations) recorded.push_back(op.rec.post_serial);
+  std::sort(recorded.begin(), recorded.end());
+  for (const OperationEntry& op : flight) {
+    if (std::binary_search(recorded.begin(), recorded.end(), op.rec.post_serial)) continue;
+    if (!operations->push_back(op)) return kErrNoMemory;
+  }
+  return mqs_ok;
+}
+
+}  // namespace mpidbg::plugin
