@@ -31,7 +31,8 @@ void CheckHeader() {
   RT_CHECK_EQ(t->capacity, 4096);
   RT_CHECK_EQ(t->log_capacity, 1024);
   RT_CHECK(t->entries != 0 && t->log != 0);
-  RT_CHECK(Root()->request_bytes >= sizeof(mpidbg_operation_record));
+  // A request in a flight ring costs its entry and its slot of the direct-mapped table.
+  RT_CHECK_EQ(Root()->request_bytes, sizeof(mpidbg_flight_entry) + sizeof(void*));
 }
 
 // Blocking sends (one synchronous) and receives with real statuses.

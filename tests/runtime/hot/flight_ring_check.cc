@@ -1,0 +1,313 @@
+// flight_ring_check — 2 ranks, MPI_THREAD_SERIALIZED, rings of 64 entries
+// (MPIDBG_FLIGHT_RING=64): nonblocking point-to-point requests live in per-thread
+// flight rings and a reader derives them (rtcheck::Operations, records.h's rule):
+//  - a pending request is a POSTED entry with every field, not an op record;
+//  - completion marks it DONE (no derived op), whatever completes it (Waitall, Test,
+//    Waitany, Testsome);
+//  - a request still pending when its ring comes round is carried into an op record
+//    with the same post serial, seen once, and completed through the index;
+//  - MPI_Request_free of a pending ring request keeps a FREED orphan record;
+//  - a freed derived datatype a pending ring request names stays unreleased;
+//  - a communicator freed while a ring receive on it is pending stays unreleased;
+//  - a thread that exits with a pending request keeps its record and ring, and another
+//    thread completes the request;
+//  - many more posts than the ring holds leave nothing behind.
+// With MPIDBG_FLIGHT_RING=0 (runtime.flight_ring_off.<f>) every request has an op
+// record, and the same view is derived.
+// Usage: flight_ring_check <mpich|openmpi>.
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "traffic_check.h"
+
+using rtcheck::Operations;
+using rtcheck::Root;
+using rtcheck::RequestOp;
+using rtcheck::U64;
+
+namespace {
+
+int g_peer = 0;
+bool g_rings = true;  // MPIDBG_FLIGHT_RING is not 0
+
+uint64_t Tid() { return static_cast<uint64_t>(syscall(SYS_gettid)); }
+
+const mpidbg_thread_record* MyThread() {
+  for (const auto* t : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+    if (t->tid == Tid()) return t;
+  }
+  return nullptr;
+}
+
+// Whether the derived op of `request` comes from a ring entry (not an op record).
+bool FromRing(const mpidbg_operation_record* op) {
+  for (const auto* o : rtcheck::Records<mpidbg_operation_record>(Root()->operations)) {
+    if (o == op) return false;
+  }
+  return true;
+}
+
+size_t PendingCount() { return Operations().size(); }
+
+void CheckPendingFields() {
+  const size_t before = PendingCount();
+  const uint32_t records_before = Root()->operations.live_count;
+  int r7[10], s9[3] = {1, 2, 3}, s7[10] = {0};
+  MPI_Request req[2];
+  MPI_Irecv(r7, 10, MPI_INT, g_peer, 7, MPI_COMM_WORLD, &req[0]);
+  MPI_Issend(s9, 3, MPI_INT, g_peer, 9, MPI_COMM_WORLD, &req[1]);
+  const mpidbg_operation_record* recv = RequestOp(U64(req[0]));
+  RT_CHECK(recv != nullptr);
+  if (recv != nullptr) {
+    RT_CHECK_EQ(FromRing(recv), g_rings);
+    RT_CHECK_EQ(recv->direction, MPIDBG_OPERATION_RECV);
+    RT_CHECK_EQ(recv->mode, MPIDBG_MODE_NONE);
+    RT_CHECK_EQ(recv->call, MPIDBG_CALL_MPI_Irecv);
+    RT_CHECK_EQ(recv->peer, g_peer);
+    RT_CHECK_EQ(recv->peer_world, g_peer);
+    RT_CHECK_EQ(recv->tag, 7);
+    RT_CHECK_EQ(recv->count, 10);
+    RT_CHECK_EQ(recv->bytes, 40);
+    RT_CHECK_EQ(recv->buffer, rtcheck::Addr(r7));
+    RT_CHECK_EQ(recv->status, MPIDBG_OPERATION_PENDING);
+    RT_CHECK_STREQ(recv->datatype_name, "MPI_INT");
+    RT_CHECK_EQ(recv->datatype, U64(MPI_INT));
+    RT_CHECK_EQ(recv->comm_handle, U64(MPI_COMM_WORLD));
+    RT_CHECK_EQ(recv->comm_job_id, traffic::JobIdOf(MPI_COMM_WORLD));
+    RT_CHECK_EQ(recv->tid, Tid());
+    RT_CHECK(recv->post_time_ns > 0);
+    RT_CHECK(recv->create_pc != 0);
+  }
+  const uint64_t recv_serial = recv != nullptr ? recv->post_serial : 0;
+  const mpidbg_operation_record* send = RequestOp(U64(req[1]));
+  RT_CHECK(send != nullptr);
+  if (send != nullptr) {
+    RT_CHECK_EQ(send->direction, MPIDBG_OPERATION_SEND);
+    RT_CHECK_EQ(send->mode, MPIDBG_MODE_SYNCHRONOUS);
+    RT_CHECK_EQ(send->call, MPIDBG_CALL_MPI_Issend);
+    RT_CHECK_EQ(send->bytes, 12);
+    RT_CHECK(send->post_serial > recv_serial);
+  }
+  RT_CHECK_EQ(PendingCount(), before + 2);
+  RT_CHECK_EQ(Root()->operations.live_count, records_before + (g_rings ? 0 : 2));
+  if (g_rings) {
+    const mpidbg_thread_record* me = MyThread();
+    RT_CHECK(me != nullptr && me->flight_entries != 0 && me->flight_capacity == 64 &&
+             me->flight_entry_size == sizeof(mpidbg_flight_entry) && me->flight_head >= 2);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Send(s7, 10, MPI_INT, g_peer, 7, MPI_COMM_WORLD);
+  MPI_Recv(s7, 3, MPI_INT, g_peer, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+  RT_CHECK_EQ(PendingCount(), before);
+  RT_CHECK_EQ(Root()->operations.live_count, records_before);
+}
+
+// Every completion call retires ring entries.
+void CheckCompletionCalls() {
+  const size_t before = PendingCount();
+  int a = 5, b = 0;
+  MPI_Request two[2];
+  MPI_Irecv(&b, 1, MPI_INT, rtcheck::g_rank, 11, MPI_COMM_WORLD, &two[0]);
+  MPI_Isend(&a, 1, MPI_INT, rtcheck::g_rank, 11, MPI_COMM_WORLD, &two[1]);
+  for (int done = 0; done < 2; ++done) {
+    int index = -1;
+    MPI_Waitany(2, two, &index, MPI_STATUS_IGNORE);
+  }
+  RT_CHECK_EQ(PendingCount(), before);
+  MPI_Request one;
+  MPI_Isend(&a, 1, MPI_INT, rtcheck::g_rank, 12, MPI_COMM_WORLD, &one);
+  MPI_Recv(&b, 1, MPI_INT, rtcheck::g_rank, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  for (int flag = 0; !flag;) MPI_Test(&one, &flag, MPI_STATUS_IGNORE);
+  RT_CHECK_EQ(PendingCount(), before);
+  MPI_Irecv(&b, 1, MPI_INT, rtcheck::g_rank, 13, MPI_COMM_WORLD, &two[0]);
+  MPI_Isend(&a, 1, MPI_INT, rtcheck::g_rank, 13, MPI_COMM_WORLD, &two[1]);
+  int outcount = 0, indices[2];
+  for (int done = 0; done < 2; done += outcount == MPI_UNDEFINED ? 0 : outcount) {
+    MPI_Testsome(2, two, &outcount, indices, MPI_STATUSES_IGNORE);
+  }
+  RT_CHECK_EQ(PendingCount(), before);
+}
+
+// A receive pending over several laps of the ring: carried, seen once, completed.
+void CheckCarried() {
+  const size_t before = PendingCount();
+  int slow = -1;
+  MPI_Request pending;
+  MPI_Irecv(&slow, 1, MPI_INT, g_peer, 40, MPI_COMM_WORLD, &pending);
+  const mpidbg_operation_record* op = RequestOp(U64(pending));
+  const uint64_t serial = op != nullptr ? op->post_serial : 0;
+  for (int i = 0; i < 200; ++i) {  // about three laps of 64
+    int out = i, in = -1;
+    MPI_Request r[2];
+    MPI_Irecv(&in, 1, MPI_INT, rtcheck::g_rank, 41, MPI_COMM_WORLD, &r[0]);
+    MPI_Isend(&out, 1, MPI_INT, rtcheck::g_rank, 41, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  }
+  RT_CHECK_EQ(PendingCount(), before + 1);
+  int seen = 0;
+  for (const auto* o : Operations()) seen += o->request == U64(pending) ? 1 : 0;
+  RT_CHECK_EQ(seen, 1);
+  op = RequestOp(U64(pending));
+  RT_CHECK(op != nullptr && !FromRing(op) && op->post_serial == serial && op->tag == 40 &&
+           op->tid == Tid() && strcmp(op->datatype_name, "MPI_INT") == 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int v = 99;
+  MPI_Send(&v, 1, MPI_INT, g_peer, 40, MPI_COMM_WORLD);
+  MPI_Wait(&pending, MPI_STATUS_IGNORE);
+  RT_CHECK_EQ(slow, 99);
+  RT_CHECK_EQ(PendingCount(), before);
+  // Its receive was counted once, at completion.
+  RT_CHECK_EQ(traffic::CountsOf(traffic::JobIdOf(MPI_COMM_WORLD), g_peer, 40).receives, 1u);
+}
+
+// MPI_Request_free of a pending ring request: a FREED orphan record.
+void CheckFreedRequest() {
+  int in = -1;
+  MPI_Request r;
+  MPI_Irecv(&in, 1, MPI_INT, g_peer, 50, MPI_COMM_WORLD, &r);
+  const uint64_t handle = U64(r);
+  MPI_Request_free(&r);
+  bool orphan = false;
+  for (const auto* o : traffic::OpsOf(handle, /*orphans=*/true)) {
+    orphan = orphan || ((o->hdr.flags & MPIDBG_REC_FREED) != 0 && o->tag == 50);
+  }
+  RT_CHECK(orphan);
+  RT_CHECK(RequestOp(handle) == nullptr || (RequestOp(handle)->hdr.flags & MPIDBG_REC_FREED) != 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int v = 1;
+  MPI_Send(&v, 1, MPI_INT, g_peer, 50, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+bool Released(const mpidbg_table& table, uint64_t handle) {
+  const auto* rec = rtcheck::FindObject<mpidbg_datatype_record>(table, handle, false);
+  return rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_RELEASED) != 0;
+}
+
+// A derived datatype freed while a ring receive names it stays unreleased until the
+// receive completes (and a later datatype call rechecks).
+void CheckFreedDatatype() {
+  MPI_Datatype pair;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  const uint64_t handle = U64(pair);
+  int in[2] = {0, 0};
+  MPI_Request r;
+  MPI_Irecv(in, 1, pair, g_peer, 60, MPI_COMM_WORLD, &r);
+  MPI_Type_free(&pair);
+  RT_CHECK(!Released(Root()->datatypes, handle));
+  MPI_Barrier(MPI_COMM_WORLD);
+  int out[2] = {3, 4};
+  MPI_Send(out, 2, MPI_INT, g_peer, 60, MPI_COMM_WORLD);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Datatype other;
+  MPI_Type_contiguous(3, MPI_INT, &other);  // a datatype call rechecks freed types
+  MPI_Type_free(&other);
+  RT_CHECK(Released(Root()->datatypes, handle));
+}
+
+// A communicator freed while a ring receive on it is pending stays unreleased (the
+// runtime has not seen the receive complete, whatever MPI did meanwhile).
+void CheckFreedComm() {
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  const uint64_t job = traffic::JobIdOf(dup);
+  int in = -1, out = 7;
+  MPI_Request r[2];
+  MPI_Irecv(&in, 1, MPI_INT, g_peer, 70, dup, &r[0]);
+  MPI_Isend(&out, 1, MPI_INT, g_peer, 70, dup, &r[1]);
+  MPI_Comm_free(&dup);
+  const mpidbg_comm_record* rec = nullptr;
+  for (const auto* c : rtcheck::Records<mpidbg_comm_record>(Root()->comms)) {
+    if (c->job_id == job) rec = c;
+  }
+  RT_CHECK(rec != nullptr && (rec->hdr.flags & MPIDBG_REC_FREED) != 0 &&
+           (rec->hdr.flags & MPIDBG_REC_RELEASED) == 0);
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  RT_CHECK_EQ(in, 7);
+}
+
+// A thread posts a receive and exits with it pending: its record and ring stay, and the
+// main thread completes the request.
+struct Poster {
+  MPI_Request request;
+  uint64_t tid;
+};
+
+void* PosterMain(void* p) {
+  auto* poster = static_cast<Poster*>(p);
+  static int in = -1;
+  poster->tid = Tid();
+  MPI_Irecv(&in, 1, MPI_INT, g_peer, 80, MPI_COMM_WORLD, &poster->request);
+  return nullptr;
+}
+
+void CheckExitedPoster() {
+  Poster poster{MPI_REQUEST_NULL, 0};
+  pthread_t th;
+  pthread_create(&th, nullptr, PosterMain, &poster);
+  pthread_join(th, nullptr);
+  const mpidbg_operation_record* op = RequestOp(U64(poster.request));
+  RT_CHECK(op != nullptr && op->tid == poster.tid && op->tag == 80);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int v = 8;
+  MPI_Send(&v, 1, MPI_INT, g_peer, 80, MPI_COMM_WORLD);
+  MPI_Wait(&poster.request, MPI_STATUS_IGNORE);
+  RT_CHECK(RequestOp(U64(poster.request)) == nullptr);
+  for (const auto* o : Operations()) RT_CHECK(o->tag != 80);
+}
+
+// Many more posts than the ring holds, some sends completing at once (a handle MPI
+// hands out again): nothing is left pending.
+void CheckChurn() {
+  const size_t before = PendingCount();
+  for (int round = 0; round < 50; ++round) {
+    int out[16], in[16];
+    MPI_Request r[32];
+    for (int i = 0; i < 16; ++i) {
+      out[i] = i;
+      MPI_Irecv(&in[i], 1, MPI_INT, g_peer, 90, MPI_COMM_WORLD, &r[i]);
+    }
+    for (int i = 0; i < 16; ++i) MPI_Isend(&out[i], 1, MPI_INT, g_peer, 90, MPI_COMM_WORLD, &r[16 + i]);
+    MPI_Waitall(32, r, MPI_STATUSES_IGNORE);
+  }
+  RT_CHECK_EQ(PendingCount(), before);
+  const traffic::Counts c = traffic::CountsOf(traffic::JobIdOf(MPI_COMM_WORLD), g_peer, 90);
+  RT_CHECK_EQ(c.sends, 50u * 16u);
+  RT_CHECK_EQ(c.receives, 50u * 16u);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rtcheck::g_rank);
+  g_peer = 1 - rtcheck::g_rank;
+  const char* ring = getenv("MPIDBG_FLIGHT_RING");
+  g_rings = ring == nullptr || strcmp(ring, "0") != 0;
+  RT_CHECK(Root() != nullptr);
+  if (Root() == nullptr) return rtcheck::Finish("flight_ring_check");
+  RT_CHECK_EQ(Root()->layout_version, MPIDBG_LAYOUT_VERSION);
+  RT_CHECK_EQ(Root()->request_bytes,
+              g_rings ? sizeof(mpidbg_flight_entry) + sizeof(void*) : Root()->request_bytes);
+  if (g_rings) RT_CHECK(Root()->request_bytes <= 128);
+
+  CheckPendingFields();
+  CheckCompletionCalls();
+  CheckCarried();
+  CheckFreedRequest();
+  CheckFreedDatatype();
+  CheckFreedComm();
+  CheckExitedPoster();
+  CheckChurn();
+  const int rc = rtcheck::Finish("flight_ring_check");
+  MPI_Finalize();
+  return rc;
+}
