@@ -428,7 +428,13 @@ typedef struct mpidbg_thread_record {
  *
  * Reading: take flight_head, then entries p in [head - capacity, head) (from 0 while head
  * < capacity). An entry holds post p only if its seq is 2 * (p + 1) truncated to 32 bits;
- * any other value (odd: being written; else an older or newer post) means skip it. */
+ * any other value (odd: being written; else an older or newer post) means skip it.
+ *
+ * The rings are also the send log of these requests (mpidbg_traffic): a send posted into
+ * a ring is counted in the traffic counters but not written to the send log; every
+ * whole SEND entry of a ring, whatever its state, is a logged send with the entry's
+ * ordinal, comm_job_id, peer, peer_world, tag, mode, call, count, bytes, datatype and
+ * post_time_ns (time_ns). */
 enum mpidbg_flight_state {
   MPIDBG_FLIGHT_EMPTY = 0,
   MPIDBG_FLIGHT_POSTED = 1,  /* a pending request */
@@ -456,6 +462,8 @@ typedef struct mpidbg_flight_entry {
   uint64_t post_serial;
   int64_t post_time_ns;
   uint64_t create_pc;
+  uint64_t ordinal;      /* a send: its number within (comm, peer, tag), as the send log's
+                          * ordinal (0 when not counted); a receive: 0 */
 } mpidbg_flight_entry;
 
 /* Partitioned communication (MPI-4: MPI_Psend_init, MPI_Precv_init). The request's
@@ -803,7 +811,9 @@ typedef struct mpidbg_mpit_catalogue {
  * (counted from statuses, so wildcard receives count under the actual source and tag;
  * a matched MPI_Mprobe/Improbe counts as received). With every rank's counts a host
  * knows how many messages from A to B are outstanding; the last ones in A's send log
- * for (comm, B, tag) are those messages (MPI's non-overtaking rule). */
+ * for (comm, B, tag) are those messages (MPI's non-overtaking rule). The sends of
+ * nonblocking requests posted into flight rings are logged there instead
+ * (mpidbg_flight_entry), with the same ordinals. */
 
 /* Traffic entry states. */
 #define MPIDBG_TRAFFIC_EMPTY 0u
@@ -1044,7 +1054,7 @@ static_assert(offsetof(mpidbg_comm_record, remote_job_id) == 224 &&
               "mpidbg_comm_record: the remote job fields are appended");
 static_assert(sizeof(mpidbg_operation_record) == 240, "mpidbg_operation_record layout");
 static_assert(sizeof(mpidbg_thread_record) == 160, "mpidbg_thread_record layout");
-static_assert(sizeof(mpidbg_flight_entry) == 104 && offsetof(mpidbg_flight_entry, request) == 24 &&
+static_assert(sizeof(mpidbg_flight_entry) == 112 && offsetof(mpidbg_flight_entry, request) == 24 &&
                   sizeof(mpidbg_flight_entry) % 8 == 0,
               "mpidbg_flight_entry layout");
 static_assert(sizeof(mpidbg_object_head) == 120, "mpidbg_object_head layout");
