@@ -401,8 +401,8 @@ MPIDBG_ALWAYS_INLINE bool PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs
   e->post_serial = NextPostSerialHot();
   e->post_time_ns = ts->entry_time_ns;
   e->create_pc = ts->signal_site;
+  e->ordinal = a.direction == MPIDBG_OPERATION_SEND ? CountRingSend(ts, SendOf(ts, call, a, type)) : 0;
   PublishFlightEntry(ts, e);
-  if (a.direction == MPIDBG_OPERATION_SEND) CountSend(ts, SendOf(ts, call, a, type));
   return true;
 }
 

@@ -194,6 +194,21 @@ MPIDBG_ALWAYS_INLINE void CountSend(ThreadState* ts, const SendEnvelope& s) {
   LogSend(s, ordinal, concurrent);
 }
 
+// The same for a send posted into a flight ring, which is its log entry (records.h):
+// counted, not logged; returns its ordinal (0 when not counted). Below
+// MPI_THREAD_MULTIPLE only (plain adds).
+MPIDBG_ALWAYS_INLINE uint64_t CountRingSend(ThreadState* ts, const SendEnvelope& s) {
+  if (s.peer < 0) return 0;
+  if (MonitorOn()) MonitorSend(s.peer_world, s.bytes);
+  if (g_traffic_hot.entries == nullptr) return 0;
+  mpidbg_traffic_entry* e = ts->send_entries[TrafficCacheSlot(s.peer, s.tag)];
+  if (__builtin_expect(e == nullptr || !TrafficMatches(e, s.comm_job_id, s.peer, s.tag), 0)) {
+    e = SendEntry(ts, s);
+    if (e == nullptr) return 0;
+  }
+  return AddMessage(&e->sends, &e->send_bytes, static_cast<uint64_t>(s.bytes), false);
+}
+
 // Counts a completed receive whose envelope is known (nothing when `m.source` is not a
 // rank), in the traffic table and, while it is on, in monitoring (which takes the
 // source's world rank from the traffic entry when there is one).

@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "mpidbg/records.h"
@@ -55,16 +56,43 @@ inline Counts CountsOf(uint64_t job_id, int32_t peer, int32_t tag) {
 }
 
 // Sends still in the log, oldest first, with slot seq validated as 2n+2 for send n.
+// Every logged send: the send log's, then the SEND entries of the threads' flight rings
+// (records.h).
 inline std::vector<mpidbg_send_log_entry> LoggedSends() {
   std::vector<mpidbg_send_log_entry> out;
   const mpidbg_traffic* t = Traffic();
-  if (t == nullptr || t->log_capacity == 0) return out;
-  const auto* ring = At<mpidbg_send_log_entry>(t->log);
-  const uint64_t head = t->log_head;
-  const uint64_t first = head > t->log_capacity ? head - t->log_capacity : 0;
-  for (uint64_t n = first; n < head; ++n) {
-    const mpidbg_send_log_entry& s = ring[n % t->log_capacity];
-    if (s.seq == static_cast<uint32_t>(2 * n + 2)) out.push_back(s);
+  if (t == nullptr) return out;
+  if (t->log_capacity != 0) {
+    const auto* ring = At<mpidbg_send_log_entry>(t->log);
+    const uint64_t head = t->log_head;
+    const uint64_t first = head > t->log_capacity ? head - t->log_capacity : 0;
+    for (uint64_t n = first; n < head; ++n) {
+      const mpidbg_send_log_entry& s = ring[n % t->log_capacity];
+      if (s.seq == static_cast<uint32_t>(2 * n + 2)) out.push_back(s);
+    }
+  }
+  for (const auto* th : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+    const auto* entries = At<mpidbg_flight_entry>(th->flight_entries);
+    const uint64_t head = th->flight_head, capacity = th->flight_capacity;
+    if (entries == nullptr || capacity == 0) continue;
+    for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
+      const mpidbg_flight_entry& e = entries[p % capacity];
+      if (e.seq != static_cast<uint32_t>(2 * (p + 1)) || e.direction != MPIDBG_OPERATION_SEND) continue;
+      mpidbg_send_log_entry s{};
+      s.seq = e.seq;
+      s.call = e.call;
+      s.comm_job_id = e.comm_job_id;
+      s.ordinal = e.ordinal;
+      s.bytes = e.bytes;
+      s.time_ns = e.post_time_ns;
+      s.datatype = e.datatype;
+      s.count = e.count;
+      s.peer = e.peer;
+      s.peer_world = e.peer_world;
+      s.tag = e.tag;
+      s.mode = e.mode;
+      out.push_back(s);
+    }
   }
   return out;
 }
@@ -75,6 +103,10 @@ inline std::vector<mpidbg_send_log_entry> LoggedSendsTo(uint64_t job_id, int32_t
   for (const auto& s : LoggedSends()) {
     if (s.comm_job_id == job_id && s.peer == peer && s.tag == tag) out.push_back(s);
   }
+  std::stable_sort(out.begin(), out.end(), [](const mpidbg_send_log_entry& a,
+                                              const mpidbg_send_log_entry& b) {
+    return a.ordinal < b.ordinal;  // one flow: its order of posting
+  });
   return out;
 }
 
