@@ -364,7 +364,8 @@ void walk_communicators(mqs_process* p, uint8_t variant) {
   (void)mpidbg_comm_get_detail(p, detail.get());
 }
 
-// A traffic block (counters and a wrapped send log) so mutations reach its decoder.
+// A traffic block (counters and a wrapped send log) and a flight ring holding sends, so
+// mutations reach their decoders.
 void add_traffic_block(ImageBuilder& b) {
   std::vector<mpidbg_traffic_entry> entries(3);
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -386,6 +387,29 @@ void add_traffic_block(ImageBuilder& b) {
     logged[i].tag = 5;
   }
   b.add_traffic(entries, 4, logged, 2, 5);
+  // A thread whose flight ring wrapped around: a POSTED and a DONE send (sends logged in
+  // the ring, and one pending operation) and a POSTED receive.
+  std::vector<ImageBuilder::FlightPost> posts;
+  for (uint64_t position = 3; position < 6; ++position) {
+    mpidbg_flight_entry e{};
+    e.state = position == 4 ? MPIDBG_FLIGHT_DONE : MPIDBG_FLIGHT_POSTED;
+    e.direction = position == 5 ? MPIDBG_OPERATION_RECV : MPIDBG_OPERATION_SEND;
+    e.call = position == 5 ? MPIDBG_CALL_MPI_Irecv : MPIDBG_CALL_MPI_Isend;
+    e.comm_job_id = 0x77;
+    e.peer = 2;
+    e.tag = 5;
+    e.post_serial = 90 + position;
+    e.ordinal = position == 5 ? 0 : position;
+    posts.push_back({position, e});
+  }
+  mpidbg_thread_record t{};
+  t.tid = 4242;
+  t.root = -1;
+  t.flight_entries = b.add_flight_ring(4, posts);
+  t.flight_head = 6;
+  t.flight_capacity = 4;
+  t.flight_entry_size = sizeof(mpidbg_flight_entry);
+  b.add_thread(t);
   b.commit();
 }
 

@@ -10,8 +10,9 @@
 namespace mpidbg::plugin {
 namespace {
 
-// An entry must reach the end of the last field this plugin reads; a longer one comes
-// from a newer runtime that appended fields.
+// An entry must reach the end of the last field a pending operation needs; a longer one
+// comes from a newer runtime that appended fields. `ordinal` came later: an entry that
+// ends before it reads ordinal 0, a send not counted.
 constexpr uint32_t kMinEntrySize = offsetof(mpidbg_flight_entry, create_pc) + sizeof(uint64_t);
 
 bool is_power_of_two(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
@@ -29,8 +30,8 @@ void ring_damaged(TableWalker& walker, const mpidbg_thread_record& thread, const
 // The operation record the runtime would have written for a pending post: the entry's
 // fields, tid from the thread, and the values records.h gives the rest (datatype_name
 // is filled later, from the datatype table).
-OperationEntry operation_of(const mpidbg_flight_entry& e, const mpidbg_thread_record& thread,
-                            TargetAddr entry_addr) {
+OperationEntry operation_of(const FlightEntry& f) {
+  const mpidbg_flight_entry& e = f.entry;
   OperationEntry op{};
   mpidbg_operation_record& r = op.rec;
   r.hdr.kind = MPIDBG_KIND_OPERATION;
@@ -43,7 +44,7 @@ OperationEntry operation_of(const mpidbg_flight_entry& e, const mpidbg_thread_re
   r.datatype = e.datatype;
   r.count = e.count;
   r.bytes = e.bytes;
-  r.tid = thread.tid;
+  r.tid = f.tid;
   r.post_time_ns = e.post_time_ns;
   r.call = e.call;
   r.direction = e.direction;
@@ -56,15 +57,17 @@ OperationEntry operation_of(const mpidbg_flight_entry& e, const mpidbg_thread_re
   r.actual_tag = MPIDBG_TAG_ANY;
   r.file_offset = -1;
   r.create_pc = e.create_pc;
-  op.addr = entry_addr;
+  op.addr = f.addr;
   return op;
 }
+
+bool is_posted(const mpidbg_flight_entry& e) { return e.state == MPIDBG_FLIGHT_POSTED; }
 
 // One thread's ring into `out`. A damaged ring adds nothing and sets *damage to why;
 // the return value is mqs_ok or kErrNoMemory.
 int read_ring(TargetReader& reader, const SnapshotLimits& limits, TableWalker& walker,
-              const mpidbg_thread_record& thread, Vec<uint8_t>* buffer,
-              Vec<OperationEntry>* out, const char** damage) {
+              const mpidbg_thread_record& thread, FlightFilter keep, Vec<uint8_t>* buffer,
+              Vec<FlightEntry>* out, const char** damage) {
   *damage = nullptr;
   // No ring yet (the thread never posted), or a layout-1 thread record.
   if (thread.flight_entries == 0) return mqs_ok;
@@ -114,15 +117,15 @@ int read_ring(TargetReader& reader, const SnapshotLimits& limits, TableWalker& w
     for (uint64_t i = 0; i < n; ++i) {
       const uint64_t s = slot + i;
       const uint64_t post = first + ((s - first) & (capacity - 1));  // the post s holds
-      mpidbg_flight_entry e;
-      decode_flight_entry(Decoder(buffer->data() + i * entry_size, entry_size, swap), &e);
+      FlightEntry f;
+      decode_flight_entry(Decoder(buffer->data() + i * entry_size, entry_size, swap), &f.entry);
       // Only a whole entry of this very post counts: odd is mid-write, any other even
       // value an older post not yet overwritten or a newer one past our head.
-      if (e.seq != static_cast<uint32_t>(2 * (post + 1))) continue;
-      if (e.state != MPIDBG_FLIGHT_POSTED) continue;
-      if (!out->push_back(operation_of(e, thread, TargetAddr(at.value() + i * entry_size)))) {
-        return kErrNoMemory;
-      }
+      if (f.entry.seq != static_cast<uint32_t>(2 * (post + 1))) continue;
+      if (!keep(f.entry)) continue;
+      f.tid = thread.tid;
+      f.addr = TargetAddr(at.value() + i * entry_size);
+      if (!out->push_back(f)) return kErrNoMemory;
     }
   }
   return mqs_ok;
@@ -130,15 +133,26 @@ int read_ring(TargetReader& reader, const SnapshotLimits& limits, TableWalker& w
 
 }  // namespace
 
-int read_flight_rings(TargetReader& reader, const SnapshotLimits& limits, TableWalker& walker,
-                      const Vec<ThreadEntry>& threads, Vec<OperationEntry>* out) {
+int read_flight_entries(TargetReader& reader, const SnapshotLimits& limits, TableWalker& walker,
+                        const Vec<ThreadEntry>& threads, FlightFilter keep,
+                        Vec<FlightEntry>* out) {
   Vec<uint8_t> buffer;  // reused across rings
   for (const ThreadEntry& thread : threads) {
     const char* damage = nullptr;
-    const int rc = read_ring(reader, limits, walker, thread.rec, &buffer, out, &damage);
+    const int rc = read_ring(reader, limits, walker, thread.rec, keep, &buffer, out, &damage);
     if (rc != mqs_ok) return rc;
     if (damage != nullptr) ring_damaged(walker, thread.rec, damage);
   }
+  return mqs_ok;
+}
+
+int read_flight_rings(TargetReader& reader, const SnapshotLimits& limits, TableWalker& walker,
+                      const Vec<ThreadEntry>& threads, Vec<OperationEntry>* out) {
+  Vec<FlightEntry> posted;
+  const int rc = read_flight_entries(reader, limits, walker, threads, is_posted, &posted);
+  if (rc != mqs_ok) return rc;
+  if (!out->reserve(out->size() + posted.size())) return kErrNoMemory;
+  for (const FlightEntry& f : posted) out->push_back(operation_of(f));
   return mqs_ok;
 }
 

@@ -311,6 +311,7 @@ void decode_flight_entry(const Decoder& d, mpidbg_flight_entry* out) {
   MPIDBG_FIELD(mpidbg_flight_entry, post_serial);
   MPIDBG_FIELD(mpidbg_flight_entry, post_time_ns);
   MPIDBG_FIELD(mpidbg_flight_entry, create_pc);
+  MPIDBG_FIELD(mpidbg_flight_entry, ordinal);
 }
 
 }  // namespace mpidbg::plugin

@@ -367,6 +367,16 @@ int read_root_generation(TargetReader& reader, TargetAddr root, uint64_t* out) {
   return mqs_ok;
 }
 
+int walk_threads(TableWalker& walker, const mpidbg_table& table, Vec<ThreadEntry>* out) {
+  auto add_thread = [out](const Decoder& d, TargetAddr a) {
+    ThreadEntry e{};
+    decode_thread(d, &e.rec);
+    e.addr = a;
+    return out->push_back(e);
+  };
+  return walker.walk(table, MPIDBG_KIND_THREAD, add_thread);
+}
+
 int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLimits& limits,
                     RuntimeSnapshot* out) {
   out->comms.clear();
@@ -396,13 +406,7 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
   };
   rc = walker.walk(out->root.operations, MPIDBG_KIND_OPERATION, add_op);
   if (rc != mqs_ok) return rc;
-  auto add_thread = [out](const Decoder& d, TargetAddr a) {
-    ThreadEntry e{};
-    decode_thread(d, &e.rec);
-    e.addr = a;
-    return out->threads.push_back(e);
-  };
-  rc = walker.walk(out->root.threads, MPIDBG_KIND_THREAD, add_thread);
+  rc = walk_threads(walker, out->root.threads, &out->threads);
   if (rc != mqs_ok) return rc;
   // Layout 2: below MPI_THREAD_MULTIPLE a nonblocking point-to-point request has no
   // operation record; it is pending in its thread's flight ring (none in layout 1).

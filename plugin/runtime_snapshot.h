@@ -150,6 +150,10 @@ int read_runtime_root(TargetReader& reader, TargetAddr addr, const SnapshotLimit
 // current; kErrBadMagic when the root no longer carries its magic.
 int read_root_generation(TargetReader& reader, TargetAddr root, uint64_t* out);
 
+// Appends the thread records of `table` (a root's threads) to `out`, in table order.
+// mqs_ok (also when damage ended the walk early), or kErrNoMemory.
+int walk_threads(TableWalker& walker, const mpidbg_table& table, Vec<ThreadEntry>* out);
+
 // The whole decode. `out` is filled from scratch.
 int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLimits& limits,
                     RuntimeSnapshot* out);

@@ -63,7 +63,7 @@ int refresh_snapshot(ProcessSession* ps) {
 int replace_traffic(ProcessSession* ps, const mpidbg_root& root, TrafficSnapshot** slot) {
   TrafficSnapshot* fresh = debugger_new<TrafficSnapshot>();
   if (fresh == nullptr) return kErrNoMemory;
-  const int rc = decode_traffic(ps->reader, root, ps->traffic_limits, fresh);
+  const int rc = decode_traffic(ps->reader, root, ps->traffic_limits, ps->limits, fresh);
   if (rc != mqs_ok) {
     debugger_delete(fresh);
     return rc;

@@ -1,11 +1,14 @@
 // traffic_snapshot.cc — see traffic_snapshot.h.
 #include "plugin/traffic_snapshot.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <tuple>
 
 #include "plugin/errors.h"
 #include "plugin/record_decode.h"
+#include "plugin/ring_sends.h"
 
 namespace mpidbg::plugin {
 namespace {
@@ -44,13 +47,77 @@ bool sane_slots(uint64_t address, uint32_t count, uint32_t slot_size, uint32_t m
          slot_size <= limits.max_entry_size && slot_size % 8 == 0;
 }
 
+// The send log's sends still in its ring, oldest first, into out->sends (torn slots
+// counted in out->torn). kErrNoTraffic when its geometry is damaged.
+int read_send_log(TargetReader& reader, const mpidbg_traffic& h, const TrafficLimits& limits,
+                  TrafficSnapshot* out) {
+  // Slot i % capacity holds send i; the ring holds the last `capacity` sends.
+  const uint32_t min_log = offsetof(mpidbg_send_log_entry, mode) + sizeof(int32_t);
+  if (!sane_slots(h.log, h.log_capacity, h.log_entry_size, min_log, limits.max_log, limits)) {
+    set_error_detail(kErrNoTraffic, "the runtime's send log is damaged (%u slots of %u bytes)",
+                     h.log_capacity, h.log_entry_size);
+    return kErrNoTraffic;
+  }
+  if (h.log_capacity == 0 || h.log_head == 0) return mqs_ok;
+  const uint64_t kept = h.log_head < h.log_capacity ? h.log_head : h.log_capacity;
+  const uint64_t oldest = h.log_head - kept;
+  Vec<mpidbg_send_log_entry> ring;
+  if (!ring.resize(h.log_capacity)) return kErrNoMemory;
+  const int rc = read_slots(reader, TargetAddr(h.log), h.log_capacity, h.log_entry_size,
+                            [&](const Decoder& d, uint32_t i) {
+                              decode_send_log_entry(d, &ring[i]);
+                              return true;
+                            });
+  if (rc != mqs_ok) return rc;
+  for (uint64_t n = oldest; n < h.log_head; ++n) {
+    const mpidbg_send_log_entry& e = ring[static_cast<uint32_t>(n % h.log_capacity)];
+    // A slot holding send n has seq 2n+2; odd is mid-write, anything else an older send
+    // still in the slot (the newer write has not begun).
+    if (e.seq % 2 != 0) {
+      ++out->torn;
+      continue;
+    }
+    if (e.seq != static_cast<uint32_t>(2 * n + 2) || e.ordinal == 0) continue;  // seq wraps with n
+    if (!out->sends.push_back(e)) return kErrNoMemory;
+  }
+  return mqs_ok;
+}
+
+// Sends by posting time; sends posted in the same nanosecond by flow and ordinal, so
+// that any two distinct sends have an order.
+bool posted_before(const mpidbg_send_log_entry& a, const mpidbg_send_log_entry& b) {
+  return std::make_tuple(a.time_ns, a.comm_job_id, a.peer_world, a.tag, a.ordinal) <
+         std::make_tuple(b.time_ns, b.comm_job_id, b.peer_world, b.tag, b.ordinal);
+}
+
+// Puts the ring's sends among the log's (`sends`, oldest first) by posting time: each
+// goes before the first log send posted after it. The log's own order stays as it is,
+// since it is the order of posting even where the clock stepped back.
+int merge_by_time(Vec<mpidbg_send_log_entry>* ring, Vec<mpidbg_send_log_entry>* sends) {
+  if (ring->empty()) return mqs_ok;
+  std::sort(ring->begin(), ring->end(), posted_before);
+  Vec<mpidbg_send_log_entry> merged;
+  if (!merged.reserve(sends->size() + ring->size())) return kErrNoMemory;
+  size_t r = 0;
+  for (const mpidbg_send_log_entry& logged : *sends) {
+    while (r < ring->size() && (*ring)[r].time_ns < logged.time_ns) {
+      merged.push_back((*ring)[r++]);
+    }
+    merged.push_back(logged);
+  }
+  while (r < ring->size()) merged.push_back((*ring)[r++]);
+  sends->swap(merged);
+  return mqs_ok;
+}
+
 }  // namespace
 
 int decode_traffic(TargetReader& reader, const mpidbg_root& root, const TrafficLimits& limits,
-                   TrafficSnapshot* out) {
+                   const SnapshotLimits& ring_limits, TrafficSnapshot* out) {
   out->entries.clear();
   out->sends.clear();
   out->torn = 0;
+  out->rings = SnapshotStats();
   std::memset(&out->header, 0, sizeof out->header);
   if (root.traffic == 0) return kErrNoTraffic;
 
@@ -84,36 +151,14 @@ int decode_traffic(TargetReader& reader, const mpidbg_root& root, const TrafficL
                   });
   if (rc != mqs_ok) return rc;
 
-  // Send log: slot i % capacity holds send i; the ring holds the last `capacity` sends.
-  const uint32_t min_log = offsetof(mpidbg_send_log_entry, mode) + sizeof(int32_t);
-  if (!sane_slots(h.log, h.log_capacity, h.log_entry_size, min_log, limits.max_log, limits)) {
-    set_error_detail(kErrNoTraffic, "the runtime's send log is damaged (%u slots of %u bytes)",
-                     h.log_capacity, h.log_entry_size);
-    return kErrNoTraffic;
-  }
-  if (h.log_capacity == 0 || h.log_head == 0) return mqs_ok;
-  const uint64_t kept = h.log_head < h.log_capacity ? h.log_head : h.log_capacity;
-  const uint64_t oldest = h.log_head - kept;
-  Vec<mpidbg_send_log_entry> ring;
-  if (!ring.resize(h.log_capacity)) return kErrNoMemory;
-  rc = read_slots(reader, TargetAddr(h.log), h.log_capacity, h.log_entry_size,
-                  [&](const Decoder& d, uint32_t i) {
-                    decode_send_log_entry(d, &ring[i]);
-                    return true;
-                  });
+  rc = read_send_log(reader, h, limits, out);
   if (rc != mqs_ok) return rc;
-  for (uint64_t n = oldest; n < h.log_head; ++n) {
-    const mpidbg_send_log_entry& e = ring[static_cast<uint32_t>(n % h.log_capacity)];
-    // A slot holding send n has seq 2n+2; odd is mid-write, anything else an older send
-    // still in the slot (the newer write has not begun).
-    if (e.seq % 2 != 0) {
-      ++out->torn;
-      continue;
-    }
-    if (e.seq != static_cast<uint32_t>(2 * n + 2) || e.ordinal == 0) continue;  // seq wraps with n
-    if (!out->sends.push_back(e)) return kErrNoMemory;
-  }
-  return mqs_ok;
+
+  // Layout 2: the sends of requests posted into flight rings are logged there instead.
+  Vec<mpidbg_send_log_entry> ring;
+  rc = read_ring_sends(reader, root, ring_limits, &out->rings, &ring);
+  if (rc != mqs_ok) return rc;
+  return merge_by_time(&ring, &out->sends);
 }
 
 }  // namespace mpidbg::plugin

@@ -2,8 +2,10 @@
 //
 // Counters change on every message without moving the root's generation, so they are
 // not part of the cached RuntimeSnapshot: a host asks for them when it wants them and
-// gets a fresh read. Only complete entries are kept: counter entries marked READY and
-// send-log slots whose sequence counter is even and unchanged by a re-read.
+// gets a fresh read. Only complete entries are kept: counter entries marked READY,
+// send-log slots whose sequence counter says they hold the send expected there, and
+// whole entries of the flight rings (layout 2), which log the sends posted into them
+// (ring_sends.h).
 #ifndef MPIDBG_PLUGIN_TRAFFIC_SNAPSHOT_H
 #define MPIDBG_PLUGIN_TRAFFIC_SNAPSHOT_H
 
@@ -26,14 +28,19 @@ struct TrafficLimits {
 struct TrafficSnapshot {
   mpidbg_traffic header{};
   Vec<mpidbg_traffic_entry> entries;  // READY entries, in slot order
-  Vec<mpidbg_send_log_entry> sends;   // logged sends still in the ring, oldest first
+  // Logged sends still in the send log or a flight ring, oldest first: the log's in its
+  // order, the rings' among them by time_ns (posting time).
+  Vec<mpidbg_send_log_entry> sends;
   uint32_t torn = 0;                  // log slots skipped as mid-write
+  SnapshotStats rings;                // what the thread walk and ring reads skipped
 };
 
-// Reads the traffic block at root.traffic. kErrNoTraffic when the runtime has none
-// (older runtime, before MPI_Init, or disabled).
+// Reads the traffic block at root.traffic, and the sends in the flight rings of the
+// threads at root.threads under `ring_limits` (one byte budget for the walk and the
+// rings). kErrNoTraffic when the runtime has no traffic block (older runtime, before
+// MPI_Init, or disabled) or a damaged one; damaged rings are skipped and counted.
 int decode_traffic(TargetReader& reader, const mpidbg_root& root, const TrafficLimits& limits,
-                   TrafficSnapshot* out);
+                   const SnapshotLimits& ring_limits, TrafficSnapshot* out);
 
 }  // namespace mpidbg::plugin
 

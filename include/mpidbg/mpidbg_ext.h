@@ -170,15 +170,19 @@ int mpidbg_operation_get_detail(mqs_process* process, mpidbg_operation_info* out
  * The runtime counts, per (communicator, peer, tag), the sends it posted and the
  * receives it completed, and logs recent sends (records.h, mpidbg_traffic). A host that
  * has every rank's counts knows how many messages from A to B are outstanding; the
- * last ones in A's log for (communicator, B, tag) are those messages.
+ * last ones in A's log for (communicator, B, tag) are those messages. The sends of
+ * nonblocking requests a layout-2 runtime posts into flight rings are logged in the
+ * rings instead; the logged sends listed here are those of the log and of the rings.
  * Counters change with every message, so mpidbg_traffic_read always reads afresh;
  * mpidbg_traffic_get / mpidbg_logged_send_get answer from that read. */
 typedef struct mpidbg_traffic_summary {
   uint32_t size;           /* set by the caller */
   int32_t entries;         /* counter entries: index range of mpidbg_traffic_get */
-  int32_t logged_sends;    /* sends in the log: index range of mpidbg_logged_send_get */
+  int32_t logged_sends;    /* sends in the log or a flight ring: index range of
+                            * mpidbg_logged_send_get */
   int32_t log_capacity;    /* the log keeps the last log_capacity sends */
-  uint64_t sends_logged;   /* sends logged since MPI_Init (older ones left the ring) */
+  uint64_t sends_logged;   /* sends written to the log since MPI_Init (older ones left
+                            * it); sends logged in flight rings are not among them */
   uint64_t dropped;        /* events not counted because the counter table was full */
 } mpidbg_traffic_summary;
 
@@ -214,7 +218,8 @@ typedef struct mpidbg_logged_send_info {
  * none (an older runtime, or before MPI_Init). */
 int mpidbg_traffic_read(mqs_process* process, mpidbg_traffic_summary* out);
 int mpidbg_traffic_get(mqs_process* process, int index, mpidbg_traffic_info* out);
-/* index 0 is the oldest send still in the log. */
+/* index 0 is the oldest send still logged: the log's sends in log order, the rings'
+ * among them by time_ns. */
 int mpidbg_logged_send_get(mqs_process* process, int index, mpidbg_logged_send_info* out);
 
 /* ---- version 2: process metadata (from memory, so also from core files) ---- */

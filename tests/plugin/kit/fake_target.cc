@@ -449,6 +449,7 @@ void ImageBuilder::encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidb
   PUT(mpidbg_flight_entry, post_serial);
   PUT(mpidbg_flight_entry, post_time_ns);
   PUT(mpidbg_flight_entry, create_pc);
+  PUT(mpidbg_flight_entry, ordinal);
 }
 
 void ImageBuilder::encode_object_head(FakeTarget* t, uint64_t addr, const mpidbg_object_head& r) {

@@ -57,9 +57,28 @@ struct Rank {
   std::unique_ptr<Session> session;
 };
 
+// A whole SEND entry of a flight ring, as Sent() would log it.
+mpidbg_flight_entry RingSent(uint8_t state, int32_t to, int32_t tag, uint64_t ordinal,
+                             int64_t time, int64_t bytes) {
+  const mpidbg_send_log_entry l = Sent(to, tag, ordinal, time, bytes);
+  mpidbg_flight_entry e = make_flight_entry(MPIDBG_CALL_MPI_Isend, MPIDBG_OPERATION_SEND,
+                                            kWorld, kJob, 100 + ordinal, to, to, tag);
+  e.state = state;
+  e.ordinal = ordinal;
+  e.bytes = bytes;
+  e.count = l.count;
+  e.datatype = l.datatype;
+  e.post_time_ns = l.time_ns;
+  return e;
+}
+
+// `ring`, if any, is the flight ring of one thread of the rank: 8 entries, of which
+// the thread record claims `claimed_capacity`.
 Rank MakeRank(const TargetKind& kind, int32_t rank, uint64_t job,
               const std::vector<mpidbg_traffic_entry>& flows,
-              const std::vector<mpidbg_send_log_entry>& log) {
+              const std::vector<mpidbg_send_log_entry>& log,
+              const std::vector<ImageBuilder::FlightPost>& ring = {},
+              uint32_t claimed_capacity = 8) {
   Rank r;
   r.target = std::make_unique<FakeTarget>(kind.pointer_size, kind.big_endian);
   ImageBuilder b(r.target.get(), base_address(kind));
@@ -75,6 +94,17 @@ Rank MakeRank(const TargetKind& kind, int32_t rank, uint64_t job,
   world.hdr.flags = MPIDBG_REC_PREDEFINED;
   b.add_comm(world);
   b.add_traffic(flows, 16, log, 8, log.size());
+  if (!ring.empty()) {
+    mpidbg_thread_record t{};
+    t.tid = 7000 + static_cast<uint64_t>(rank);
+    t.call = MPIDBG_CALL_NONE;
+    t.root = -1;
+    t.flight_entries = b.add_flight_ring(8, ring);
+    t.flight_head = ring.back().position + 1;
+    t.flight_capacity = claimed_capacity;
+    t.flight_entry_size = sizeof(mpidbg_flight_entry);
+    b.add_thread(t);
+  }
   b.commit();
   r.session = std::make_unique<Session>(r.target.get());
   return r;
@@ -178,6 +208,49 @@ TEST_P(Unexpected, MessagesThatLeftTheLogComeFirstWithoutLength) {
   EXPECT_EQ(ops[1].desired_length, 0);
   EXPECT_EQ(ops[2].desired_length, 8);
   EXPECT_NE(std::string(ops[3].extra_text[2]).find("message 5"), std::string::npos);
+}
+
+TEST_P(Unexpected, SendsLoggedOnlyInAFlightRingKeepTheirEnvelopes) {
+  // Rank 0 sent three with tag 9: the first through the log, the second (completed,
+  // DONE) and third (an MPI_Issend still POSTED) into a flight ring. Rank 1 took one.
+  mpidbg_flight_entry issend = RingSent(MPIDBG_FLIGHT_POSTED, 1, 9, 3, 300, 32);
+  issend.call = MPIDBG_CALL_MPI_Issend;
+  issend.mode = MPIDBG_MODE_SYNCHRONOUS;
+  sender_ = MakeRank(GetParam(), 0, kJob, {Flow(1, 9, 3, 0)}, {Sent(1, 9, 1, 100, 8)},
+                     {{0, RingSent(MPIDBG_FLIGHT_DONE, 1, 9, 2, 200, 24)}, {1, issend}});
+  receiver_ = MakeRank(GetParam(), 1, kJob, {Flow(0, 9, 0, 1)}, {});
+  ASSERT_EQ(sender_.session->start(), mqs_ok);
+  ASSERT_EQ(receiver_.session->start(), mqs_ok);
+  std::vector<mqs_pending_operation> ops;
+  ASSERT_EQ(Queue(receiver_, &ops), mqs_ok);
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_EQ(ops[0].desired_tag, 9);
+  EXPECT_EQ(ops[0].desired_length, 24);
+  EXPECT_NE(std::string(ops[0].extra_text[0]).find("MPI_Isend from world rank 0"),
+            std::string::npos);
+  EXPECT_NE(std::string(ops[0].extra_text[2]).find("message 2"), std::string::npos);
+  EXPECT_EQ(ops[1].desired_length, 32);
+  EXPECT_NE(std::string(ops[1].extra_text[0]).find("MPI_Issend"), std::string::npos);
+  EXPECT_NE(std::string(ops[1].extra_text[2]).find("message 3"), std::string::npos);
+}
+
+TEST_P(Unexpected, SendsInADamagedRingHaveNoEnvelope) {
+  // The thread claims a ring of 6 entries (not a power of two): the ring is skipped, the
+  // messages are still known from the counters, their envelopes are not.
+  sender_ = MakeRank(GetParam(), 0, kJob, {Flow(1, 9, 2, 0)}, {},
+                     {{0, RingSent(MPIDBG_FLIGHT_POSTED, 1, 9, 1, 100, 8)},
+                      {1, RingSent(MPIDBG_FLIGHT_POSTED, 1, 9, 2, 200, 8)}},
+                     6);
+  receiver_ = MakeRank(GetParam(), 1, kJob, {}, {});
+  ASSERT_EQ(sender_.session->start(), mqs_ok);
+  ASSERT_EQ(receiver_.session->start(), mqs_ok);
+  std::vector<mqs_pending_operation> ops;
+  ASSERT_EQ(Queue(receiver_, &ops), mqs_ok);
+  ASSERT_EQ(ops.size(), 2u);
+  for (const mqs_pending_operation& op : ops) {
+    EXPECT_EQ(op.desired_length, 0);
+    EXPECT_NE(std::string(op.extra_text[0]).find("left the send log"), std::string::npos);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTargets, Unexpected, testing::ValuesIn(kTargetKinds),
