@@ -188,7 +188,8 @@ struct Traffic {
   std::vector<TrafficCount> counts;
   std::vector<LoggedSend> sends;  // oldest first
   int log_capacity = 0;
-  uint64_t sends_logged = 0;      // since MPI_Init; sends_logged - sends.size() left the log
+  uint64_t sends_logged = 0;      // into the send log since MPI_Init (the sends of
+                                  // flight rings are listed in `sends`, not counted here)
   uint64_t dropped = 0;           // events the runtime could not count (table full)
 };
 

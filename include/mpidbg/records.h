@@ -432,9 +432,9 @@ typedef struct mpidbg_thread_record {
  *
  * The rings are also the send log of these requests (mpidbg_traffic): a send posted into
  * a ring is counted in the traffic counters but not written to the send log; every
- * whole SEND entry of a ring, whatever its state, is a logged send with the entry's
- * ordinal, comm_job_id, peer, peer_world, tag, mode, call, count, bytes, datatype and
- * post_time_ns (time_ns). */
+ * whole SEND entry of a ring with a nonzero ordinal (0: not counted, e.g. MPI_PROC_NULL),
+ * whatever its state, is a logged send with the entry's ordinal, comm_job_id, peer,
+ * peer_world, tag, mode, call, count, bytes, datatype and post_time_ns (time_ns). */
 enum mpidbg_flight_state {
   MPIDBG_FLIGHT_EMPTY = 0,
   MPIDBG_FLIGHT_POSTED = 1,  /* a pending request */

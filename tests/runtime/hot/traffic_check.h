@@ -77,7 +77,10 @@ inline std::vector<mpidbg_send_log_entry> LoggedSends() {
     if (entries == nullptr || capacity == 0) continue;
     for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
       const mpidbg_flight_entry& e = entries[p % capacity];
-      if (e.seq != static_cast<uint32_t>(2 * (p + 1)) || e.direction != MPIDBG_OPERATION_SEND) continue;
+      if (e.seq != static_cast<uint32_t>(2 * (p + 1)) || e.direction != MPIDBG_OPERATION_SEND ||
+          e.ordinal == 0) {
+        continue;  // not a whole send, or one not counted (MPI_PROC_NULL)
+      }
       mpidbg_send_log_entry s{};
       s.seq = e.seq;
       s.call = e.call;
