@@ -392,7 +392,7 @@ typedef struct mpidbg_thread_record {
   uint64_t comm_job_id;
   uint64_t op;             /* target address of the op record of a blocking p2p call */
   uint64_t requests;       /* target address of the caller's MPI_Request array (WAIT) */
-  uint64_t calls;          /* MPI calls made by this thread */
+  uint64_t calls;          /* MPI calls made by this thread (see mpidbg_thread_live) */
   int64_t count;           /* collective count argument */
   uint64_t datatype;       /* collective datatype */
   int32_t state;           /* enum mpidbg_thread_state */
@@ -407,7 +407,30 @@ typedef struct mpidbg_thread_record {
                                * p % flight_capacity (stored after the entry) */
   uint32_t flight_capacity;   /* entries in the ring, a power of two */
   uint32_t flight_entry_size; /* sizeof(mpidbg_flight_entry) as the runtime wrote them */
+  uint64_t live;              /* target address of the thread's mpidbg_thread_live */
 } mpidbg_thread_record;
+
+/* What a thread is doing in MPI, in words the thread writes as each outermost MPI call
+ * is entered and left (layout 2). A call that may block (state BLOCKED) also publishes
+ * itself in the thread record with its detail; a call that returns by itself (state
+ * IN_MPI: nonblocking posts, queries, handle creation; not the Test family, which
+ * publishes its requests) writes only these words. So a reader whose thread record says
+ * NOT_IN_MPI takes call, state, entry_time_ns, comm_handle and comm_job_id from here
+ * when `state` here is not NOT_IN_MPI, and `calls` always.
+ *
+ * Entering: site, entry_time_ns, comm, calls, call, then state; leaving: state, then
+ * call. Each field is one naturally aligned word: a reader racing the thread sees an old
+ * or a new value, never a torn one. Readers that cache by root.generation re-read these
+ * words (calls that write only them step the generation only when they change records). */
+typedef struct mpidbg_thread_live {
+  int32_t state;          /* enum mpidbg_thread_state */
+  int32_t call;           /* enum mpidbg_call_id, MPIDBG_CALL_NONE outside MPI */
+  uint64_t site;          /* where the program called MPI (the call's return address) */
+  int64_t entry_time_ns;  /* CLOCK_REALTIME (coarse) at entry of the current call */
+  uint64_t comm_handle;   /* communicator of the current call, 0 if none */
+  uint64_t comm_job_id;
+  uint64_t calls;         /* outermost MPI calls made by this thread */
+} mpidbg_thread_live;
 
 /* ======================= Flight rings: a thread's point-to-point posts =======================
  * Below MPI_THREAD_MULTIPLE a thread does not open an operation record for a nonblocking
@@ -1053,7 +1076,8 @@ static_assert(offsetof(mpidbg_comm_record, remote_job_id) == 224 &&
                   offsetof(mpidbg_comm_record, remote_job_ranks) == 240,
               "mpidbg_comm_record: the remote job fields are appended");
 static_assert(sizeof(mpidbg_operation_record) == 240, "mpidbg_operation_record layout");
-static_assert(sizeof(mpidbg_thread_record) == 160, "mpidbg_thread_record layout");
+static_assert(sizeof(mpidbg_thread_record) == 168, "mpidbg_thread_record layout");
+static_assert(sizeof(mpidbg_thread_live) == 48, "mpidbg_thread_live layout");
 static_assert(sizeof(mpidbg_flight_entry) == 112 && offsetof(mpidbg_flight_entry, request) == 24 &&
                   sizeof(mpidbg_flight_entry) % 8 == 0,
               "mpidbg_flight_entry layout");
