@@ -113,8 +113,8 @@ MPIDBG_ALWAYS_INLINE void FillEnvelope(mpidbg_operation_record* rec, const Threa
                    __ATOMIC_RELAXED);
   rec->count = a.count;
   rec->bytes = a.count * type.size;
-  rec->post_time_ns = ts->entry_time_ns;
-  rec->create_pc = ts->signal_site;
+  rec->post_time_ns = ts->live.entry_time_ns;
+  rec->create_pc = ts->live.site;
   rec->call = call;
   rec->direction = a.direction;
   rec->mode = a.direction == MPIDBG_OPERATION_SEND ? a.mode : MPIDBG_MODE_NONE;
@@ -160,13 +160,19 @@ MPIDBG_ALWAYS_INLINE SendEnvelope SendOf(const ThreadState* ts, int32_t call, co
   s.datatype = a.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(a.datatype);
   s.count = a.count;
   s.bytes = a.count * type.size;
-  s.time_ns = ts->entry_time_ns;
+  s.time_ns = ts->live.entry_time_ns;
   s.peer = a.norm_peer;
   s.peer_world = a.peer_world;
   s.tag = a.norm_tag;
   s.call = call;
   s.mode = a.mode;
   return s;
+}
+
+// The same from a described flight entry.
+MPIDBG_ALWAYS_INLINE SendEnvelope SendOf(const mpidbg_flight_entry& e) {
+  return SendEnvelope{e.comm_job_id, e.datatype, e.count, e.bytes, e.post_time_ns,
+                      e.peer,        e.peer_world, e.tag, e.call,  e.mode};
 }
 
 // The call's blocking envelope in the thread's slot `which`, written in full; remembered
@@ -213,10 +219,10 @@ MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t c
     a.norm_tag = m.norm_tag;
     g_operation_table.OpenRecord(&rec->hdr, MPIDBG_OPERATION_BLOCKING);
     rec->post_serial = NextPostSerialHot();
-    rec->post_time_ns = ts->entry_time_ns;
+    rec->post_time_ns = ts->live.entry_time_ns;
     CloseOperationRecord(rec);
     if (a.direction == MPIDBG_OPERATION_SEND) {
-      CountSend(ts, SendEnvelope{m.job_id, m.datatype, a.count, m.bytes, ts->entry_time_ns,
+      CountSend(ts, SendEnvelope{m.job_id, m.datatype, a.count, m.bytes, ts->live.entry_time_ns,
                                  m.norm_peer, m.peer_world, m.norm_tag, call, a.mode});
     }
     return AddressOf(rec);
@@ -344,8 +350,8 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
     rec->buffer = AddressOf(a.buf);
     __atomic_store_n(&rec->datatype, m.record.datatype, __ATOMIC_RELAXED);
     CopyTail(rec, m.record);
-    rec->post_time_ns = ts->entry_time_ns;
-    rec->create_pc = ts->signal_site;  // the memo's tail holds an earlier call's site
+    rec->post_time_ns = ts->live.entry_time_ns;
+    rec->create_pc = ts->live.site;  // the memo's tail holds an earlier call's site
     if (count_send) CountSend(ts, EnvelopeOf(*rec));
     if (shared) {
       IndexRequest(ts, request, rec, nullptr);
@@ -375,34 +381,99 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
   }
 }
 
+// Whether a flight memo holds the described envelope of a call with these arguments.
+MPIDBG_ALWAYS_INLINE bool FlightMemoMatches(const FlightMemo& m, int32_t call, const P2pArgs& a) {
+  return m.count_call == MemoKey(MemoCount(a.count), call) && m.peer_tag == MemoKey(a.peer, a.tag) &&
+         m.datatype == HandleToU64(a.datatype) && m.comm == a.view->handle &&
+         m.job_id == a.view->job_id;
+}
+
+// The envelope part of a flight entry (all but seq, state, request, buffer, serial,
+// time, site and ordinal), copied from the memo's in words.
+MPIDBG_ALWAYS_INLINE void CopyFlightEnvelope(mpidbg_flight_entry* e, const mpidbg_flight_entry& m) {
+  static_assert(offsetof(mpidbg_flight_entry, call) == 8 && offsetof(mpidbg_flight_entry, tag) == 20 &&
+                    offsetof(mpidbg_flight_entry, comm_handle) == 32 &&
+                    offsetof(mpidbg_flight_entry, datatype) == 56 && offsetof(mpidbg_flight_entry, bytes) == 72,
+                "the envelope's words");
+  e->direction = m.direction;
+  e->mode = m.mode;
+  char* d = reinterpret_cast<char*>(e);
+  const char* s = reinterpret_cast<const char*>(&m);
+  __builtin_memcpy(d + 8, s + 8, 16);   // call, peer, peer_world, tag
+  __builtin_memcpy(d + 32, s + 32, 16); // comm_handle, comm_job_id
+  __builtin_memcpy(d + 56, s + 56, 24); // datatype, count, bytes
+}
+
+// Remembers the described envelope of a plain post for the next one with the same
+// arguments, when nothing else decided it (see BlockingMemo).
+MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t call,
+                                         const P2pArgs& a, const mpidbg_flight_entry& e,
+                                         mpidbg_traffic_entry* traffic) {
+  const uint64_t key = HandleToU64(a.datatype);
+  const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
+  if (!predefined || a.view->job_id == 0 || MemoCount(a.count) == kNoMemoCount) {
+    m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
+    return;
+  }
+  m.count_call = MemoKey(MemoCount(a.count), call);
+  m.peer_tag = MemoKey(a.peer, a.tag);
+  m.datatype = key;
+  m.comm = a.view->handle;
+  m.job_id = a.view->job_id;
+  CopyFlightEnvelope(&m.entry, e);
+  m.traffic = traffic;
+}
+
 // The request's entry in the thread's flight ring; counts a send. False when the thread
-// has no ring (the caller makes an operation record).
+// has no ring (the caller makes an operation record). A post whose arguments (but the
+// buffer) match the thread's last one of its direction copies that one's envelope and
+// counts into the same traffic entry.
 MPIDBG_ALWAYS_INLINE bool PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a) {
   const uint64_t request = HandleToU64(*a.request);
   mpidbg_flight_entry* e = OpenFlightEntry(ts, request);
   if (e == nullptr) return false;
   // A record under the handle (a carried request, a persistent one since freed) is stale.
   if (__builtin_expect(g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
+  const bool send = a.direction == MPIDBG_OPERATION_SEND;
+  FlightMemo& m = ts->flight_memo[send ? 0 : 1];
+  e->buffer = AddressOf(a.buf);
+  e->post_serial = NextPostSerialPlain();
+  e->post_time_ns = ts->live.entry_time_ns;
+  e->create_pc = ts->live.site;
+  if (FlightMemoMatches(m, call, a)) {
+    CopyFlightEnvelope(e, m.entry);
+    uint64_t ordinal = 0;
+    if (send) {
+      if (m.traffic != nullptr) {
+        if (MonitorOn()) MonitorSend(m.entry.peer_world, m.entry.bytes);
+        ordinal = AddMessage(&m.traffic->sends, &m.traffic->send_bytes,
+                             static_cast<uint64_t>(m.entry.bytes), false);
+      } else {
+        ordinal = CountRingSend(ts, SendOf(*e));
+      }
+    }
+    e->ordinal = ordinal;
+    PublishFlightEntry(ts, e);
+    return true;
+  }
   DescribeEnvelope(ts, a);
   const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
   const CommView& v = *a.view;
   e->direction = static_cast<uint8_t>(a.direction);
-  e->mode = static_cast<uint8_t>(a.direction == MPIDBG_OPERATION_SEND ? a.mode : MPIDBG_MODE_NONE);
+  e->mode = static_cast<uint8_t>(send ? a.mode : MPIDBG_MODE_NONE);
   e->call = call;
   e->peer = a.norm_peer;
   e->peer_world = a.peer_world;
   e->tag = a.norm_tag;
   e->comm_handle = v.handle;
   e->comm_job_id = v.job_id;
-  e->buffer = AddressOf(a.buf);
   e->datatype = a.datatype == MPI_DATATYPE_NULL ? 0 : HandleToU64(a.datatype);
   e->count = a.count;
   e->bytes = a.count * type.size;
-  e->post_serial = NextPostSerialHot();
-  e->post_time_ns = ts->entry_time_ns;
-  e->create_pc = ts->signal_site;
-  e->ordinal = a.direction == MPIDBG_OPERATION_SEND ? CountRingSend(ts, SendOf(ts, call, a, type)) : 0;
+  mpidbg_traffic_entry* traffic = nullptr;
+  e->ordinal = send ? CountRingSend(ts, SendOf(*e), &traffic) : 0;
   PublishFlightEntry(ts, e);
+  RememberFlight(ts, m, call, a, *e, traffic);
   return true;
 }
 

@@ -178,7 +178,7 @@ void FillOperationRecord(mpidbg_operation_record* rec, const OperationDescriptio
   rec->count = d.count;
   rec->bytes = d.bytes >= 0 ? d.bytes : d.count * type->size;
   rec->tid = tid;
-  rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->entry_time_ns : core::CoarseRealtimeNs();
+  rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->live.entry_time_ns : core::CoarseRealtimeNs();
   rec->actual_bytes = 0;
   rec->create_pc = CurrentCallSite();
   rec->call = d.call;
@@ -276,7 +276,7 @@ mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid) {
   rec->status = MPIDBG_OPERATION_PENDING;
   rec->post_serial = core::CounterAdd(&mpidbg_runtime_root.post_counter, uint64_t{1});
   const ThreadState* ts = t_state;
-  rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->entry_time_ns : core::CoarseRealtimeNs();
+  rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->live.entry_time_ns : core::CoarseRealtimeNs();
   rec->tid = tid;
   core::EndRecordWrite(&rec->hdr);
   return rec;

@@ -76,6 +76,14 @@ MPIDBG_ALWAYS_INLINE mpidbg_operation_record* OpenOperationRecord(ThreadState* t
   return rec;
 }
 
+// The next post serial, below MPI_THREAD_MULTIPLE (plain add).
+MPIDBG_ALWAYS_INLINE uint64_t NextPostSerialPlain() {
+  uint64_t* counter = &mpidbg_runtime_root.post_counter;
+  const uint64_t n = __atomic_load_n(counter, __ATOMIC_RELAXED) + 1;
+  __atomic_store_n(counter, n, __ATOMIC_RELAXED);
+  return n;
+}
+
 // The next post serial (root.post_counter).
 MPIDBG_ALWAYS_INLINE uint64_t NextPostSerialHot() {
   return core::CounterAdd(&mpidbg_runtime_root.post_counter, uint64_t{1});

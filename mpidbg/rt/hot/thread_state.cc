@@ -18,9 +18,9 @@ extern "C" __attribute__((visibility("default"))) int mpidbg_thread_mpi_state(in
   int32_t state = MPIDBG_THREAD_NOT_IN_MPI;
   int32_t current = MPIDBG_CALL_NONE;
   if (mpidbg::rt::ThreadState* ts = t_state) {
-    state = __atomic_load_n(&ts->signal_state, __ATOMIC_RELAXED);
+    state = __atomic_load_n(&ts->live.state, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (state != MPIDBG_THREAD_NOT_IN_MPI) current = __atomic_load_n(&ts->signal_call, __ATOMIC_RELAXED);
+    if (state != MPIDBG_THREAD_NOT_IN_MPI) current = __atomic_load_n(&ts->live.call, __ATOMIC_RELAXED);
   }
   if (call != nullptr) *call = current;
   return state;

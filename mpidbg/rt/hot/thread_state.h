@@ -107,21 +107,32 @@ struct RequestMemo {
   mpidbg_operation_record record = {};
 };
 
+// The same for flight ring entries (hooks_p2p.h, PostFlightEntry): the described part of
+// the last entry the thread posted for a nonblocking send (0) and receive (1), with the
+// arguments it came from but the buffer, and for a send its traffic counters (entries
+// never move once READY; nullptr when the send was not counted).
+struct FlightMemo {
+  uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
+  uint64_t peer_tag = 0;
+  uint64_t datatype = 0;
+  uint64_t comm = 0;
+  uint64_t job_id = 0;
+  mpidbg_flight_entry entry = {};
+  mpidbg_traffic_entry* traffic = nullptr;
+};
+
 struct ThreadState {
   mpidbg_thread_record* rec = nullptr;
   uint64_t tid = 0;
   int depth = 0;
-  // Read by mpidbg_thread_mpi_state() (possibly from a signal handler on this thread):
-  // enum mpidbg_thread_state and enum mpidbg_call_id of the outermost call.
-  int32_t signal_state = MPIDBG_THREAD_NOT_IN_MPI;
-  int32_t signal_call = MPIDBG_CALL_NONE;
-  // The outermost call's return address into its caller (the wrapper's
-  // __builtin_return_address(0)), for the MPI-state sampler's call sites (rt/profile/profile.h).
-  // Written with the call, before the state; meaningful only while the state is not
-  // NOT_IN_MPI (left as it was on return).
-  uint64_t signal_site = 0;
-  // CLOCK_REALTIME (coarse) at entry of the current outermost call.
-  int64_t entry_time_ns = 0;
+  // What the thread is doing in MPI (records.h, mpidbg_thread_live; the thread record's
+  // `live` names it): state and call of the outermost call, read by
+  // mpidbg_thread_mpi_state() (possibly from a signal handler on this thread) and by
+  // debuggers; its site (the wrapper's __builtin_return_address(0), for the MPI-state
+  // sampler's call sites, rt/profile/profile.h; meaningful only while the state is not
+  // NOT_IN_MPI), entry time (CLOCK_REALTIME, coarse), communicator, and a count of
+  // outermost calls.
+  mpidbg_thread_live live = {MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 0, 0};
   // Request slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
   // probes (a Sendrecv uses both); taken on first use, FREE between calls. The body of
   // a FREE slot keeps what its last call wrote, which the next call with the same
@@ -129,6 +140,7 @@ struct ThreadState {
   mpidbg_operation_record* blocking_requests[2] = {nullptr, nullptr};
   BlockingMemo blocking_memo[2];
   RequestMemo request_memo[2];
+  FlightMemo flight_memo[2];
   // Free request slots (kind FREE) for requests.
   mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
   uint32_t slot_count = 0;
@@ -214,13 +226,13 @@ struct CallDetail {
 // fence is all the ordering a handler on the same thread needs.
 MPIDBG_ALWAYS_INLINE void SetSignalState(ThreadState* ts, int32_t state, int32_t call) {
   if (state != MPIDBG_THREAD_NOT_IN_MPI) {
-    __atomic_store_n(&ts->signal_call, call, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.call, call, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    __atomic_store_n(&ts->signal_state, state, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.state, state, __ATOMIC_RELAXED);
   } else {
-    __atomic_store_n(&ts->signal_state, state, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.state, state, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    __atomic_store_n(&ts->signal_call, call, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.call, call, __ATOMIC_RELAXED);
   }
 }
 
@@ -235,7 +247,7 @@ void ResetRichDetail(mpidbg_thread_record* rec);
 // a debugger can name the creating line. Read on the calling thread only.
 inline uint64_t CurrentCallSite() {
   const ThreadState* ts = t_state;
-  return ts != nullptr && ts->depth > 0 ? ts->signal_site : 0;
+  return ts != nullptr && ts->depth > 0 ? ts->live.site : 0;
 }
 
 // Defined inline, and forced so: every wrapper runs these, and a call into another
@@ -255,18 +267,27 @@ class CallScope {
     if (ts == nullptr) return;
     outer_ = ts->depth++ == 0;
     if (!outer_) return;
-    // Before SetSignalState's fence, like the call: a handler that sees the new state
-    // sees this call's site.
-    __atomic_store_n(&ts->signal_site, reinterpret_cast<uintptr_t>(site), __ATOMIC_RELAXED);
+    // Before SetSignalState's fence, like the call: a reader or handler that sees the
+    // new state sees this call's site, entry time and count.
+    __atomic_store_n(&ts->live.site, reinterpret_cast<uintptr_t>(site), __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.entry_time_ns, core::CoarseRealtimeNs(), __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.calls, ts->live.calls + 1, __ATOMIC_RELAXED);
     SetSignalState(ts, state, call);
-    ts->entry_time_ns = core::CoarseRealtimeNs();
   }
   MPIDBG_ALWAYS_INLINE ~CallScope() {
     if (ts_ == nullptr) return;
     --ts_->depth;
     if (!outer_) return;
     SetSignalState(ts_, MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE);
-    if (published_) Unpublish();
+    if (published_) {
+      Unpublish();
+    } else if (light_) {
+      // Cleared while the state says NOT_IN_MPI, so the next call starts with none; one
+      // generation step covers the records the call changed.
+      __atomic_store_n(&ts_->live.comm_handle, uint64_t{0}, __ATOMIC_RELAXED);
+      __atomic_store_n(&ts_->live.comm_job_id, uint64_t{0}, __ATOMIC_RELAXED);
+      g_thread_table.BumpGenerationHot();
+    }
   }
   CallScope(const CallScope&) = delete;
   CallScope& operator=(const CallScope&) = delete;
@@ -305,15 +326,25 @@ class CallScope {
     extras_ |= kRequests;
   }
   // CLOCK_REALTIME (coarse) at entry, for records the call creates.
-  int64_t entry_time_ns() const { return ts_->entry_time_ns; }
+  int64_t entry_time_ns() const { return ts_->live.entry_time_ns; }
 
   // Writes call, state, entry time and detail into the thread record, with one step of
-  // root.generation that also covers the records the Pre hook changed.
+  // root.generation that also covers the records the Pre hook changed. A call that
+  // returns by itself and has no detail beyond its communicator (state IN_MPI: a
+  // nonblocking post, a query, a handle's creation) publishes only its communicator in
+  // the live words (records.h, mpidbg_thread_live), and steps the generation once, as
+  // it returns.
   MPIDBG_ALWAYS_INLINE void Publish() {
     if (!outer_) return;
+    if (state_ == MPIDBG_THREAD_IN_MPI && extras_ == 0 && detail_.op == 0) {
+      __atomic_store_n(&ts_->live.comm_handle, detail_.comm_handle, __ATOMIC_RELAXED);
+      __atomic_store_n(&ts_->live.comm_job_id, detail_.comm_job_id, __ATOMIC_RELAXED);
+      light_ = true;
+      return;
+    }
     mpidbg_thread_record* rec = ts_->rec;
     core::BeginRecordWrite(&rec->hdr);
-    rec->entry_time_ns = ts_->entry_time_ns;
+    rec->entry_time_ns = ts_->live.entry_time_ns;
     rec->comm_handle = detail_.comm_handle;
     rec->comm_job_id = detail_.comm_job_id;
     rec->op = detail_.op;
@@ -327,7 +358,7 @@ class CallScope {
     }
     rec->call = call_;
     rec->state = state_;
-    rec->calls += 1;
+    rec->calls = ts_->live.calls;
     core::EndRecordWrite(&rec->hdr);
     g_thread_table.BumpGenerationHot();
     published_ = true;
@@ -363,6 +394,7 @@ class CallScope {
   int32_t state_;
   bool outer_ = false;
   bool published_ = false;
+  bool light_ = false;
   uint8_t extras_ = 0;
   CallDetail detail_;
 };

@@ -196,8 +196,10 @@ MPIDBG_ALWAYS_INLINE void CountSend(ThreadState* ts, const SendEnvelope& s) {
 
 // The same for a send posted into a flight ring, which is its log entry (records.h):
 // counted, not logged; returns its ordinal (0 when not counted). Below
-// MPI_THREAD_MULTIPLE only (plain adds).
-MPIDBG_ALWAYS_INLINE uint64_t CountRingSend(ThreadState* ts, const SendEnvelope& s) {
+// MPI_THREAD_MULTIPLE only (plain adds). `used`, when given, gets the traffic entry
+// counted into (nullptr when none).
+MPIDBG_ALWAYS_INLINE uint64_t CountRingSend(ThreadState* ts, const SendEnvelope& s,
+                                            mpidbg_traffic_entry** used = nullptr) {
   if (s.peer < 0) return 0;
   if (MonitorOn()) MonitorSend(s.peer_world, s.bytes);
   if (g_traffic_hot.entries == nullptr) return 0;
@@ -206,6 +208,7 @@ MPIDBG_ALWAYS_INLINE uint64_t CountRingSend(ThreadState* ts, const SendEnvelope&
     e = SendEntry(ts, s);
     if (e == nullptr) return 0;
   }
+  if (used != nullptr) *used = e;
   return AddMessage(&e->sends, &e->send_bytes, static_cast<uint64_t>(s.bytes), false);
 }
 

@@ -30,6 +30,11 @@ void ThreadExit(void* p) {
   // find it (the request may yet be completed by another thread); another goes to the
   // next thread that posts.
   const bool keep_record = FlightRingHoldsPending(ts);
+  if (ts->rec != nullptr && keep_record) {
+    g_thread_table.BeginUpdate(&ts->rec->hdr);
+    ts->rec->live = 0;  // the words go with the thread's state, freed below
+    g_thread_table.EndUpdate(&ts->rec->hdr);
+  }
   if (ts->rec != nullptr && !keep_record) g_thread_table.Release(&ts->rec->hdr);
   if (!keep_record) GiveBackFlightRing(ts);
   free(ts->saved_handles);
@@ -59,6 +64,7 @@ ThreadState* CreateThreadState() {
   ts->rec->state = MPIDBG_THREAD_NOT_IN_MPI;
   ts->rec->call = MPIDBG_CALL_NONE;
   ts->rec->root = -1;
+  ts->rec->live = reinterpret_cast<uintptr_t>(&ts->live);
   g_thread_table.EndCreate(hdr);
   pthread_once(&g_key_once, MakeKey);
   pthread_setspecific(g_key, ts);

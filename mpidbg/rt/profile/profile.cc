@@ -63,7 +63,7 @@ void OnTick(int, siginfo_t* info, void*) {
     // site belongs to the same call as `state` and `call` (thread_state.h stores the
     // site and call before the state on entry, and the state first on return).
     if (state != MPIDBG_THREAD_NOT_IN_MPI) {
-      if (ThreadState* ts = t_state) site = __atomic_load_n(&ts->signal_site, __ATOMIC_RELAXED);
+      if (ThreadState* ts = t_state) site = __atomic_load_n(&ts->live.site, __ATOMIC_RELAXED);
     }
     uint64_t weight = 1;
     if (info->si_overrun > 0) weight += static_cast<uint64_t>(info->si_overrun);
