@@ -409,6 +409,15 @@ void add_traffic_block(ImageBuilder& b) {
   t.flight_head = 6;
   t.flight_capacity = 4;
   t.flight_entry_size = sizeof(mpidbg_flight_entry);
+  // Its live words say it is in MPI_Irecv (a call that returns by itself), so mutations
+  // reach the live read and the merge.
+  mpidbg_thread_live live{};
+  live.state = MPIDBG_THREAD_IN_MPI;
+  live.call = MPIDBG_CALL_MPI_Irecv;
+  live.entry_time_ns = 1700000000000000000;
+  live.comm_job_id = 0x77;
+  live.calls = 6;
+  t.live = b.add_thread_live(live);
   b.add_thread(t);
   b.commit();
 }

@@ -2,6 +2,7 @@
 
 #include "plugin/call_names.h"
 #include "plugin/errors.h"
+#include "plugin/thread_live.h"
 
 namespace mpidbg::handles {
 
@@ -15,12 +16,16 @@ int decode_code(int rc) { return rc == plugin::kErrNoMemory ? MPIDBG_ERR_NO_MEM 
 
 // The runtime snapshot current at `generation`: the mqs side's when it is current (it
 // is re-decoded at every stop), else the handle side's own, decoded afresh when stale.
+// A reused one has its threads' live words merged again: they move without the
+// generation (the latest time counts a thread's entry into a call).
 int current_runtime(plugin::ProcessSession* ps, uint64_t generation, const RuntimeSnapshot** out) {
   if (ps->snapshot != nullptr && ps->snapshot->root.generation == generation) {
+    plugin::merge_thread_live(ps->reader, ps->snapshot);
     *out = ps->snapshot;
     return mqs_ok;
   }
   if (ps->handle_snapshot != nullptr && ps->handle_snapshot->root.generation == generation) {
+    plugin::merge_thread_live(ps->reader, ps->handle_snapshot);
     *out = ps->handle_snapshot;
     return mqs_ok;
   }

@@ -287,6 +287,20 @@ void decode_thread(const Decoder& d, mpidbg_thread_record* out) {
   MPIDBG_FIELD(mpidbg_thread_record, flight_head);
   MPIDBG_FIELD(mpidbg_thread_record, flight_capacity);
   MPIDBG_FIELD(mpidbg_thread_record, flight_entry_size);
+  // Appended after the ring; a record written before it reads live 0: no live block.
+  MPIDBG_FIELD(mpidbg_thread_record, live);
+}
+
+// The words a thread writes on every outermost call; no header of their own.
+void decode_thread_live(const Decoder& d, mpidbg_thread_live* out) {
+  std::memset(out, 0, sizeof *out);
+  MPIDBG_FIELD(mpidbg_thread_live, state);
+  MPIDBG_FIELD(mpidbg_thread_live, call);
+  MPIDBG_FIELD(mpidbg_thread_live, site);
+  MPIDBG_FIELD(mpidbg_thread_live, entry_time_ns);
+  MPIDBG_FIELD(mpidbg_thread_live, comm_handle);
+  MPIDBG_FIELD(mpidbg_thread_live, comm_job_id);
+  MPIDBG_FIELD(mpidbg_thread_live, calls);
 }
 
 // A ring entry has no record header: its seq is the first field, checked by the reader.

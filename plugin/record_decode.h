@@ -26,6 +26,7 @@ void decode_mpit_pvar(const Decoder& d, mpidbg_mpit_pvar* out);
 void decode_mpit_category(const Decoder& d, mpidbg_mpit_category* out);
 void decode_op(const Decoder& d, mpidbg_operation_record* out);
 void decode_thread(const Decoder& d, mpidbg_thread_record* out);
+void decode_thread_live(const Decoder& d, mpidbg_thread_live* out);
 void decode_flight_entry(const Decoder& d, mpidbg_flight_entry* out);
 void decode_partition(const Decoder& d, mpidbg_partition_record* out);
 void decode_object_head(const Decoder& d, mpidbg_object_head* out);

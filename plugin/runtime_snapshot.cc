@@ -10,6 +10,7 @@
 #include "plugin/flight_rings.h"
 #include "plugin/object_snapshot.h"
 #include "plugin/record_decode.h"
+#include "plugin/thread_live.h"
 
 namespace mpidbg::plugin {
 namespace {
@@ -370,7 +371,8 @@ int read_root_generation(TargetReader& reader, TargetAddr root, uint64_t* out) {
 int walk_threads(TableWalker& walker, const mpidbg_table& table, Vec<ThreadEntry>* out) {
   auto add_thread = [out](const Decoder& d, TargetAddr a) {
     ThreadEntry e{};
-    decode_thread(d, &e.rec);
+    decode_thread(d, &e.published);
+    e.rec = e.published;
     e.addr = a;
     return out->push_back(e);
   };
@@ -408,6 +410,8 @@ int decode_snapshot(TargetReader& reader, TargetAddr root_addr, const SnapshotLi
   if (rc != mqs_ok) return rc;
   rc = walk_threads(walker, out->root.threads, &out->threads);
   if (rc != mqs_ok) return rc;
+  // A call that returns by itself shows only in the thread's live words (layout 2).
+  merge_thread_live(reader, out);
   // Layout 2: below MPI_THREAD_MULTIPLE a nonblocking point-to-point request has no
   // operation record; it is pending in its thread's flight ring (none in layout 1).
   Vec<OperationEntry> flight;

@@ -51,7 +51,11 @@ struct OperationEntry {
 };
 
 struct ThreadEntry {
+  // What readers use: the record with the thread's live words merged in (thread_live.h).
   mpidbg_thread_record rec;
+  // The record as the thread table held it. The live words change without the
+  // generation moving, so a cached snapshot merges them again, always from this.
+  mpidbg_thread_record published;
   TargetAddr addr;
 };
 
@@ -67,6 +71,8 @@ struct SnapshotStats {
   uint32_t records_bad = 0;     // wrong kind or impossible size: skipped
   uint32_t tables_damaged = 0;  // walk ended early (cycle, bad slab, read failure, limit)
   uint32_t rings_damaged = 0;   // flight rings skipped (bad geometry, read failure, limit)
+  uint32_t live_unreadable = 0; // threads whose live words could not be read at the last
+                                // merge: shown as their records say
   int first_table_error = 0;    // plugin error code of the first damaged table
 };
 

@@ -3,6 +3,7 @@
 #include "plugin/debugger_memory.h"
 #include "plugin/errors.h"
 #include "plugin/result_memory.h"
+#include "plugin/thread_live.h"
 
 namespace mpidbg::plugin {
 
@@ -121,6 +122,8 @@ int update_snapshot(ProcessSession* ps) {
     uint64_t generation = 0;
     const int rc = read_root_generation(ps->reader, ps->root_addr, &generation);
     if (rc == mqs_ok && generation == ps->snapshot->root.generation) {
+      // The live words move without the generation: merged again on every reuse.
+      merge_thread_live(ps->reader, ps->snapshot);
       reset_iterators(ps);
       return mqs_ok;
     }
@@ -133,6 +136,7 @@ int current_snapshot(ProcessSession* ps, const RuntimeSnapshot** out) {
     uint64_t generation = 0;
     const int rc = read_root_generation(ps->reader, ps->root_addr, &generation);
     if (rc == mqs_ok && generation == ps->snapshot->root.generation) {
+      merge_thread_live(ps->reader, ps->snapshot);
       *out = ps->snapshot;
       return mqs_ok;
     }

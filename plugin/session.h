@@ -124,11 +124,13 @@ void drop_monitor(ProcessSession* ps);
 void drop_profile(ProcessSession* ps);
 
 // What mqs_update_communicator_list does: keeps the snapshot when the runtime's
-// generation has not moved (one small read), else decodes afresh; resets both iterators.
+// generation has not moved (one small read, and the threads' live words merged again),
+// else decodes afresh; resets both iterators.
 int update_snapshot(ProcessSession* ps);
 
 // The snapshot for the extension calls: decoded afresh when there is none yet or the
-// runtime's generation moved on since it was taken.
+// runtime's generation moved on since it was taken; else the threads' live words are
+// merged again (they change without the generation).
 int current_snapshot(ProcessSession* ps, const RuntimeSnapshot** out);
 
 // Whether the mqs communicator list shows this communicator: every live one, and freed

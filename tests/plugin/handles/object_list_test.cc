@@ -326,6 +326,36 @@ TEST_P(ObjectList, LatestTimeIsTheNewestRecorded) {
   EXPECT_EQ(latest, kT0 + 90);
 }
 
+// A thread's live words move without the generation (a call that returns by itself
+// publishes only them): the newest time follows them all the same.
+TEST_P(ObjectList, LatestTimeFollowsAThreadsLiveWords) {
+  mpidbg_thread_live words{};
+  words.calls = 1;
+  const uint64_t live = b_->add_thread_live(words);
+  mpidbg_thread_record thread{};
+  thread.tid = 77;
+  thread.root = -1;
+  thread.live = live;
+  b_->add_thread(thread);
+  b_->root.generation += 1;
+  b_->commit();
+  auto latest = [this] {
+    int64_t ns = 0;
+    EXPECT_EQ(api().mpidbg_latest_time_query(session_->image(), session_->debugger.image_info,
+                                             session_->process(), session_->debugger.process_info,
+                                             &ns),
+              MPIDBG_SUCCESS);
+    return ns;
+  };
+  EXPECT_EQ(latest(), kT0 + 90);
+  words.state = MPIDBG_THREAD_IN_MPI;
+  words.call = MPIDBG_CALL_MPI_Isend;
+  words.entry_time_ns = kT0 + 500;
+  words.calls = 2;
+  ImageBuilder::encode_thread_live(target_.get(), live, words);
+  EXPECT_EQ(latest(), kT0 + 500);
+}
+
 TEST_P(ObjectList, AllocatorRunningDryGivesNoMemAndLeaksNothing) {
   ASSERT_EQ(api().mpidbg_init_once(failing_callbacks()), MPIDBG_SUCCESS);
   std::vector<mpidbg_object_entry_t> v;

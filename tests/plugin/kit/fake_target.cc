@@ -427,6 +427,17 @@ void ImageBuilder::encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thre
   PUT(mpidbg_thread_record, flight_head);
   PUT(mpidbg_thread_record, flight_capacity);
   PUT(mpidbg_thread_record, flight_entry_size);
+  PUT(mpidbg_thread_record, live);
+}
+
+void ImageBuilder::encode_thread_live(FakeTarget* t, uint64_t addr, const mpidbg_thread_live& r) {
+  PUT(mpidbg_thread_live, state);
+  PUT(mpidbg_thread_live, call);
+  PUT(mpidbg_thread_live, site);
+  PUT(mpidbg_thread_live, entry_time_ns);
+  PUT(mpidbg_thread_live, comm_handle);
+  PUT(mpidbg_thread_live, comm_job_id);
+  PUT(mpidbg_thread_live, calls);
 }
 
 void ImageBuilder::encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidbg_flight_entry& r) {
@@ -1019,6 +1030,12 @@ uint64_t ImageBuilder::add_flight_ring(uint32_t capacity, const std::vector<Flig
     encode_flight_entry(target_, ring + (post.position % capacity) * entry_size, e);
   }
   return ring;
+}
+
+uint64_t ImageBuilder::add_thread_live(const mpidbg_thread_live& live) {
+  const uint64_t addr = alloc(sizeof(mpidbg_thread_live));
+  encode_thread_live(target_, addr, live);
+  return addr;
 }
 
 uint64_t ImageBuilder::add_handle_array(const std::vector<uint64_t>& values, uint32_t handle_size) {

@@ -223,6 +223,11 @@ class ImageBuilder {
   uint64_t add_flight_ring(uint32_t capacity, const std::vector<FlightPost>& posts,
                            uint32_t entry_size = sizeof(mpidbg_flight_entry));
 
+  // A thread's live words (records.h, mpidbg_thread_live), in a region of their own;
+  // returns the address for the thread record's `live`. The thread writes them without
+  // stepping the generation: tests change them in place with encode_thread_live.
+  uint64_t add_thread_live(const mpidbg_thread_live& live);
+
   // The monitoring block (records.h, mpidbg_monitor); sets root.monitor and returns the
   // block's address. Zero sizes in `header` are filled with this build's sizeof; a zero
   // world_size / file_capacity / mpit_peer_count is taken from the vectors. Array
@@ -258,6 +263,7 @@ class ImageBuilder {
   static void encode_op(FakeTarget* t, uint64_t addr, const mpidbg_operation_record& r);
   static void encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thread_record& r);
   static void encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidbg_flight_entry& r);
+  static void encode_thread_live(FakeTarget* t, uint64_t addr, const mpidbg_thread_live& r);
   static void encode_array(FakeTarget* t, uint64_t addr, const mpidbg_array& r);
   static void encode_object_head(FakeTarget* t, uint64_t addr, const mpidbg_object_head& r);
   static void encode_group(FakeTarget* t, uint64_t addr, const mpidbg_group_record& r);
