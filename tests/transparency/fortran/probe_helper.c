@@ -76,7 +76,9 @@ static uint64_t g_calls;
 static int sum_own_calls(const mpidbg_record_header* h, const void* arg) {
   (void)arg;
   const mpidbg_thread_record* t = (const mpidbg_thread_record*)h;
-  if (t->tid == (uint64_t)gettid()) g_calls = t->calls;
+  /* Calls that publish only the thread's live words count there (records.h). */
+  const mpidbg_thread_live* live = (const mpidbg_thread_live*)(uintptr_t)t->live;
+  if (t->tid == (uint64_t)gettid()) g_calls = live != NULL ? live->calls : t->calls;
   return 0;
 }
 
