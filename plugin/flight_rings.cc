@@ -36,6 +36,8 @@ OperationEntry operation_of(const FlightEntry& f) {
   mpidbg_operation_record& r = op.rec;
   r.hdr.kind = MPIDBG_KIND_OPERATION;
   r.hdr.size = sizeof(mpidbg_operation_record);
+  // Request 0: the envelope of a blocking call the thread is inside (records.h).
+  r.hdr.flags = e.request == 0 ? MPIDBG_OPERATION_BLOCKING : 0u;
   r.request = e.request;
   r.comm_handle = e.comm_handle;
   r.comm_job_id = e.comm_job_id;

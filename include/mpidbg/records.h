@@ -436,7 +436,11 @@ typedef struct mpidbg_thread_live {
  * Below MPI_THREAD_MULTIPLE a thread does not open an operation record for a nonblocking
  * point-to-point request it posts (MPI_Isend, MPI_Ibsend, MPI_Issend, MPI_Irsend,
  * MPI_Irecv and their large-count forms). It appends one fixed-size entry to a ring of
- * its own (thread record flight_*), and completion marks the entry DONE. A reader derives
+ * its own (thread record flight_*), and completion marks the entry DONE. The envelope
+ * of a blocking send or receive (MPI_Send, MPI_Bsend, MPI_Ssend, MPI_Rsend, MPI_Recv and
+ * their large-count forms) is such an entry too, with request 0, POSTED while the thread
+ * is inside the call (the thread record's `op` names it) and DONE when it returns: a
+ * reader derives it as an operation record flagged MPIDBG_OPERATION_BLOCKING. A reader derives
  * the pending operations from the rings: every entry in state POSTED is a pending
  * request, as an operation record with these fields would be (the rest: tid from the
  * thread record, status PENDING, actual_source MPIDBG_RANK_UNKNOWN, actual_tag

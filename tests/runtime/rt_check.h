@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "mpidbg/records.h"
@@ -149,7 +150,8 @@ inline uint64_t CommJobId(uint64_t comm_handle) {
 // operation table's, and one per POSTED entry of every thread's flight ring that no
 // record carries (same post_serial), with the fields records.h gives. The derived ones
 // stay valid until the next call.
-inline std::vector<const mpidbg_operation_record*> Operations() {
+inline std::vector<const mpidbg_operation_record*> Operations(
+    std::vector<std::pair<uint64_t, const mpidbg_operation_record*>>* at = nullptr) {
   static std::deque<mpidbg_operation_record> derived;
   derived.clear();
   std::vector<const mpidbg_operation_record*> out =
@@ -168,6 +170,7 @@ inline std::vector<const mpidbg_operation_record*> Operations() {
       mpidbg_operation_record r{};
       r.hdr.kind = MPIDBG_KIND_OPERATION;
       r.hdr.size = sizeof r;
+      r.hdr.flags = e.request == 0 ? MPIDBG_OPERATION_BLOCKING : 0u;
       r.request = e.request;
       r.comm_handle = e.comm_handle;
       r.comm_job_id = e.comm_job_id;
@@ -194,9 +197,24 @@ inline std::vector<const mpidbg_operation_record*> Operations() {
       }
       derived.push_back(r);
       out.push_back(&derived.back());
+      if (at != nullptr) at->emplace_back(Addr(&e), &derived.back());
     }
   }
   return out;
+}
+
+// The operation a thread record's `op` names: an op record, or one derived from the
+// flight ring entry there (records.h), or nullptr. Valid until the next call.
+inline const mpidbg_operation_record* OperationAt(uint64_t address) {
+  if (address == 0) return nullptr;
+  std::vector<std::pair<uint64_t, const mpidbg_operation_record*>> at;
+  for (const auto* op : Operations(&at)) {
+    if (Addr(op) == address) return op;
+  }
+  for (const auto& [entry, op] : at) {
+    if (entry == address) return op;
+  }
+  return nullptr;
 }
 
 // The op record of a request handle (derived from a flight ring or not), or nullptr.

@@ -55,6 +55,9 @@ struct P2pArgs {
   int32_t norm_peer = MPIDBG_RANK_UNKNOWN;
   int32_t peer_world = MPIDBG_RANK_UNKNOWN;
   int32_t norm_tag = MPIDBG_TAG_ANY;
+  // A blocking send or receive's envelope in the thread's flight ring (hooks_p2p.h),
+  // nullptr when it has an op record instead.
+  mpidbg_flight_entry* flight = nullptr;
 };
 
 struct SendrecvArgs {

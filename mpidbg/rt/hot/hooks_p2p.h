@@ -260,6 +260,17 @@ MPIDBG_ALWAYS_INLINE void CountCompletedReceive(ThreadState* ts, const P2pArgs& 
 MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
   ThreadState* ts = scope.thread();
   ResolveComm(scope, args);
+  // Below MPI_THREAD_MULTIPLE a send's or a receive's envelope is an entry of the
+  // thread's flight ring (DONE when the call returns); probes and message receives keep
+  // op records.
+  if (!core::Concurrent() && args.message == nullptr && args.direction != MPIDBG_OPERATION_PROBE) {
+    args.flight = PostFlightEntry(ts, scope.call(), args, 0);
+    if (args.flight != nullptr) {
+      scope.SetOperationRecord(AddressOf(args.flight));
+      if (args.direction == MPIDBG_OPERATION_RECV) KeepStatus(args, &ts->own_status[0]);
+      return;
+    }
+  }
   scope.SetOperationRecord(PostBlocking(ts, BlockingSlotOf(args), scope.call(), args));
   if (args.direction != MPIDBG_OPERATION_SEND &&
       (args.message == nullptr ? args.direction == MPIDBG_OPERATION_RECV
@@ -270,7 +281,11 @@ MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
 
 MPIDBG_ALWAYS_INLINE void PostP2pBlocking(CallScope& scope, P2pArgs& args, int rc) {
   ThreadState* ts = scope.thread();
-  EndBlockingRecord(ts, BlockingSlotOf(args));
+  if (args.flight != nullptr) {
+    args.flight->state = MPIDBG_FLIGHT_DONE;
+  } else {
+    EndBlockingRecord(ts, BlockingSlotOf(args));
+  }
   if (args.message != nullptr) {
     PostMessageBlocking(ts, scope.call(), args, rc);
     return;
@@ -424,16 +439,17 @@ MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t
   m.traffic = traffic;
 }
 
-// The request's entry in the thread's flight ring; counts a send. False when the thread
-// has no ring (the caller makes an operation record). A post whose arguments (but the
-// buffer) match the thread's last one of its direction copies that one's envelope and
-// counts into the same traffic entry.
-MPIDBG_ALWAYS_INLINE bool PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a) {
-  const uint64_t request = HandleToU64(*a.request);
+// The post's entry in the thread's flight ring (`request` 0: a blocking call's
+// envelope); counts a send. nullptr when the thread has no ring (the caller makes an
+// operation record). A post whose arguments (but the buffer) match the thread's last
+// one of its direction copies that one's envelope and counts into the same traffic
+// entry.
+MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a,
+                                                          uint64_t request) {
   mpidbg_flight_entry* e = OpenFlightEntry(ts, request);
-  if (e == nullptr) return false;
+  if (e == nullptr) return nullptr;
   // A record under the handle (a carried request, a persistent one since freed) is stale.
-  if (__builtin_expect(g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
+  if (__builtin_expect(request != 0 && g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
   const bool send = a.direction == MPIDBG_OPERATION_SEND;
   FlightMemo& m = ts->flight_memo[send ? 0 : 1];
   e->buffer = AddressOf(a.buf);
@@ -442,6 +458,9 @@ MPIDBG_ALWAYS_INLINE bool PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs
   e->create_pc = ts->live.site;
   if (FlightMemoMatches(m, call, a)) {
     CopyFlightEnvelope(e, m.entry);
+    a.norm_peer = m.entry.peer;  // as DescribeEnvelope would (a receive's counting hint)
+    a.peer_world = m.entry.peer_world;
+    a.norm_tag = m.entry.tag;
     uint64_t ordinal = 0;
     if (send) {
       if (m.traffic != nullptr) {
@@ -454,7 +473,7 @@ MPIDBG_ALWAYS_INLINE bool PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs
     }
     e->ordinal = ordinal;
     PublishFlightEntry(ts, e);
-    return true;
+    return e;
   }
   DescribeEnvelope(ts, a);
   const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
@@ -474,13 +493,14 @@ MPIDBG_ALWAYS_INLINE bool PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs
   e->ordinal = send ? CountRingSend(ts, SendOf(*e), &traffic) : 0;
   PublishFlightEntry(ts, e);
   RememberFlight(ts, m, call, a, *e, traffic);
-  return true;
+  return e;
 }
 
 MPIDBG_ALWAYS_INLINE void PostP2pNonblocking(CallScope& scope, P2pArgs& args, int rc) {
   if (rc == MPI_SUCCESS && args.request != nullptr && *args.request != MPI_REQUEST_NULL) {
     ThreadState* ts = scope.thread();
-    if (core::Concurrent() || args.message != nullptr || !PostFlightEntry(ts, scope.call(), args)) {
+    if (core::Concurrent() || args.message != nullptr ||
+        PostFlightEntry(ts, scope.call(), args, HandleToU64(*args.request)) == nullptr) {
       PostOperationRecord(ts, scope.call(), args, 0, args.direction == MPIDBG_OPERATION_SEND);
     }
   }

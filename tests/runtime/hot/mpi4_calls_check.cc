@@ -79,7 +79,7 @@ bool SeenBlockedOp(int32_t call, double seconds, mpidbg_operation_record* op) {
   for (int i = 0; i < seconds * 1000; ++i) {
     for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
       if (t->call != call || t->state != MPIDBG_THREAD_BLOCKED) continue;
-      if (t->op != 0) *op = *At<mpidbg_operation_record>(t->op);
+      if (const mpidbg_operation_record* o = rtcheck::OperationAt(t->op)) *op = *o;
       return true;
     }
     usleep(1000);
