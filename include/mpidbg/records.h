@@ -390,7 +390,8 @@ typedef struct mpidbg_thread_record {
   int64_t entry_time_ns;   /* CLOCK_REALTIME at entry of the current call */
   uint64_t comm_handle;    /* communicator of the current call, if any */
   uint64_t comm_job_id;
-  uint64_t op;             /* target address of the op record of a blocking p2p call */
+  uint64_t op;             /* target address of the op record of a blocking p2p call,
+                            * or of its flight entry (see mpidbg_flight_entry) */
   uint64_t requests;       /* target address of the caller's MPI_Request array (WAIT) */
   uint64_t calls;          /* MPI calls made by this thread (see mpidbg_thread_live) */
   int64_t count;           /* collective count argument */

@@ -257,6 +257,10 @@ MPIDBG_ALWAYS_INLINE void CountCompletedReceive(ThreadState* ts, const P2pArgs& 
 
 // --- blocking: Send, Ssend, Bsend, Rsend, Recv, Probe, Mprobe, Mrecv ---
 
+// Below, with the nonblocking posts.
+MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a,
+                                                          uint64_t request);
+
 MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
   ThreadState* ts = scope.thread();
   ResolveComm(scope, args);
@@ -451,7 +455,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32
   // A record under the handle (a carried request, a persistent one since freed) is stale.
   if (__builtin_expect(request != 0 && g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
   const bool send = a.direction == MPIDBG_OPERATION_SEND;
-  FlightMemo& m = ts->flight_memo[send ? 0 : 1];
+  FlightMemo& m = ts->flight_memo[(send ? 0 : 1) + (request == 0 ? 2 : 0)];
   e->buffer = AddressOf(a.buf);
   e->post_serial = NextPostSerialPlain();
   e->post_time_ns = ts->live.entry_time_ns;

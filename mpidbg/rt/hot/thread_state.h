@@ -108,7 +108,8 @@ struct RequestMemo {
 };
 
 // The same for flight ring entries (hooks_p2p.h, PostFlightEntry): the described part of
-// the last entry the thread posted for a nonblocking send (0) and receive (1), with the
+// the last entry the thread posted for a nonblocking send (0) and receive (1), a
+// blocking send (2) and receive (3) — kept apart, since programs alternate them — with the
 // arguments it came from but the buffer, and for a send its traffic counters (entries
 // never move once READY; nullptr when the send was not counted).
 struct FlightMemo {
@@ -140,7 +141,7 @@ struct ThreadState {
   mpidbg_operation_record* blocking_requests[2] = {nullptr, nullptr};
   BlockingMemo blocking_memo[2];
   RequestMemo request_memo[2];
-  FlightMemo flight_memo[2];
+  FlightMemo flight_memo[4];  // nonblocking send, receive; blocking send, receive
   // Free request slots (kind FREE) for requests.
   mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
   uint32_t slot_count = 0;
