@@ -31,34 +31,8 @@ void ring_damaged(TableWalker& walker, const mpidbg_thread_record& thread, const
 // fields, tid from the thread, and the values records.h gives the rest (datatype_name
 // is filled later, from the datatype table).
 OperationEntry operation_of(const FlightEntry& f) {
-  const mpidbg_flight_entry& e = f.entry;
   OperationEntry op{};
-  mpidbg_operation_record& r = op.rec;
-  r.hdr.kind = MPIDBG_KIND_OPERATION;
-  r.hdr.size = sizeof(mpidbg_operation_record);
-  // Request 0: the envelope of a blocking call the thread is inside (records.h).
-  r.hdr.flags = e.request == 0 ? MPIDBG_OPERATION_BLOCKING : 0u;
-  r.request = e.request;
-  r.comm_handle = e.comm_handle;
-  r.comm_job_id = e.comm_job_id;
-  r.post_serial = e.post_serial;
-  r.buffer = e.buffer;
-  r.datatype = e.datatype;
-  r.count = e.count;
-  r.bytes = e.bytes;
-  r.tid = f.tid;
-  r.post_time_ns = e.post_time_ns;
-  r.call = e.call;
-  r.direction = e.direction;
-  r.mode = e.mode;
-  r.status = MPIDBG_OPERATION_PENDING;
-  r.peer = e.peer;
-  r.peer_world = e.peer_world;
-  r.tag = e.tag;
-  r.actual_source = MPIDBG_RANK_UNKNOWN;
-  r.actual_tag = MPIDBG_TAG_ANY;
-  r.file_offset = -1;
-  r.create_pc = e.create_pc;
+  mpidbg_operation_from_flight(&f.entry, f.tid, &op.rec);
   op.addr = f.addr;
   return op;
 }

@@ -494,6 +494,40 @@ typedef struct mpidbg_flight_entry {
                           * ordinal (0 when not counted); a receive: 0 */
 } mpidbg_flight_entry;
 
+/* The operation record a reader derives from a whole flight entry of the thread with
+ * Linux thread id `tid`, by the rules above; datatype_name is left empty (it comes from
+ * the datatype table's record of `datatype`). The runtime carries an entry into an op
+ * record with the same body. */
+static inline void mpidbg_operation_from_flight(const mpidbg_flight_entry* e, uint64_t tid,
+                                                mpidbg_operation_record* r) {
+  unsigned char* bytes = (unsigned char*)r;
+  for (size_t i = 0; i < sizeof *r; ++i) bytes[i] = 0;
+  r->hdr.kind = MPIDBG_KIND_OPERATION;
+  r->hdr.size = (uint16_t)sizeof *r;
+  r->hdr.flags = e->request == 0 ? MPIDBG_OPERATION_BLOCKING : 0u;
+  r->request = e->request;
+  r->comm_handle = e->comm_handle;
+  r->comm_job_id = e->comm_job_id;
+  r->post_serial = e->post_serial;
+  r->buffer = e->buffer;
+  r->datatype = e->datatype;
+  r->count = e->count;
+  r->bytes = e->bytes;
+  r->tid = tid;
+  r->post_time_ns = e->post_time_ns;
+  r->call = e->call;
+  r->direction = e->direction;
+  r->mode = e->mode;
+  r->status = MPIDBG_OPERATION_PENDING;
+  r->peer = e->peer;
+  r->peer_world = e->peer_world;
+  r->tag = e->tag;
+  r->actual_source = MPIDBG_RANK_UNKNOWN;
+  r->actual_tag = MPIDBG_TAG_ANY;
+  r->file_offset = -1;
+  r->create_pc = e->create_pc;
+}
+
 /* Partitioned communication (MPI-4: MPI_Psend_init, MPI_Precv_init). The request's
  * envelope is its operation record (call MPI_Psend_init/MPI_Precv_init, count = all
  * partitions' elements); this record, beside it, says how far the current round got:

@@ -167,33 +167,10 @@ inline std::vector<const mpidbg_operation_record*> Operations(
       bool carried = false;
       for (size_t i = 0; i < recorded; ++i) carried = carried || out[i]->post_serial == e.post_serial;
       if (carried) continue;
-      mpidbg_operation_record r{};
-      r.hdr.kind = MPIDBG_KIND_OPERATION;
-      r.hdr.size = sizeof r;
-      r.hdr.flags = e.request == 0 ? MPIDBG_OPERATION_BLOCKING : 0u;
-      r.request = e.request;
-      r.comm_handle = e.comm_handle;
-      r.comm_job_id = e.comm_job_id;
-      r.post_serial = e.post_serial;
-      r.buffer = e.buffer;
-      r.datatype = e.datatype;
-      r.count = e.count;
-      r.bytes = e.bytes;
-      r.tid = t->tid;
-      r.post_time_ns = e.post_time_ns;
-      r.call = e.call;
-      r.direction = e.direction;
-      r.mode = e.mode;
-      r.status = MPIDBG_OPERATION_PENDING;
-      r.peer = e.peer;
-      r.peer_world = e.peer_world;
-      r.tag = e.tag;
-      r.actual_source = MPIDBG_RANK_UNKNOWN;
-      r.actual_tag = MPIDBG_TAG_ANY;
-      r.file_offset = -1;
-      r.create_pc = e.create_pc;
+      mpidbg_operation_record r;
+      mpidbg_operation_from_flight(&e, t->tid, &r);
       if (const auto* type = FindObject<mpidbg_datatype_record>(Root()->datatypes, e.datatype, false)) {
-        strncpy(r.datatype_name, type->obj.name, sizeof r.datatype_name - 1);
+        memcpy(r.datatype_name, type->obj.name, sizeof r.datatype_name - 1);  // zeroed: ends in NUL
       }
       derived.push_back(r);
       out.push_back(&derived.back());

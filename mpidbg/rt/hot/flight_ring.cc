@@ -51,28 +51,8 @@ void ForEachPosted(Fn fn) {
 void CarryFlightEntry(ThreadState* ts, mpidbg_flight_entry* e) {
   const mpidbg_thread_record* owner =
       ts->flight != nullptr && e >= ts->flight && e <= ts->flight + ts->flight_mask ? ts->rec : OwnerOf(e);
-  mpidbg_operation_record body = {};
-  body.request = e->request;
-  body.comm_handle = e->comm_handle;
-  body.comm_job_id = e->comm_job_id;
-  body.post_serial = e->post_serial;
-  body.buffer = e->buffer;
-  body.datatype = e->datatype;
-  body.count = e->count;
-  body.bytes = e->bytes;
-  body.tid = owner != nullptr ? owner->tid : ts->tid;
-  body.post_time_ns = e->post_time_ns;
-  body.call = e->call;
-  body.direction = e->direction;
-  body.mode = e->mode;
-  body.status = MPIDBG_OPERATION_PENDING;
-  body.peer = e->peer;
-  body.peer_world = e->peer_world;
-  body.tag = e->tag;
-  body.actual_source = MPIDBG_RANK_UNKNOWN;
-  body.actual_tag = MPIDBG_TAG_ANY;
-  body.file_offset = -1;
-  body.create_pc = e->create_pc;
+  mpidbg_operation_record body;
+  mpidbg_operation_from_flight(e, owner != nullptr ? owner->tid : ts->tid, &body);
   // The name from the type's record, not from MPI: a derived type may have been freed
   // by the application since (MPI keeps it for the request; its handle is no longer valid).
   if (e->datatype != 0) {
