@@ -175,6 +175,16 @@ MPIDBG_ALWAYS_INLINE SendEnvelope SendOf(const mpidbg_flight_entry& e) {
                       e.peer,        e.peer_world, e.tag, e.call,  e.mode};
 }
 
+// Whether nothing but the call's arguments decides its envelope, so a memo may keep it
+// for the next call with the same ones: a predefined datatype (a derived one's handle
+// may be freed and reused for another type), a communicator the runtime knows, a count
+// of 32 bits, no message handle.
+MPIDBG_ALWAYS_INLINE bool MemoableEnvelope(const ThreadState* ts, const P2pArgs& a) {
+  const uint64_t key = HandleToU64(a.datatype);
+  return a.message == nullptr && key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key &&
+         a.view->job_id != 0 && MemoCount(a.count) != kNoMemoCount;
+}
+
 // The call's blocking envelope in the thread's slot `which`, written in full; remembered
 // for the next call when nothing but the arguments decides it (BlockingMemo).
 MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int which, int32_t call,
@@ -184,13 +194,11 @@ MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int 
   FillEnvelope(rec, ts, call, a, type);
   CloseOperationRecord(rec);
   BlockingMemo& m = ts->blocking_memo[which];
-  const uint64_t key = HandleToU64(a.datatype);
-  const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
-  if (a.message != nullptr || !predefined || a.view->job_id == 0 ||
-      MemoCount(a.count) == kNoMemoCount) {
+  if (!MemoableEnvelope(ts, a)) {
     m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
     return rec;
   }
+  const uint64_t key = HandleToU64(a.datatype);
   m.count_call = MemoKey(MemoCount(a.count), call);
   m.peer_tag = MemoKey(a.peer, a.tag);
   m.buf = AddressOf(a.buf);
@@ -329,13 +337,11 @@ MPIDBG_ALWAYS_INLINE bool MemoMatches(const RequestMemo& m, int32_t call, const 
 // call with the same arguments, when nothing else decided it (see BlockingMemo).
 MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32_t call,
                                           const P2pArgs& a, const mpidbg_operation_record& rec) {
-  const uint64_t key = HandleToU64(a.datatype);
-  const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
-  if (a.message != nullptr || !predefined || a.view->job_id == 0 ||
-      MemoCount(a.count) == kNoMemoCount) {
+  if (!MemoableEnvelope(ts, a)) {
     m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
     return;
   }
+  const uint64_t key = HandleToU64(a.datatype);
   m.count_call = MemoKey(MemoCount(a.count), call);
   m.peer_tag = MemoKey(a.peer, a.tag);
   m.datatype = key;
@@ -428,12 +434,11 @@ MPIDBG_ALWAYS_INLINE void CopyFlightEnvelope(mpidbg_flight_entry* e, const mpidb
 MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t call,
                                          const P2pArgs& a, const mpidbg_flight_entry& e,
                                          mpidbg_traffic_entry* traffic) {
-  const uint64_t key = HandleToU64(a.datatype);
-  const bool predefined = key != 0 && ts->type_cache[TypeCacheSlot(key)].key == key;
-  if (!predefined || a.view->job_id == 0 || MemoCount(a.count) == kNoMemoCount) {
+  if (!MemoableEnvelope(ts, a)) {
     m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
     return;
   }
+  const uint64_t key = HandleToU64(a.datatype);
   m.count_call = MemoKey(MemoCount(a.count), call);
   m.peer_tag = MemoKey(a.peer, a.tag);
   m.datatype = key;
