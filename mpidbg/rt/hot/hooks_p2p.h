@@ -326,28 +326,39 @@ MPIDBG_ALWAYS_INLINE void CopyTail(mpidbg_operation_record* dst, const mpidbg_op
   for (size_t i = 0; i < kBlocks; ++i) __builtin_memcpy(d + 16 * i, s + 16 * i, 16);
 }
 
+// Whether a memo key holds a call with these arguments (all but the buffer).
+MPIDBG_ALWAYS_INLINE bool MemoKeyMatches(const RequestMemoKey& k, int32_t call, const P2pArgs& a) {
+  return k.count_call == MemoKey(MemoCount(a.count), call) && k.peer_tag == MemoKey(a.peer, a.tag) &&
+         k.datatype == HandleToU64(a.datatype) && k.comm == a.view->handle &&
+         k.job_id == a.view->job_id;
+}
+
+// Makes a memo key hold this call's arguments, or nothing when they do not decide the
+// envelope alone (MemoableEnvelope).
+MPIDBG_ALWAYS_INLINE bool SetMemoKey(RequestMemoKey& k, const ThreadState* ts, int32_t call,
+                                     const P2pArgs& a) {
+  if (!MemoableEnvelope(ts, a)) {
+    k.count_call = MemoKey(0, MPIDBG_CALL_NONE);
+    return false;
+  }
+  k.count_call = MemoKey(MemoCount(a.count), call);
+  k.peer_tag = MemoKey(a.peer, a.tag);
+  k.datatype = HandleToU64(a.datatype);
+  k.comm = a.view->handle;
+  k.job_id = a.view->job_id;
+  return true;
+}
+
 // Whether a request memo holds the record of a call with these arguments.
 MPIDBG_ALWAYS_INLINE bool MemoMatches(const RequestMemo& m, int32_t call, const P2pArgs& a) {
-  return a.message == nullptr && m.count_call == MemoKey(MemoCount(a.count), call) &&
-         m.peer_tag == MemoKey(a.peer, a.tag) && m.datatype == HandleToU64(a.datatype) &&
-         m.comm == a.view->handle && m.job_id == a.view->job_id;
+  return a.message == nullptr && MemoKeyMatches(m.key, call, a);
 }
 
 // Remembers a plain (not persistent, not message-handle) operation record for the next
 // call with the same arguments, when nothing else decided it (see BlockingMemo).
 MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32_t call,
                                           const P2pArgs& a, const mpidbg_operation_record& rec) {
-  if (!MemoableEnvelope(ts, a)) {
-    m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
-    return;
-  }
-  const uint64_t key = HandleToU64(a.datatype);
-  m.count_call = MemoKey(MemoCount(a.count), call);
-  m.peer_tag = MemoKey(a.peer, a.tag);
-  m.datatype = key;
-  m.comm = a.view->handle;
-  m.job_id = a.view->job_id;
-  m.record = rec;
+  if (SetMemoKey(m.key, ts, call, a)) m.record = rec;
 }
 
 // A operation record for the call, indexed under *a.request (nothing if the slot cache
@@ -406,13 +417,6 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
   }
 }
 
-// Whether a flight memo holds the described envelope of a call with these arguments.
-MPIDBG_ALWAYS_INLINE bool FlightMemoMatches(const FlightMemo& m, int32_t call, const P2pArgs& a) {
-  return m.count_call == MemoKey(MemoCount(a.count), call) && m.peer_tag == MemoKey(a.peer, a.tag) &&
-         m.datatype == HandleToU64(a.datatype) && m.comm == a.view->handle &&
-         m.job_id == a.view->job_id;
-}
-
 // The envelope part of a flight entry (all but seq, state, request, buffer, serial,
 // time, site and ordinal), copied from the memo's in words.
 MPIDBG_ALWAYS_INLINE void CopyFlightEnvelope(mpidbg_flight_entry* e, const mpidbg_flight_entry& m) {
@@ -434,16 +438,7 @@ MPIDBG_ALWAYS_INLINE void CopyFlightEnvelope(mpidbg_flight_entry* e, const mpidb
 MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t call,
                                          const P2pArgs& a, const mpidbg_flight_entry& e,
                                          mpidbg_traffic_entry* traffic) {
-  if (!MemoableEnvelope(ts, a)) {
-    m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
-    return;
-  }
-  const uint64_t key = HandleToU64(a.datatype);
-  m.count_call = MemoKey(MemoCount(a.count), call);
-  m.peer_tag = MemoKey(a.peer, a.tag);
-  m.datatype = key;
-  m.comm = a.view->handle;
-  m.job_id = a.view->job_id;
+  if (!SetMemoKey(m.key, ts, call, a)) return;
   CopyFlightEnvelope(&m.entry, e);
   m.traffic = traffic;
 }
@@ -465,7 +460,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32
   e->post_serial = NextPostSerialPlain();
   e->post_time_ns = ts->live.entry_time_ns;
   e->create_pc = ts->live.site;
-  if (FlightMemoMatches(m, call, a)) {
+  if (MemoKeyMatches(m.key, call, a)) {
     CopyFlightEnvelope(e, m.entry);
     a.norm_peer = m.entry.peer;  // as DescribeEnvelope would (a receive's counting hint)
     a.peer_world = m.entry.peer_world;

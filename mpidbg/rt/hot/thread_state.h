@@ -98,12 +98,18 @@ struct BlockingMemo {
 // the thread filled for a nonblocking send (0) and receive (1), with the arguments it
 // came from but the buffer. A call with the same arguments copies it and sets buffer,
 // request, post serial and time.
-struct RequestMemo {
+// The arguments a request's or a post's memo was made from, all but the buffer (hooks_p2p.h,
+// MemoKeyMatches, SetMemoKey).
+struct RequestMemoKey {
   uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
   uint64_t peer_tag = 0;
   uint64_t datatype = 0;
   uint64_t comm = 0;
   uint64_t job_id = 0;
+};
+
+struct RequestMemo {
+  RequestMemoKey key;
   mpidbg_operation_record record = {};
 };
 
@@ -113,11 +119,7 @@ struct RequestMemo {
 // arguments it came from but the buffer, and for a send its traffic counters (entries
 // never move once READY; nullptr when the send was not counted).
 struct FlightMemo {
-  uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
-  uint64_t peer_tag = 0;
-  uint64_t datatype = 0;
-  uint64_t comm = 0;
-  uint64_t job_id = 0;
+  RequestMemoKey key;
   mpidbg_flight_entry entry = {};
   mpidbg_traffic_entry* traffic = nullptr;
 };
