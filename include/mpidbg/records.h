@@ -610,6 +610,12 @@ typedef struct mpidbg_datatype_record {
   uint64_t create_pc;  /* target address the creating MPI call returns to in the
                         * program (the caller's return address), 0 for predefined
                         * objects and when not known */
+  /* ---- appended: room for small constructor arrays ---- */
+  /* When `integers`, `addresses` and `types` fit together (each starting on an 8-byte
+   * boundary), the runtime stores them here and points the arrays into it, so most
+   * types need no allocation of their own; larger ones are stored elsewhere. Readers
+   * only follow the arrays' addresses: nothing else reads this room. */
+  uint64_t contents_room[6];
 } mpidbg_datatype_record;
 
 typedef struct mpidbg_reduce_op_record {
@@ -1122,7 +1128,9 @@ static_assert(sizeof(mpidbg_flight_entry) == 112 && offsetof(mpidbg_flight_entry
               "mpidbg_flight_entry layout");
 static_assert(sizeof(mpidbg_object_head) == 120, "mpidbg_object_head layout");
 static_assert(sizeof(mpidbg_group_record) == 192, "mpidbg_group_record layout");
-static_assert(sizeof(mpidbg_datatype_record) == 224, "mpidbg_datatype_record layout");
+static_assert(sizeof(mpidbg_datatype_record) == 272 &&
+                  offsetof(mpidbg_datatype_record, contents_room) == 224,
+              "mpidbg_datatype_record layout: the contents room is appended");
 static_assert(sizeof(mpidbg_reduce_op_record) == 144, "mpidbg_reduce_op_record layout");
 static_assert(sizeof(mpidbg_errhandler_record) == 144, "mpidbg_errhandler_record layout");
 static_assert(sizeof(mpidbg_info_record) == 152, "mpidbg_info_record layout");

@@ -2,6 +2,7 @@
 #include "rt/datatypes/datatype_registry.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/record_arrays.h"
 #include "core/record_write.h"
@@ -102,6 +103,50 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
   return true;
 }
 
+// Every element of `runs` copied into `out` (room for `total`).
+template <typename T>
+void CopyRuns(const ArgRuns<T>& runs, T* out) {
+  for (int i = 0; i < runs.count; ++i) {
+    for (int k = 0; k < runs.run[i].n; ++k) *out++ = runs.run[i].at[k];
+  }
+}
+
+// Elements in `runs`, or -1 when a stretch is negative or the whole too large to be a
+// type MPI accepted (it checked the counts; this bounds what the runtime copies).
+template <typename T>
+int64_t RunsLength(const ArgRuns<T>& runs) {
+  constexpr int64_t kMaxElements = int64_t{1} << 24;
+  int64_t total = 0;
+  for (int i = 0; i < runs.count; ++i) {
+    if (runs.run[i].n < 0 || (runs.run[i].n > 0 && runs.run[i].at == nullptr)) return -1;
+    total += runs.run[i].n;
+    if (total > kMaxElements) return -1;
+  }
+  return total;
+}
+
+// The contents of a type the call's own arguments describe (TypeCreateArgs): what
+// MPI_Type_get_envelope/get_contents would report, without asking MPI. False when the
+// arguments do not add up; the caller then reads them back.
+bool ContentsFromCall(const TypeCreateArgs& call, int ninputs, Contents* c) {
+  const int64_t ni = RunsLength(call.ints);
+  const int64_t na = RunsLength(call.addrs);
+  if (ni < 0 || na < 0 || ninputs < 0) return false;
+  c->combiner = call.combiner;
+  c->ni = static_cast<int>(ni);
+  c->na = static_cast<int>(na);
+  c->nd = ninputs;  // the inputs themselves are the call's (`inputs`)
+  c->ints = RoomOrHeap(c->room_ints, static_cast<size_t>(ni) + 1);
+  c->addrs = RoomOrHeap(c->room_addrs, static_cast<size_t>(na) + 1);
+  if (c->ints == nullptr || c->addrs == nullptr) {
+    FreeContents(c);
+    return false;
+  }
+  CopyRuns(call.ints, c->ints);
+  CopyRuns(call.addrs, c->addrs);
+  return true;
+}
+
 // MPI_Type_get_contents hands back a new reference to every input type that is not
 // predefined (MPI standard, MPI_TYPE_GET_CONTENTS); the runtime gives those back. Types
 // from MPI_Type_create_f90_* are predefined and must not be freed.
@@ -148,8 +193,33 @@ void ReadName(MPI_Datatype t, char* out, uint32_t out_size) {
   core::CopyName(out, out_size, name);
 }
 
+// The arrays in the record's own contents_room when they fit there together (each from
+// an 8-byte boundary): no allocation, nothing to free. False when they do not fit.
+bool FillArraysInRoom(const Contents& c, const MPI_Datatype* inputs, int n,
+                      mpidbg_datatype_record* rec) {
+  if (n < 0 || (n > 0 && inputs == nullptr)) return false;
+  const size_t int_words = (static_cast<size_t>(c.ni) * sizeof(int32_t) + 7) / 8;
+  const size_t words = int_words + static_cast<size_t>(c.na) + static_cast<size_t>(n);
+  if (words > sizeof rec->contents_room / sizeof rec->contents_room[0]) return false;
+  uint64_t* room = rec->contents_room;
+  auto place = [](void* at, uint64_t count, uint32_t elem_size) {
+    return mpidbg_array{count != 0 ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(at)) : 0,
+                        static_cast<uint32_t>(count), elem_size};
+  };
+  if (c.ni > 0) memcpy(room, c.ints, static_cast<size_t>(c.ni) * sizeof(int32_t));
+  rec->integers = place(room, static_cast<uint64_t>(c.ni), sizeof(int32_t));
+  room += int_words;
+  if (c.na > 0) memcpy(room, c.addrs, static_cast<size_t>(c.na) * sizeof(int64_t));
+  rec->addresses = place(room, static_cast<uint64_t>(c.na), sizeof(int64_t));
+  room += c.na;
+  for (int i = 0; i < n; ++i) room[i] = HandleToU64(inputs[i]);
+  rec->types = place(room, static_cast<uint64_t>(n), sizeof(uint64_t));
+  return true;
+}
+
 void FillArrays(const Contents& c, const MPI_Datatype* inputs, int n,
                 mpidbg_datatype_record* rec) {
+  if (FillArraysInRoom(c, inputs, n, rec)) return;
   rec->integers = core::MakeArray(c.ints, static_cast<uint64_t>(c.ni), sizeof(int32_t));
   rec->addresses = core::MakeArray(c.addrs, static_cast<uint64_t>(c.na), sizeof(int64_t));
   rec->types = mpidbg_array{0, 0, sizeof(uint64_t)};
@@ -194,7 +264,7 @@ mpidbg_datatype_record* LiveRecord(MPI_Datatype t) {
 }
 
 mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Datatype* inputs,
-                               int ninputs, int depth);
+                               int ninputs, int depth, const TypeCreateArgs* call = nullptr);
 
 // The input handles' records, each recorded first when it has none, so every handle in
 // a record's `types` has a record of its own. Predefined inputs the runtime has already
@@ -215,10 +285,14 @@ int RecordInputs(const MPI_Datatype* in, int n, int depth, mpidbg_object_head** 
 }
 
 mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Datatype* inputs,
-                               int ninputs, int depth) {
+                               int ninputs, int depth, const TypeCreateArgs* call) {
   if (t == MPI_DATATYPE_NULL || depth > kMaxInputDepth) return nullptr;
   Contents c;
-  if (!ReadContents(t, &c)) return nullptr;
+  // The call's arguments are the contents of what it made: no MPI_Type_get_contents,
+  // and no input references to give back.
+  const bool described = call != nullptr && call->combiner >= 0 && inputs != nullptr &&
+                         ContentsFromCall(*call, ninputs, &c);
+  if (!described && !ReadContents(t, &c)) return nullptr;
   // MPI_Type_create_f90_* hands out one cached type per (p, r): already recorded.
   if (IsF90(c.combiner)) {
     if (mpidbg_datatype_record* existing = LiveRecord(t)) {
@@ -241,11 +315,25 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
     NoteDatatypeInputs(&rec->obj, derived, nderived);
   }
   FreeRoomOrHeap(room, derived);
-  ReleaseContents(&c, /*recorded_copies=*/!from_call);
+  if (described) {
+    FreeContents(&c);
+  } else {
+    ReleaseContents(&c, /*recorded_copies=*/!from_call);
+  }
   return rec;
 }
 
 }  // namespace
+
+void DropDatatypeArrays(mpidbg_datatype_record* rec) {
+  const auto room_begin = reinterpret_cast<uintptr_t>(rec->contents_room);
+  const uintptr_t room_end = room_begin + sizeof rec->contents_room;
+  for (mpidbg_array* a : {&rec->integers, &rec->addresses, &rec->types}) {
+    const auto at = static_cast<uintptr_t>(a->address);
+    if (at < room_begin || at >= room_end) core::FreeArray(*a);
+    *a = mpidbg_array{0, 0, a->elem_size};
+  }
+}
 
 bool IsContentsReference(MPI_Datatype t) {
   if (IsDescribedPredefined(t)) return false;
@@ -279,6 +367,12 @@ mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
                                        const MPI_Datatype* inputs, int ninputs) {
   core::SpinGuard guard(g_record_lock);
   return Record(datatype, creator, inputs, ninputs, 0);
+}
+
+mpidbg_datatype_record* RecordConstructedDatatype(MPI_Datatype datatype, int32_t creator,
+                                                  const TypeCreateArgs& call) {
+  core::SpinGuard guard(g_record_lock);
+  return Record(datatype, creator, call.inputs, call.ninputs, 0, &call);
 }
 
 void MarkDatatypeCommitted(MPI_Datatype datatype) {

@@ -1,7 +1,8 @@
 // datatype_registry.h — datatype records (records.h: mpidbg_datatype_record).
 //
-// One generic path records every type: MPI_Type_get_envelope/get_contents give the
-// combiner and the constructor's inputs, whatever call made the type, so a reader can
+// One generic path records every type: the constructor's arguments (where the runtime
+// saw the call) or MPI_Type_get_envelope/get_contents give the combiner and the
+// constructor's inputs, whatever call made the type, so a reader can
 // rebuild any type map recursively from the records of its input types. Inputs the
 // runtime has no record of (predefined types outside the table, types made where the
 // runtime cannot see, e.g. through the Fortran bindings) are recorded first, the same
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "mpidbg/records.h"
+#include "rt/hot/hook_args_datatypes.h"
 
 namespace mpidbg::rt {
 
@@ -24,6 +26,15 @@ namespace mpidbg::rt {
 // if it could not be made.
 mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
                                        const MPI_Datatype* inputs = nullptr, int ninputs = 0);
+
+// Records the type a constructor just made, from the call's own arguments where they
+// are its contents (TypeCreateArgs), else as RecordDatatype does.
+mpidbg_datatype_record* RecordConstructedDatatype(MPI_Datatype datatype, int32_t creator,
+                                                  const TypeCreateArgs& call);
+
+// Frees the record's arrays that are not in its contents_room and empties all three
+// (the registry's DropArrays for datatype records).
+void DropDatatypeArrays(mpidbg_datatype_record* rec);
 
 // Registers every predefined datatype of the table in datatype_predefined.cc.
 void RegisterPredefinedDatatypes();

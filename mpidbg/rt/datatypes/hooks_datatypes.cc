@@ -14,7 +14,7 @@ void PreTypeCreate(CallScope&, TypeCreateArgs&) {}
 void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc) {
   RecheckFreedDatatypes();
   if (rc != MPI_SUCCESS || args.newtype == nullptr || *args.newtype == MPI_DATATYPE_NULL) return;
-  RecordDatatype(*args.newtype, scope.call(), args.inputs, args.ninputs);
+  RecordConstructedDatatype(*args.newtype, scope.call(), args);
 }
 
 void PreTypeCommit(CallScope&, TypeHandleArgs&) {}

@@ -5,17 +5,56 @@
 
 #include <mpi.h>
 
-#include "mpidbg/records.h"
 #include <stdint.h>
+
+#include <initializer_list>
+
+#include "mpidbg/records.h"
 
 namespace mpidbg::rt {
 
-// Every type constructor: the new type is read back from MPI after the call; its input
-// types are the handles the application passed (oldtype, or a struct's array).
+// A stretch of a constructor's own arguments: `n` elements at `at` (one scalar argument,
+// or an array argument and its length).
+template <typename T>
+struct ArgRun {
+  const T* at;
+  int n;
+};
+
+// A constructor's integers or addresses in the order MPI_Type_get_contents reports them
+// (MPI-4.0, 5.1.13), as the stretches of its arguments they are made of: MPI_Type_vector's
+// integers are {&count, 1}, {&blocklength, 1}, {&stride, 1}; MPI_Type_indexed's
+// {&count, 1}, {blocklengths, count}, {displacements, count}. Read only once the call has
+// succeeded (MPI has checked the counts by then).
+template <typename T>
+struct ArgRuns {
+  static constexpr int kMax = 8;
+  ArgRun<T> run[kMax];
+  int count = 0;
+};
+
+template <typename T>
+inline ArgRuns<T> Runs(std::initializer_list<ArgRun<T>> runs) {
+  ArgRuns<T> out;
+  for (const ArgRun<T>& r : runs) {
+    if (out.count < ArgRuns<T>::kMax) out.run[out.count++] = r;
+  }
+  return out;
+}
+
+// Every type constructor. Its input types are the handles the application passed
+// (oldtype, or a struct's array). Where the call's own arguments are its contents
+// (`combiner` set: the constructors whose contents MPI-4.0 defines from their
+// arguments, without the large-count forms), the record is made from them; otherwise
+// (`combiner` -1) the new type's envelope and contents are read back from MPI after the
+// call.
 struct TypeCreateArgs {
   MPI_Datatype* newtype = nullptr;
   const MPI_Datatype* inputs = nullptr;
   int ninputs = 0;
+  int combiner = -1;  // MPI_COMBINER_* of the constructor, or -1
+  ArgRuns<int> ints;
+  ArgRuns<MPI_Aint> addrs;
 };
 
 // MPI_Type_commit and MPI_Type_free (which sets the handle to MPI_DATATYPE_NULL).

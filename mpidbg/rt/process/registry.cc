@@ -5,6 +5,7 @@
 
 #include "core/record_arrays.h"
 #include "mpidbg/runtime_api.h"
+#include "rt/datatypes/datatype_registry.h"
 
 namespace mpidbg::rt {
 
@@ -29,10 +30,7 @@ void DropGroup(mpidbg_object_head* h) {
   DropArray(&r->args);
 }
 void DropDatatype(mpidbg_object_head* h) {
-  auto* r = AsRecord<mpidbg_datatype_record>(h);
-  DropArray(&r->integers);
-  DropArray(&r->addresses);
-  DropArray(&r->types);
+  DropDatatypeArrays(AsRecord<mpidbg_datatype_record>(h));
 }
 void DropInfo(mpidbg_object_head* h) { DropArray(&AsRecord<mpidbg_info_record>(h)->entries); }
 void DropWindow(mpidbg_object_head* h) {
