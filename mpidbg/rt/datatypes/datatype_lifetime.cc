@@ -1,6 +1,7 @@
 // datatype_lifetime.cc — see datatype_lifetime.h.
 //
-// Every derived type record has an Entry counting who depends on it:
+// A derived type record has an Entry counting who depends on it, made when something
+// first does (EntryMadeLocked):
 //   readers     kept records (live, held or orphan) whose `types` name it
 //   users       of those, the ones not yet released by MPI
 //   extra_refs  references the application holds beyond the first (handed out by
@@ -60,6 +61,53 @@ Entry* EntryOfLocked(const mpidbg_object_head* rec) {
   if (rec == nullptr || !g_entries.Find(AddressOf(rec), &value) || value == 0) return nullptr;
   Entry* e = EntryAt(value);
   return e->rec == rec && e->create_serial == rec->create_serial ? e : nullptr;
+}
+
+// A new entry for `rec` with room for `n` inputs, mapped; nullptr when memory ran out or
+// a stale entry holds the address (its record went without the runtime seeing: entries
+// that named it as an input may still point at it, so it stays).
+Entry* NewEntryLocked(mpidbg_object_head* rec, int n) {
+  auto* e = static_cast<Entry*>(malloc(sizeof(Entry)));
+  auto* list = n > 0 ? static_cast<Entry**>(malloc(sizeof(Entry*) * n)) : nullptr;
+  if (e == nullptr || (n > 0 && list == nullptr)) {
+    free(e);
+    free(list);
+    return nullptr;
+  }
+  *e = Entry{rec, rec->create_serial, 0, 0, 0, false, false, false, false, false, 0, list};
+  if (!g_entries.Insert(AddressOf(rec), AddressOf(e))) {
+    free(list);
+    free(e);
+    return nullptr;
+  }
+  return e;
+}
+
+// The entry of `rec`, made now for a record that has none yet. A type built from
+// predefined types only gets its entry when something first depends on it (a derived
+// type built from it, a reference MPI_Type_get_contents handed out, an operation or
+// file view still using it when it is freed); until then it has no dependents, so
+// freeing it is the plain way. Never for a freed record (freed the plain way already)
+// or a predefined one (never freed).
+Entry* EntryMadeLocked(mpidbg_object_head* rec) {
+  if (rec == nullptr) return nullptr;
+  if (Entry* e = EntryOfLocked(rec)) return e;
+  if ((__atomic_load_n(&rec->hdr.flags, __ATOMIC_RELAXED) &
+       (MPIDBG_REC_FREED | MPIDBG_REC_PREDEFINED)) != 0)
+    return nullptr;
+  return NewEntryLocked(rec, 0);
+}
+
+// References beyond the first the application holds, over all entries: while there are
+// none, MPI_Type_free need not look for one (TakeDatatypeReference). Written under
+// g_lock, read without it.
+uint64_t g_extra_refs_total = 0;
+
+void AddExtraRefsLocked(Entry* e, int64_t delta) {
+  e->extra_refs = static_cast<uint32_t>(static_cast<int64_t>(e->extra_refs) + delta);
+  __atomic_store_n(&g_extra_refs_total,
+                   static_cast<uint64_t>(static_cast<int64_t>(g_extra_refs_total) + delta),
+                   __ATOMIC_RELAXED);
 }
 
 // Whether any op record in the runtime's table names `handle` as its datatype; read
@@ -208,50 +256,36 @@ void ReleaseHeld(mpidbg_record_header* hdr, void*) {
 }  // namespace
 
 void NoteDatatypeInputs(mpidbg_object_head* rec, mpidbg_object_head* const* inputs, int n) {
-  if (rec == nullptr) return;
-  auto* e = static_cast<Entry*>(malloc(sizeof(Entry)));
-  auto* list = n > 0 ? static_cast<Entry**>(malloc(sizeof(Entry*) * n)) : nullptr;
-  if (e == nullptr || (n > 0 && list == nullptr)) {
-    free(e);
-    free(list);
-    return;  // untracked: freed the plain way (DatatypeFreed)
-  }
-  *e = Entry{rec, rec->create_serial, 0, 0, 0, false, false, false, false, false, 0, list};
+  if (rec == nullptr || n <= 0) return;  // no derived input: an entry when one is needed
   core::SpinGuard guard(g_lock);
+  Entry* e = NewEntryLocked(rec, n);
+  if (e == nullptr) return;  // untracked: freed the plain way (DatatypeFreed)
   for (int i = 0; i < n; ++i) {
-    Entry* in = EntryOfLocked(inputs[i]);
+    Entry* in = EntryMadeLocked(inputs[i]);
     if (in == nullptr) continue;  // an input the runtime does not track
     ++in->readers;
     ++in->users;
     e->inputs[e->n_inputs++] = in;
-  }
-  // A stale entry at this address (its record went without the runtime seeing) is
-  // replaced and left allocated: entries that named it as an input may still point at it.
-  if (!g_entries.Insert(AddressOf(rec), AddressOf(e))) {
-    for (int i = 0; i < e->n_inputs; ++i) {
-      --e->inputs[i]->readers;
-      --e->inputs[i]->users;
-    }
-    free(list);
-    free(e);
   }
 }
 
 void DatatypeReferenced(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
   core::SpinGuard guard(g_lock);
-  Entry* e = EntryOfLocked(rec);  // predefined records have none
-  if (e != nullptr && !e->freed) ++e->extra_refs;
+  Entry* e = EntryMadeLocked(rec);  // predefined records have none
+  if (e != nullptr && !e->freed) AddExtraRefsLocked(e, 1);
 }
 
 bool TakeDatatypeReference(mpidbg_object_head* rec) {
-  if (rec == nullptr) return false;
+  if (rec == nullptr || !DatatypeReferencesHeld()) return false;
   core::SpinGuard guard(g_lock);
   Entry* e = EntryOfLocked(rec);
   if (e == nullptr || e->freed || e->extra_refs == 0) return false;
-  --e->extra_refs;
+  AddExtraRefsLocked(e, -1);
   return true;
 }
+
+bool DatatypeReferencesHeld() { return __atomic_load_n(&g_extra_refs_total, __ATOMIC_RELAXED) != 0; }
 
 void DatatypeFreed(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
@@ -260,11 +294,15 @@ void DatatypeFreed(mpidbg_object_head* rec) {
   {
     core::SpinGuard guard(g_lock);
     Entry* e = EntryOfLocked(rec);
+    // A type nothing depended on so far needs an entry now only if MPI still uses it.
+    if (e == nullptr && (UsedByOperations(rec->handle) || UsedByFileViews(rec->handle))) {
+      e = EntryMadeLocked(rec);
+    }
     if (e != nullptr) {
       tracked = true;
       g_datatypes.MarkDetachedFreedHeld(rec);
       e->freed = true;
-      e->extra_refs = 0;
+      AddExtraRefsLocked(e, -static_cast<int64_t>(e->extra_refs));
       TryReleaseLocked(e, 0, &orphans);
       OrphanIfUnkeptLocked(e, &orphans);
     }

@@ -47,6 +47,10 @@ void DatatypeReferenced(mpidbg_object_head* rec);
 // this is the last reference: the record is freed the plain way.
 bool TakeDatatypeReference(mpidbg_object_head* rec);
 
+// Whether the application holds a second reference to any type at all (cheap, no lock):
+// while it does not, TakeDatatypeReference is false for every record.
+bool DatatypeReferencesHeld();
+
 // Freed types that pending operations or file views kept back: released now if none
 // does any more.
 void RecheckFreedDatatypes();

@@ -32,10 +32,12 @@ void PostTypeCommit(CallScope&, TypeHandleArgs& args, int rc) {
 void PreTypeFree(CallScope&, TypeHandleArgs& args) {
   if (args.datatype == nullptr) return;
   args.saved = HandleToU64(*args.datatype);
-  mpidbg_object_head* live = g_datatypes.FindLive(args.saved);
-  if (live != nullptr && TakeDatatypeReference(live)) {
-    args.reference = live;
-    return;
+  if (DatatypeReferencesHeld()) {
+    mpidbg_object_head* live = g_datatypes.FindLive(args.saved);
+    if (live != nullptr && TakeDatatypeReference(live)) {
+      args.reference = live;
+      return;
+    }
   }
   args.record = g_datatypes.Detach(args.saved);
 }
