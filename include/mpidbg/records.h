@@ -243,7 +243,7 @@ typedef struct mpidbg_object_head {
   uint64_t handle;         /* the handle value widened to 64 bits */
   uint64_t create_serial;  /* root.create_counter at creation */
   uint64_t free_serial;    /* root.free_counter when the application freed it, else 0 */
-  int64_t create_time_ns;  /* CLOCK_REALTIME at creation, 0 for predefined objects */
+  int64_t create_time_ns;  /* CLOCK_REALTIME (coarse) at creation, 0 for predefined objects */
   int32_t creator;         /* enum mpidbg_call_id of the creating call */
   int32_t fortran_index;   /* MPI_*_c2f of the handle, -1 when not known */
   char name[64];           /* MPI_*_set_name or the predefined name */

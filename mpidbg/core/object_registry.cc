@@ -23,7 +23,8 @@ mpidbg_object_head* ObjectRegistry::BeginCreate(uint64_t handle, int32_t creator
   auto* rec = reinterpret_cast<mpidbg_object_head*>(slot);
   rec->handle = handle;
   rec->create_serial = __atomic_add_fetch(shared_.create_counter, 1, __ATOMIC_RELAXED);
-  rec->create_time_ns = (flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : RealtimeNs();
+  // The coarse clock, as every per-call timestamp (the tick keeper's word while it runs).
+  rec->create_time_ns = (flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CoarseRealtimeNs();
   rec->creator = creator;
   rec->fortran_index = -1;
   return rec;

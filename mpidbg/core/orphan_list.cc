@@ -59,12 +59,15 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) 
   uint32_t n = 0;
   bool kept = false;
   {
+    // Kept and the excess taken under one hold of the lock: one orphan in, usually one
+    // out once the budget is full.
     SpinGuard guard(lock_);
     if (size_ < capacity_ || GrowLocked()) {
       ring_[(head_ + size_) & (capacity_ - 1)] = Entry{rec, release, owner};
       ++size_;
       PublishCountLocked();
       kept = true;
+      n = TakeExcessLocked(batch, kBatch);
     }
   }
   if (!kept) {
@@ -72,13 +75,12 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) 
     release(rec, owner);
     return;
   }
-  do {
-    {
-      SpinGuard guard(lock_);
-      n = TakeExcessLocked(batch, kBatch);
-    }
+  for (;;) {
     for (uint32_t i = 0; i < n; ++i) batch[i].release(batch[i].rec, batch[i].owner);
-  } while (n == kBatch);
+    if (n < kBatch) return;
+    SpinGuard guard(lock_);
+    n = TakeExcessLocked(batch, kBatch);
+  }
 }
 
 uint64_t OrphanList::ReleaseAll() {

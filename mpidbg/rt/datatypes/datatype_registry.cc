@@ -246,12 +246,12 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
   FillSizes(t, rec);
   FillArrays(c, inputs, n, rec);
   rec->combiner = CombinerOf(c.combiner);
-  // Where a type a constructor just made has no name (kConstructedTypesAreUnnamed),
+  // Where a type a constructor just made has no name (ConstructedTypeMayBeNamed),
   // MPI_Type_set_name gives it one later, and is recorded; a predefined type, a
   // duplicate or one met unrecorded may have one already.
-  const bool maybe_named = !kConstructedTypesAreUnnamed || creator == MPIDBG_CALL_NONE ||
-                           creator == MPIDBG_CALL_MPI_Type_dup ||
-                           (flags & MPIDBG_REC_PREDEFINED) != 0;
+  const bool maybe_named = creator == MPIDBG_CALL_NONE || creator == MPIDBG_CALL_MPI_Type_dup ||
+                           (flags & MPIDBG_REC_PREDEFINED) != 0 ||
+                           ConstructedTypeMayBeNamed(creator, rec->size);
   if (maybe_named) ReadName(t, rec->obj.name, sizeof rec->obj.name);
   rec->obj.fortran_index = static_cast<int32_t>(PMPI_Type_c2f(t));
   g_datatypes.EndCreate(head);

@@ -59,8 +59,33 @@ bool IsContentsReference(MPI_Datatype t);
 constexpr bool kContentsAreNewTypes = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_OPENMPI;
 
 // MPICH gives a type a constructor makes no name (MPI_Type_get_name answers ""), so its
-// record need not ask; Open MPI names some ("Dup MPI_INT"), so there every record asks.
+// record need not ask. Open MPI 4.1 names the types it makes as duplicates: those of
+// MPI_Type_dup and MPI_Type_create_resized ("Dup MPI_INT", "Dup Dup MPI_INT") and every
+// empty one ("Dup MPI_EMPTY", e.g. MPI_Type_contiguous of count 0); the other
+// constructors' types have none. So a record asks only where a name may be
+// (ConstructedTypeMayBeNamed).
 constexpr bool kConstructedTypesAreUnnamed = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_MPICH;
+
+// Whether the type `creator` just made, of `size` bytes, may have a name already (the
+// call's record asks MPI_Type_get_name only then).
+constexpr bool ConstructedTypeMayBeNamed(int32_t creator, int64_t size) {
+  if (kConstructedTypesAreUnnamed) return false;
+  switch (creator) {
+    case MPIDBG_CALL_MPI_Type_contiguous:
+    case MPIDBG_CALL_MPI_Type_vector:
+    case MPIDBG_CALL_MPI_Type_create_hvector:
+    case MPIDBG_CALL_MPI_Type_indexed:
+    case MPIDBG_CALL_MPI_Type_create_hindexed:
+    case MPIDBG_CALL_MPI_Type_create_indexed_block:
+    case MPIDBG_CALL_MPI_Type_create_hindexed_block:
+    case MPIDBG_CALL_MPI_Type_create_struct:
+    case MPIDBG_CALL_MPI_Type_create_subarray:
+    case MPIDBG_CALL_MPI_Type_create_darray:
+      return size == 0;
+    default:
+      return true;  // MPI_Type_dup, MPI_Type_create_resized, and any not measured
+  }
+}
 
 }  // namespace mpidbg::rt
 

@@ -130,8 +130,15 @@ const DatatypeInfo& DescribeIntoThread(ThreadState* ts, MPI_Datatype datatype) {
 bool DatatypeMayBeInOperations(uint64_t handle) { return g_described_derived.MayContain(handle); }
 
 bool IsDescribedPredefined(MPI_Datatype datatype) {
-  DatatypeInfo info;
-  return datatype != MPI_DATATYPE_NULL && CacheLookup(HandleToU64(datatype), &info);
+  if (datatype == MPI_DATATYPE_NULL) return false;
+  // Only whether the entry holds the key (no copy of its name): a concurrent fill makes
+  // the answer "no", which costs the caller a look-up, never a wrong record.
+  const uint64_t key = HandleToU64(datatype);
+  CacheEntry& e = EntryFor(key);
+  const uint32_t before = e.seq.load(std::memory_order_acquire);
+  if ((before & 1u) != 0 || e.key.load(std::memory_order_relaxed) != key) return false;
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return e.seq.load(std::memory_order_relaxed) == before;
 }
 
 int64_t DatatypeSize(MPI_Datatype datatype) {
