@@ -42,12 +42,11 @@ void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
   mpidbg_object_head* superseded = nullptr;  // dropped (kCountReference)
   {
     SpinGuard guard(lock_);
-    uint64_t previous = 0;
-    if (!by_handle_.Insert(rec->handle, AddressOf(rec), &previous)) return;
-    mpidbg_object_head* old = previous != 0 && previous != AddressOf(rec) ? HeadAt(previous)
-                                                                          : nullptr;
+    mpidbg_object_head* previous = nullptr;
+    if (!by_handle_.Insert(rec, &previous)) return;
+    mpidbg_object_head* old = previous != rec ? previous : nullptr;
     if (old != nullptr && (old->hdr.flags & MPIDBG_REC_FREED) == 0) {
-      if (rehandout_ == Rehandout::kCountReference) {
+      if (counts_references()) {
         // One more reference to the same object: the new record describes it.
         uint64_t refs = 0;
         extra_refs_.Find(rec->handle, &refs);
@@ -58,7 +57,7 @@ void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
         OrphanLocked(old, /*released_now=*/true);
         displaced = old;
       }
-    } else {
+    } else if (counts_references()) {
       extra_refs_.Erase(rec->handle);  // a new object: no references from before
     }
   }
@@ -67,19 +66,17 @@ void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
 }
 
 mpidbg_object_head* ObjectRegistry::Find(uint64_t handle) const {
+  if (mpidbg_object_head* rec = by_handle_.Find(handle)) return rec;
   uint64_t address = 0;
-  if ((by_handle_.Find(handle, &address) && address != 0) ||
-      (predefined_.Find(handle, &address) && address != 0))
-    return HeadAt(address);
+  if (predefined_.Find(handle, &address) && address != 0) return HeadAt(address);
   return nullptr;
 }
 
 mpidbg_object_head* ObjectRegistry::FindLive(uint64_t handle) const {
-  uint64_t address = 0;
-  if (by_handle_.Find(handle, &address) && address != 0) {
-    mpidbg_object_head* rec = HeadAt(address);
+  if (mpidbg_object_head* rec = by_handle_.Find(handle)) {
     if ((rec->hdr.flags & MPIDBG_REC_FREED) == 0) return rec;
   }
+  uint64_t address = 0;
   if (predefined_.Find(handle, &address) && address != 0) return HeadAt(address);
   return nullptr;
 }
@@ -96,12 +93,11 @@ mpidbg_object_head* ObjectRegistry::MarkFreed(uint64_t handle, bool released_now
   mpidbg_object_head* rec = nullptr;
   {
     SpinGuard guard(lock_);
-    uint64_t address = 0;
-    if (!by_handle_.Find(handle, &address) || address == 0) return nullptr;
-    rec = HeadAt(address);
+    rec = by_handle_.Find(handle);
+    if (rec == nullptr) return nullptr;
     if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return rec;  // freed twice: MPI's error
     uint64_t refs = 0;
-    if (extra_refs_.Find(handle, &refs) && refs != 0) {
+    if (counts_references() && extra_refs_.Find(handle, &refs) && refs != 0) {
       // Other references to the object remain: it is not freed yet.
       if (refs == 1) {
         extra_refs_.Erase(handle);
@@ -118,12 +114,11 @@ mpidbg_object_head* ObjectRegistry::MarkFreed(uint64_t handle, bool released_now
 
 mpidbg_object_head* ObjectRegistry::Detach(uint64_t handle) {
   SpinGuard guard(lock_);
-  uint64_t address = 0;
-  if (!by_handle_.Find(handle, &address) || address == 0) return nullptr;
-  mpidbg_object_head* rec = HeadAt(address);
+  mpidbg_object_head* rec = by_handle_.Find(handle);
+  if (rec == nullptr) return nullptr;
   if ((rec->hdr.flags & (MPIDBG_REC_FREED | MPIDBG_REC_PREDEFINED)) != 0) return nullptr;
   uint64_t refs = 0;
-  if (extra_refs_.Find(handle, &refs) && refs != 0) {
+  if (counts_references() && extra_refs_.Find(handle, &refs) && refs != 0) {
     // Other references to the object remain: this free does not free it.
     if (refs == 1) {
       extra_refs_.Erase(handle);
@@ -132,16 +127,16 @@ mpidbg_object_head* ObjectRegistry::Detach(uint64_t handle) {
     }
     return nullptr;
   }
-  by_handle_.CompareErase(handle, address);
+  by_handle_.CompareErase(handle, rec);
   return rec;
 }
 
 void ObjectRegistry::Reattach(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
   SpinGuard guard(lock_);
-  uint64_t address = 0;
-  if (by_handle_.Find(rec->handle, &address) && address != 0) return;
-  by_handle_.Insert(rec->handle, AddressOf(rec));
+  if (by_handle_.Find(rec->handle) != nullptr) return;
+  mpidbg_object_head* previous = nullptr;
+  by_handle_.Insert(rec, &previous);
 }
 
 void ObjectRegistry::MarkDetachedFreed(mpidbg_object_head* rec, bool released_now) {
@@ -171,11 +166,10 @@ void ObjectRegistry::MarkReleased(mpidbg_object_head* rec) {
 
 bool ObjectRegistry::MarkHandleReleased(uint64_t handle) {
   SpinGuard guard(lock_);
-  uint64_t address = 0;
   // A record still mapped under the lock has not started its release (ReleaseRecord
   // unmaps it first under the same lock).
-  if (!by_handle_.Find(handle, &address) || address == 0) return false;
-  mpidbg_object_head* rec = HeadAt(address);
+  mpidbg_object_head* rec = by_handle_.Find(handle);
+  if (rec == nullptr) return false;
   const uint32_t flags = rec->hdr.flags;
   if ((flags & MPIDBG_REC_FREED) == 0 || (flags & MPIDBG_REC_RELEASED) != 0) return false;
   table_->BeginUpdate(&rec->hdr);
@@ -187,7 +181,7 @@ bool ObjectRegistry::MarkHandleReleased(uint64_t handle) {
 void ObjectRegistry::ReleaseRecord(mpidbg_object_head* rec) {
   {
     SpinGuard guard(lock_);
-    by_handle_.CompareErase(rec->handle, AddressOf(rec));
+    by_handle_.CompareErase(rec->handle, rec);
   }
   if (drop_ != nullptr) {
     table_->BeginUpdate(&rec->hdr);

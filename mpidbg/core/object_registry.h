@@ -3,8 +3,8 @@
 // free into an orphan, release.
 //
 // Every record starts with mpidbg_object_head (records.h). Lookup by handle is
-// lock-free; creation, freeing and release take the registry's spinlock (none of them
-// is per message).
+// lock-free (core/record_map.h: one word for most handles); creation, freeing and
+// release take the registry's spinlock (none of them is per message).
 //
 // A handle maps to its newest record: when MPI reuses the value of a freed handle, the
 // new object's record takes over the mapping and the orphan stays findable only by
@@ -28,6 +28,7 @@
 
 #include "core/handle_map.h"
 #include "core/orphan_list.h"
+#include "core/record_map.h"
 #include "core/slab_table.h"
 #include "core/spinlock.h"
 #include "mpidbg/records.h"
@@ -117,9 +118,11 @@ class ObjectRegistry {
   DropArrays drop_;
   Rehandout rehandout_;
   mutable SpinLock lock_;
-  HandleMap by_handle_{64};   // handle -> newest non-predefined record
+  bool counts_references() const { return rehandout_ == Rehandout::kCountReference; }
+
+  RecordMap by_handle_{64};   // handle -> newest non-predefined record
   HandleMap predefined_{16};  // handle -> predefined record
-  HandleMap extra_refs_{16};  // handle -> references beyond the first (kCountReference)
+  HandleMap extra_refs_{16};  // handle -> references beyond the first (kCountReference only)
 };
 
 template <typename Record>
