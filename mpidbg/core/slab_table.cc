@@ -7,6 +7,24 @@
 #include "core/record_write.h"
 
 namespace mpidbg::core {
+
+namespace {
+// Zeroes a record's body (all but its header) in naturally aligned words with relaxed
+// atomic stores: another thread may be reading the record the way a debugger does
+// (ForEachRecord: a lifetime check walking thread or operation records) while it is
+// cleared or reopened, and reads the old or the zero value of each word, never a torn
+// one. Record sizes are multiples of 8 (records.h); a tail is zeroed bytewise.
+void ZeroBody(mpidbg_record_header* rec, uint32_t record_size) {
+  char* body = reinterpret_cast<char*>(rec) + sizeof(mpidbg_record_header);
+  const size_t bytes = record_size - sizeof(mpidbg_record_header);
+  auto* words = reinterpret_cast<uint64_t*>(body);
+  const size_t n = bytes / sizeof(uint64_t);
+  for (size_t i = 0; i < n; ++i) __atomic_store_n(&words[i], uint64_t{0}, __ATOMIC_RELAXED);
+  for (size_t i = n * sizeof(uint64_t); i < bytes; ++i) {
+    __atomic_store_n(&body[i], char{0}, __ATOMIC_RELAXED);
+  }
+}
+}  // namespace
 namespace {
 
 // The free-list link, stored in the body of a FREE slot right after the header.
@@ -92,8 +110,7 @@ void SlabTable::ReturnSlots(mpidbg_record_header* const* slots, uint32_t n) {
 
 void SlabTable::BeginCreate(mpidbg_record_header* slot, uint32_t flags) {
   BeginRecordWrite(slot);
-  memset(reinterpret_cast<char*>(slot) + sizeof(mpidbg_record_header), 0,
-         record_size_ - sizeof(mpidbg_record_header));
+  ZeroBody(slot, record_size_);
   StoreKind(slot, kind_);
   slot->size = static_cast<uint16_t>(record_size_);
   slot->flags = flags;
@@ -119,8 +136,7 @@ void SlabTable::Clear(mpidbg_record_header* rec) {
   BeginRecordWrite(rec);
   StoreKind(rec, MPIDBG_KIND_FREE);
   rec->flags = 0;
-  memset(reinterpret_cast<char*>(rec) + sizeof(mpidbg_record_header), 0,
-         record_size_ - sizeof(mpidbg_record_header));
+  ZeroBody(rec, record_size_);
   EndRecordWrite(rec);
   __atomic_fetch_add(&changes_, 1, __ATOMIC_RELEASE);
   __atomic_fetch_sub(&table_->live_count, 1, __ATOMIC_RELAXED);

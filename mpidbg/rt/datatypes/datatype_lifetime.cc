@@ -58,7 +58,9 @@ Entry* EntryAt(uint64_t value) { return reinterpret_cast<Entry*>(static_cast<uin
 
 Entry* EntryOfLocked(const mpidbg_object_head* rec) {
   uint64_t value = 0;
-  if (rec == nullptr || !g_entries.Find(AddressOf(rec), &value) || value == 0) return nullptr;
+  if (rec == nullptr || g_entries.size() == 0 || !g_entries.Find(AddressOf(rec), &value) ||
+      value == 0)
+    return nullptr;
   Entry* e = EntryAt(value);
   return e->rec == rec && e->create_serial == rec->create_serial ? e : nullptr;
 }

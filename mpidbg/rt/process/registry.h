@@ -55,6 +55,7 @@ void CarryOutDebuggerRequests();
 // attached); never on a per-message path. Records may change while fn reads them.
 template <typename Fn>
 void ForEachRecord(const mpidbg_table& table, Fn fn) {
+  if (__atomic_load_n(&table.live_count, __ATOMIC_ACQUIRE) == 0) return;  // nothing to walk
   uint64_t address = __atomic_load_n(&table.first_slab, __ATOMIC_ACQUIRE);
   const uint32_t slabs = __atomic_load_n(&table.slab_count, __ATOMIC_ACQUIRE);
   for (uint32_t n = 0; address != 0 && n < slabs; ++n) {
