@@ -184,9 +184,12 @@ void ObjectRegistry::ReleaseRecord(mpidbg_object_head* rec) {
     by_handle_.CompareErase(rec->handle, rec);
   }
   if (drop_ != nullptr) {
+    // The arrays go inside the window that clears the record: a reader sees it whole,
+    // arrays included, or FREE.
     table_->BeginUpdate(&rec->hdr);
     drop_(rec);
-    table_->EndUpdate(&rec->hdr);
+    table_->ReleaseOpened(&rec->hdr);
+    return;
   }
   table_->Release(&rec->hdr);
 }

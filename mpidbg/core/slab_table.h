@@ -68,6 +68,9 @@ class SlabTable {
   void EndUpdate(mpidbg_record_header* rec) const;
   // Turns a live record back into a FREE slot (still owned by the caller).
   void Clear(mpidbg_record_header* rec);
+  // The same for a record whose write window the caller opened (BeginUpdate) to change
+  // it first: closes that window with the record FREE.
+  void ClearOpened(mpidbg_record_header* rec);
 
   // --- per-message lifecycle on an owned slot (no lock, no zeroing, no generation) ---
   // Opens the write window of a new record: seq odd, kind/size/flags set. The caller
@@ -100,6 +103,8 @@ class SlabTable {
   mpidbg_record_header* Create(uint32_t flags);
   // Clear + ReturnSlot.
   void Release(mpidbg_record_header* rec);
+  // ClearOpened + ReturnSlot.
+  void ReleaseOpened(mpidbg_record_header* rec);
 
   void BumpGeneration() const { __atomic_fetch_add(generation_, 1, __ATOMIC_RELEASE); }
   // Changes made through EndCreate, EndUpdate and Clear so far (not the per-message
