@@ -14,8 +14,8 @@
  *  - A record being written has an odd `seq`; a reader that sees an odd value, or a
  *    different value before and after reading, knows the record is torn.
  *  - `mpidbg_root.generation` changes whenever a record is created, updated or
- *    released (thread records change on every MPI call), so a reader may cache a
- *    decoded snapshot until it changes.
+ *    released, so a reader may cache a decoded snapshot until it changes. A thread's
+ *    live words (mpidbg_thread_live) change without it: a reader re-reads them.
  *  - Records live in slabs that never move or get freed; a slot is reused after release.
  *
  * Ranks and tags are normalised by the runtime to the constants below, whatever the
