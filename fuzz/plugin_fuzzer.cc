@@ -418,7 +418,37 @@ void add_traffic_block(ImageBuilder& b) {
   live.comm_job_id = 0x77;
   live.calls = 6;
   t.live = b.add_thread_live(live);
+  t.live_size = sizeof(mpidbg_thread_live);
   b.add_thread(t);
+  // A thread blocked in MPI_Send below MPI_THREAD_MULTIPLE: its record says NOT_IN_MPI,
+  // its live words name the call and the ring entry of its envelope (request 0), so
+  // mutations reach live_size, the op merge and the thread's operation.
+  mpidbg_flight_entry send{};
+  send.state = MPIDBG_FLIGHT_POSTED;
+  send.direction = MPIDBG_OPERATION_SEND;
+  send.call = MPIDBG_CALL_MPI_Send;
+  send.comm_job_id = 0x77;
+  send.peer = 2;
+  send.tag = 5;
+  send.post_serial = 97;
+  send.ordinal = 4;
+  mpidbg_thread_record blocked{};
+  blocked.tid = 4243;
+  blocked.root = -1;
+  blocked.flight_entries = b.add_flight_ring(4, {{0, send}});
+  blocked.flight_head = 1;
+  blocked.flight_capacity = 4;
+  blocked.flight_entry_size = sizeof(mpidbg_flight_entry);
+  mpidbg_thread_live in_send{};
+  in_send.state = MPIDBG_THREAD_BLOCKED;
+  in_send.call = MPIDBG_CALL_MPI_Send;
+  in_send.entry_time_ns = 1700000000000000000;
+  in_send.comm_job_id = 0x77;
+  in_send.calls = 2;
+  in_send.op = blocked.flight_entries;
+  blocked.live = b.add_thread_live(in_send);
+  blocked.live_size = sizeof(mpidbg_thread_live);
+  b.add_thread(blocked);
   b.commit();
 }
 

@@ -289,6 +289,9 @@ void decode_thread(const Decoder& d, mpidbg_thread_record* out) {
   MPIDBG_FIELD(mpidbg_thread_record, flight_entry_size);
   // Appended after the ring; a record written before it reads live 0: no live block.
   MPIDBG_FIELD(mpidbg_thread_record, live);
+  // Appended after live; a record written before it reads 0: the live words before op.
+  MPIDBG_FIELD(mpidbg_thread_record, live_size);
+  MPIDBG_FIELD(mpidbg_thread_record, reserved3);
 }
 
 // The words a thread writes on every outermost call; no header of their own.
@@ -301,6 +304,8 @@ void decode_thread_live(const Decoder& d, mpidbg_thread_live* out) {
   MPIDBG_FIELD(mpidbg_thread_live, comm_handle);
   MPIDBG_FIELD(mpidbg_thread_live, comm_job_id);
   MPIDBG_FIELD(mpidbg_thread_live, calls);
+  // Appended: a block the runtime wrote without it (fewer bytes read) decodes op 0.
+  MPIDBG_FIELD(mpidbg_thread_live, op);
 }
 
 // A ring entry has no record header: its seq is the first field, checked by the reader.

@@ -1,32 +1,25 @@
 #include "plugin/thread_live.h"
 
+#include "plugin/errors.h"
 #include "plugin/record_decode.h"
 
 namespace mpidbg::plugin {
 
 mpidbg_thread_record merge_live_words(const mpidbg_thread_record& published,
                                       const mpidbg_thread_live& live) {
-  mpidbg_thread_record out = published;
-  // The thread counts every outermost call here; the record's count stops at the last
-  // call that published itself.
-  out.calls = live.calls;
-  // A call the record publishes (BLOCKED, or the Test family's IN_MPI) is the same call
-  // the live words name, and the record has its detail: the record wins.
-  if (published.state != MPIDBG_THREAD_NOT_IN_MPI) return out;
-  if (live.state == MPIDBG_THREAD_NOT_IN_MPI) return out;
-  out.state = live.state;
-  out.call = live.call;
-  out.entry_time_ns = live.entry_time_ns;
-  out.comm_handle = live.comm_handle;
-  out.comm_job_id = live.comm_job_id;
+  mpidbg_thread_record out;
+  mpidbg_thread_merge_live(&published, &live, &out);
   return out;
 }
 
-int read_thread_live(TargetReader& reader, TargetAddr addr, mpidbg_thread_live* out) {
-  uint8_t bytes[sizeof(mpidbg_thread_live)];
-  const int rc = reader.read(addr, sizeof bytes, bytes);
+int read_thread_live(TargetReader& reader, TargetAddr addr, uint32_t bytes,
+                     mpidbg_thread_live* out) {
+  uint8_t buffer[sizeof(mpidbg_thread_live)];
+  if (bytes == 0 || bytes > sizeof buffer) return kErrBadArgument;
+  const int rc = reader.read(addr, bytes, buffer);
   if (rc != mqs_ok) return rc;
-  decode_thread_live(Decoder(bytes, sizeof bytes, reader.format().swap), out);
+  // What the runtime did not write (op, for a runtime that writes 48 bytes) decodes as 0.
+  decode_thread_live(Decoder(buffer, bytes, reader.format().swap), out);
   return mqs_ok;
 }
 
@@ -37,8 +30,11 @@ void merge_thread_live(TargetReader& reader, RuntimeSnapshot* snap) {
     // No live block: a layout-1 record (zero-filled past what it wrote) or a runtime
     // that keeps none.
     if (thread.published.live == 0) continue;
+    // As many bytes as the runtime writes (records.h): a block of 48 may end its mapping.
+    const uint32_t bytes = mpidbg_thread_live_bytes(&thread.published);
     mpidbg_thread_live live;
-    if (read_thread_live(reader, TargetAddr(thread.published.live), &live) != mqs_ok) {
+    if (bytes == 0 ||
+        read_thread_live(reader, TargetAddr(thread.published.live), bytes, &live) != mqs_ok) {
       ++unreadable;  // the record alone is still a true, if older, account
       continue;
     }

@@ -14,8 +14,8 @@
  *  - A record being written has an odd `seq`; a reader that sees an odd value, or a
  *    different value before and after reading, knows the record is torn.
  *  - `mpidbg_root.generation` changes whenever a record is created, updated or
- *    released (thread records change on every MPI call), so a reader may cache a
- *    decoded snapshot until it changes.
+ *    released, so a reader may cache a decoded snapshot until it changes. A thread's
+ *    live words (mpidbg_thread_live) change without it: a reader re-reads them.
  *  - Records live in slabs that never move or get freed; a slot is reused after release.
  *
  * Ranks and tags are normalised by the runtime to the constants below, whatever the
@@ -390,8 +390,9 @@ typedef struct mpidbg_thread_record {
   int64_t entry_time_ns;   /* CLOCK_REALTIME at entry of the current call */
   uint64_t comm_handle;    /* communicator of the current call, if any */
   uint64_t comm_job_id;
-  uint64_t op;             /* target address of the op record of a blocking p2p call,
-                            * or of its flight entry (see mpidbg_flight_entry) */
+  uint64_t op;             /* target address of the op record of a blocking p2p call
+                            * (a blocking call whose envelope is a flight entry names
+                            * it in the live words instead: mpidbg_thread_live) */
   uint64_t requests;       /* target address of the caller's MPI_Request array (WAIT) */
   uint64_t calls;          /* MPI calls made by this thread (see mpidbg_thread_live) */
   int64_t count;           /* collective count argument */
@@ -409,20 +410,39 @@ typedef struct mpidbg_thread_record {
   uint32_t flight_capacity;   /* entries in the ring, a power of two */
   uint32_t flight_entry_size; /* sizeof(mpidbg_flight_entry) as the runtime wrote them */
   uint64_t live;              /* target address of the thread's mpidbg_thread_live */
+  /* ---- appended: the size of the live words ---- */
+  uint32_t live_size;         /* sizeof(mpidbg_thread_live) as the runtime wrote them;
+                               * 0: the 48 bytes before `op` (see mpidbg_thread_live) */
+  uint32_t reserved3;
 } mpidbg_thread_record;
 
 /* What a thread is doing in MPI, in words the thread writes as each outermost MPI call
  * is entered and left (layout 2). A call that may block (state BLOCKED) also publishes
- * itself in the thread record with its detail; a call that returns by itself (state
- * IN_MPI: nonblocking posts, queries, handle creation; not the Test family, which
- * publishes its requests) writes only these words. So a reader whose thread record says
- * NOT_IN_MPI takes call, state, entry_time_ns, comm_handle and comm_job_id from here
- * when `state` here is not NOT_IN_MPI, and `calls` always.
+ * itself in the thread record with its detail — except, below MPI_THREAD_MULTIPLE, a
+ * blocking send or receive whose envelope is a flight entry (MPI_Send, MPI_Bsend,
+ * MPI_Ssend, MPI_Rsend, MPI_Recv and their large-count forms): it writes only these
+ * words, with `op` naming its entry. A call that returns by itself (state IN_MPI:
+ * nonblocking posts, queries, handle creation; not the Test family, which publishes its
+ * requests) writes only these words too, with `op` 0.
  *
- * Entering: site, entry_time_ns, comm, calls, call, then state; leaving: state, then
- * call. Each field is one naturally aligned word: a reader racing the thread sees an old
- * or a new value, never a torn one. Readers that cache by root.generation re-read these
- * words (calls that write only them step the generation only when they change records). */
+ * Reading: the thread record's `live_size` says how many bytes of these words the
+ * runtime writes; a record without it (live_size 0, or a record written before it) has
+ * the 48 bytes before `op`. A reader reads min(that size, its own sizeof) bytes and
+ * zero-fills the rest (so a runtime that writes no `op` reads as op 0); a live_size
+ * below 48 is damage (ignore the words). Then, while the thread record says NOT_IN_MPI
+ * and `state` here does not, the thread is in the call these words name: call, state,
+ * entry_time_ns, comm_handle, comm_job_id and op come from here (a record that publishes
+ * a call has its detail, and wins); `calls` comes from here always
+ * (mpidbg_thread_merge_live).
+ *
+ * Entering: site, entry_time_ns, calls, call, then state; comm and op once the call has
+ * described its envelope (op after the flight entry is whole), before it enters MPI;
+ * leaving: state, then call, comm and op. Each field is one naturally aligned word: a
+ * reader racing the thread sees an old or a new value, never a torn one. Readers that
+ * cache by root.generation re-read these words: a call that returns by itself steps the
+ * generation once as it returns, and a blocking call that writes only these words steps
+ * it once its flight entry is posted (so a cached reader finds the entry the words name)
+ * and once more as it returns. */
 typedef struct mpidbg_thread_live {
   int32_t state;          /* enum mpidbg_thread_state */
   int32_t call;           /* enum mpidbg_call_id, MPIDBG_CALL_NONE outside MPI */
@@ -431,7 +451,43 @@ typedef struct mpidbg_thread_live {
   uint64_t comm_handle;   /* communicator of the current call, 0 if none */
   uint64_t comm_job_id;
   uint64_t calls;         /* outermost MPI calls made by this thread */
+  /* ---- appended (live_size 56) ---- */
+  uint64_t op;            /* target address of the flight entry of the blocking send or
+                           * receive the thread is in, 0 otherwise */
 } mpidbg_thread_live;
+
+/* The bytes of live words a runtime writes that does not say (live_size 0): all before
+ * `op`. */
+#define MPIDBG_THREAD_LIVE_SIZE_V2 48u
+
+/* The bytes of the live words of a thread record (decoded, zero-filled past its written
+ * size) by the rule above: 0 when it has none or its live_size is damaged. */
+static inline uint32_t mpidbg_thread_live_bytes(const mpidbg_thread_record* t) {
+  if (t->live == 0) return 0;
+  if (t->live_size == 0) return MPIDBG_THREAD_LIVE_SIZE_V2;
+  if (t->live_size < MPIDBG_THREAD_LIVE_SIZE_V2) return 0;
+  return t->live_size < sizeof(mpidbg_thread_live) ? t->live_size
+                                                   : (uint32_t)sizeof(mpidbg_thread_live);
+}
+
+/* The thread as a reader shows it: its record `published` with its live words `live`
+ * (read by the rule above) merged in. */
+static inline void mpidbg_thread_merge_live(const mpidbg_thread_record* published,
+                                            const mpidbg_thread_live* live,
+                                            mpidbg_thread_record* out) {
+  *out = *published;
+  /* The thread counts every outermost call there; the record's count stops at the last
+   * call that published itself. */
+  out->calls = live->calls;
+  if (published->state != MPIDBG_THREAD_NOT_IN_MPI) return;
+  if (live->state == MPIDBG_THREAD_NOT_IN_MPI) return;
+  out->state = live->state;
+  out->call = live->call;
+  out->entry_time_ns = live->entry_time_ns;
+  out->comm_handle = live->comm_handle;
+  out->comm_job_id = live->comm_job_id;
+  out->op = live->op;
+}
 
 /* ======================= Flight rings: a thread's point-to-point posts =======================
  * Below MPI_THREAD_MULTIPLE a thread does not open an operation record for a nonblocking
@@ -1121,8 +1177,12 @@ static_assert(offsetof(mpidbg_comm_record, remote_job_id) == 224 &&
                   offsetof(mpidbg_comm_record, remote_job_ranks) == 240,
               "mpidbg_comm_record: the remote job fields are appended");
 static_assert(sizeof(mpidbg_operation_record) == 240, "mpidbg_operation_record layout");
-static_assert(sizeof(mpidbg_thread_record) == 168, "mpidbg_thread_record layout");
-static_assert(sizeof(mpidbg_thread_live) == 48, "mpidbg_thread_live layout");
+static_assert(sizeof(mpidbg_thread_record) == 176 && offsetof(mpidbg_thread_record, live) == 160 &&
+                  offsetof(mpidbg_thread_record, live_size) == 168,
+              "mpidbg_thread_record layout");
+static_assert(sizeof(mpidbg_thread_live) == 56 &&
+                  offsetof(mpidbg_thread_live, op) == MPIDBG_THREAD_LIVE_SIZE_V2,
+              "mpidbg_thread_live layout: op appended after the layout-2 words");
 static_assert(sizeof(mpidbg_flight_entry) == 112 && offsetof(mpidbg_flight_entry, request) == 24 &&
                   sizeof(mpidbg_flight_entry) % 8 == 0,
               "mpidbg_flight_entry layout");

@@ -54,6 +54,12 @@ MPIDBG_ALWAYS_INLINE void GenerationBump(uint64_t* p) {
   }
 }
 
+// The same for a caller that has seen Concurrent() false in this MPI call (a thread's
+// exit may still step it at once, absorbing one step: doc/hot_path.md, "Lock policy").
+MPIDBG_ALWAYS_INLINE void GenerationBumpPlain(uint64_t* p) {
+  __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+}
+
 // A scope that holds `lock` only when threads may race.
 class MaybeSpinGuard {
  public:

@@ -97,6 +97,8 @@ class SlabTable {
     CounterAdd(&table_->live_count, ~0u);  // -1
   }
   MPIDBG_ALWAYS_INLINE void BumpGenerationHot() const { GenerationBump(generation_); }
+  // For a caller that has seen Concurrent() false in this MPI call.
+  MPIDBG_ALWAYS_INLINE void BumpGenerationPlain() const { GenerationBumpPlain(generation_); }
 
   // --- conveniences ---
   // TakeSlot + BeginCreate; the caller fills fields, then EndCreate.

@@ -180,8 +180,9 @@ inline std::vector<const mpidbg_operation_record*> Operations(
   return out;
 }
 
-// The operation a thread record's `op` names: an op record, or one derived from the
-// flight ring entry there (records.h), or nullptr. Valid until the next call.
+// The operation a thread's `op` names (ThreadNow: a blocking send's or receive's flight
+// entry is named by the live words): an op record, or one derived from the flight ring
+// entry there (records.h), or nullptr. Valid until the next call.
 inline const mpidbg_operation_record* OperationAt(uint64_t address) {
   if (address == 0) return nullptr;
   std::vector<std::pair<uint64_t, const mpidbg_operation_record*>> at;
@@ -202,12 +203,27 @@ inline const mpidbg_operation_record* RequestOp(uint64_t request) {
   return nullptr;
 }
 
-// Whether some thread record of this process shows `call` BLOCKED on `comm_handle`
-// within `seconds` (polled by another thread while the caller is inside the call).
+// A thread as a debugger shows it: its record with its live words merged in, as many
+// bytes of them as the record says (records.h, mpidbg_thread_live).
+inline mpidbg_thread_record ThreadNow(const mpidbg_thread_record* t) {
+  mpidbg_thread_record out = *t;
+  const uint32_t bytes = mpidbg_thread_live_bytes(t);
+  const auto* words = At<mpidbg_thread_live>(t->live);
+  if (bytes == 0 || words == nullptr) return out;
+  mpidbg_thread_live live;
+  memset(&live, 0, sizeof live);
+  memcpy(&live, words, bytes);
+  mpidbg_thread_merge_live(t, &live, &out);
+  return out;
+}
+
+// Whether some thread of this process shows `call` BLOCKED on `comm_handle` within
+// `seconds` (polled by another thread while the caller is inside the call).
 inline bool SeenBlocked(int32_t call, uint64_t comm_handle, double seconds) {
   for (int i = 0; i < seconds * 1000; ++i) {
-    for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
-      if (t->call == call && t->state == MPIDBG_THREAD_BLOCKED && t->comm_handle == comm_handle)
+    for (const auto* r : Records<mpidbg_thread_record>(Root()->threads)) {
+      const mpidbg_thread_record t = ThreadNow(r);
+      if (t.call == call && t.state == MPIDBG_THREAD_BLOCKED && t.comm_handle == comm_handle)
         return true;
     }
     usleep(1000);

@@ -7,10 +7,14 @@
 // Each call describes its operation once (normalised peer and tag, the peer's world
 // rank, the datatype's size and name from the thread's cache); its op record, the
 // traffic count and the send log all take it from there:
-//  - a blocking call writes its envelope into the thread's reserved op slot, whose
-//    fields no blocking call changes were written once (operation_slots.h), and publishes it
-//    before PMPI, so a debugger sees peer, tag, communicator and size of a blocked
-//    send or receive; the slot goes FREE again after PMPI;
+//  - a blocking send or receive below MPI_THREAD_MULTIPLE appends an entry (request 0)
+//    to the thread's flight ring before PMPI, named by the thread's live words (not its
+//    record), and marks it DONE after PMPI; otherwise (probes, message receives,
+//    Sendrecv, MPI_THREAD_MULTIPLE) a blocking call writes its envelope into the
+//    thread's reserved op slot, whose fields no blocking call changes were written once
+//    (operation_slots.h), and publishes it in the thread record before PMPI; the slot
+//    goes FREE again after PMPI. Either way a debugger sees peer, tag, communicator and
+//    size of a blocked send or receive;
 //  - a nonblocking call below MPI_THREAD_MULTIPLE appends an entry to the thread's
 //    flight ring after PMPI (rt/hot/flight_ring.h); otherwise (and for MPI_Imrecv) it
 //    fills an operation record from the thread's slot cache and indexes it under the
@@ -278,7 +282,7 @@ MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
   if (!core::Concurrent() && args.message == nullptr && args.direction != MPIDBG_OPERATION_PROBE) {
     args.flight = PostFlightEntry(ts, scope.call(), args, 0);
     if (args.flight != nullptr) {
-      scope.SetOperationRecord(AddressOf(args.flight));
+      scope.SetFlightEntry(AddressOf(args.flight));
       if (args.direction == MPIDBG_OPERATION_RECV) KeepStatus(args, &ts->own_status[0]);
       return;
     }

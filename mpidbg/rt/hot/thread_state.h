@@ -8,9 +8,12 @@
 // callback calling MPI from inside MPI nests scopes).
 //
 // What a thread is doing is kept twice: in its record (for debuggers: call, arguments,
-// entry time, written inside the record's sequence window) and in two words of the
-// ThreadState that mpidbg_thread_mpi_state() reads from a signal handler. The words
-// are set as the wrapper is entered, before any hook runs, and cleared as it returns.
+// entry time, written inside the record's sequence window) and in the live words of the
+// ThreadState (records.h, mpidbg_thread_live), which mpidbg_thread_mpi_state() reads from
+// a signal handler. State and call are set as the wrapper is entered, before any hook
+// runs, and cleared as it returns. Calls that return by themselves, and below
+// MPI_THREAD_MULTIPLE the blocking sends and receives whose envelope is a flight entry,
+// write only the live words (CallScope::Publish).
 //
 // "Blocked" is decided from above PMPI, per call, by what the call may do: a call that
 // can only return once another process has acted (blocking point-to-point, the Wait
@@ -133,9 +136,9 @@ struct ThreadState {
   // mpidbg_thread_mpi_state() (possibly from a signal handler on this thread) and by
   // debuggers; its site (the wrapper's __builtin_return_address(0), for the MPI-state
   // sampler's call sites, rt/profile/profile.h; meaningful only while the state is not
-  // NOT_IN_MPI), entry time (CLOCK_REALTIME, coarse), communicator, and a count of
-  // outermost calls.
-  mpidbg_thread_live live = {MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 0, 0};
+  // NOT_IN_MPI), entry time (CLOCK_REALTIME, coarse), communicator, a count of
+  // outermost calls, and the flight entry of a blocking send or receive.
+  mpidbg_thread_live live = {MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 0, 0, 0};
   // Request slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
   // probes (a Sendrecv uses both); taken on first use, FREE between calls. The body of
   // a FREE slot keeps what its last call wrote, which the next call with the same
@@ -286,10 +289,16 @@ class CallScope {
       Unpublish();
     } else if (light_) {
       // Cleared while the state says NOT_IN_MPI, so the next call starts with none; one
-      // generation step covers the records the call changed.
+      // generation step covers the records the call changed (a blocking call's flight
+      // entry went DONE in its Post hook).
       __atomic_store_n(&ts_->live.comm_handle, uint64_t{0}, __ATOMIC_RELAXED);
       __atomic_store_n(&ts_->live.comm_job_id, uint64_t{0}, __ATOMIC_RELAXED);
-      g_thread_table.BumpGenerationHot();
+      if (live_op_) {
+        __atomic_store_n(&ts_->live.op, uint64_t{0}, __ATOMIC_RELAXED);
+        g_thread_table.BumpGenerationPlain();  // only below MPI_THREAD_MULTIPLE
+      } else {
+        g_thread_table.BumpGenerationHot();
+      }
     }
   }
   CallScope(const CallScope&) = delete;
@@ -320,8 +329,14 @@ class CallScope {
     detail_.comm_handle = comm.handle;
     detail_.comm_job_id = comm.job_id;
   }
-  // The op record of a blocking point-to-point call.
+  // The op record of a blocking point-to-point call (published in the thread record).
   void SetOperationRecord(uint64_t op) { detail_.op = op; }
+  // The flight entry of a blocking send or receive (below MPI_THREAD_MULTIPLE): named
+  // in the live words only; the call does not publish the thread record.
+  void SetFlightEntry(uint64_t entry) {
+    detail_.op = entry;
+    live_op_ = true;
+  }
   // The request array of a Wait/Test call.
   void SetRequests(uint64_t requests, int32_t count) {
     detail_.requests = requests;
@@ -336,13 +351,23 @@ class CallScope {
   // returns by itself and has no detail beyond its communicator (state IN_MPI: a
   // nonblocking post, a query, a handle's creation) publishes only its communicator in
   // the live words (records.h, mpidbg_thread_live), and steps the generation once, as
-  // it returns.
+  // it returns. So does a blocking call whose envelope is a flight entry
+  // (SetFlightEntry), which also names the entry in the live words and steps the
+  // generation now: a reader that cached its snapshot before the entry was posted must
+  // not keep it while the thread waits in MPI.
   MPIDBG_ALWAYS_INLINE void Publish() {
     if (!outer_) return;
-    if (state_ == MPIDBG_THREAD_IN_MPI && extras_ == 0 && detail_.op == 0) {
+    if (live_op_ || (state_ == MPIDBG_THREAD_IN_MPI && extras_ == 0 && detail_.op == 0)) {
       __atomic_store_n(&ts_->live.comm_handle, detail_.comm_handle, __ATOMIC_RELAXED);
       __atomic_store_n(&ts_->live.comm_job_id, detail_.comm_job_id, __ATOMIC_RELAXED);
       light_ = true;
+      if (live_op_) {
+        // After the entry is whole (PublishFlightEntry): a stop that sees the op sees
+        // its entry.
+        __atomic_signal_fence(__ATOMIC_RELEASE);
+        __atomic_store_n(&ts_->live.op, detail_.op, __ATOMIC_RELAXED);
+        g_thread_table.BumpGenerationPlain();  // only below MPI_THREAD_MULTIPLE
+      }
       return;
     }
     mpidbg_thread_record* rec = ts_->rec;
@@ -398,6 +423,7 @@ class CallScope {
   bool outer_ = false;
   bool published_ = false;
   bool light_ = false;
+  bool live_op_ = false;  // SetFlightEntry: the op goes in the live words
   uint8_t extras_ = 0;
   CallDetail detail_;
 };

@@ -65,6 +65,7 @@ ThreadState* CreateThreadState() {
   ts->rec->call = MPIDBG_CALL_NONE;
   ts->rec->root = -1;
   ts->rec->live = reinterpret_cast<uintptr_t>(&ts->live);
+  ts->rec->live_size = sizeof(mpidbg_thread_live);
   g_thread_table.EndCreate(hdr);
   pthread_once(&g_key_once, MakeKey);
   pthread_setspecific(g_key, ts);

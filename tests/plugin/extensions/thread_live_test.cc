@@ -1,9 +1,11 @@
 // thread_live_test.cc — a thread's live words (records.h, mpidbg_thread_live) as the
 // thread extensions show them, on every kind of target: a call that returns by itself
-// shows from the live words while the record says NOT_IN_MPI, a record that publishes
-// its call wins, the call count comes from the live words always, an unreadable block
-// leaves the record as it is, a snapshot reused at the same generation shows the words
-// as they are now, and records written before the live field have none.
+// shows from the live words while the record says NOT_IN_MPI, and so does a blocking send
+// whose envelope is a flight entry (the words' op names it); a record that publishes its
+// call wins, the call count comes from the live words always, an unreadable block leaves
+// the record as it is, a snapshot reused at the same generation shows the words as they
+// are now, records written before the live field have none, and a runtime that writes
+// the words without op (live_size 0) has them read as far as they go.
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -21,7 +23,8 @@ constexpr uint64_t kLiveTid = 1400;
 constexpr int64_t kRecordEntry = 1700000000650000000;
 constexpr int64_t kLiveEntry = 1700000000700000000;
 
-// A thread outside MPI as its record says, with `calls` counted by the record.
+// A thread outside MPI as its record says, with `calls` counted by the record, and live
+// words of this build's size.
 mpidbg_thread_record idle_record(uint64_t tid, uint64_t calls, uint64_t live) {
   mpidbg_thread_record t{};
   t.tid = tid;
@@ -30,6 +33,7 @@ mpidbg_thread_record idle_record(uint64_t tid, uint64_t calls, uint64_t live) {
   t.calls = calls;
   t.root = -1;
   t.live = live;
+  t.live_size = sizeof(mpidbg_thread_live);
   return t;
 }
 
@@ -321,7 +325,167 @@ TEST_P(ThreadLive, FieldsBeyondTheWrittenSizeAreNotLiveWords) {
   }
 }
 
+// A thread below MPI_THREAD_MULTIPLE blocked in MPI_Ssend: its record says NOT_IN_MPI,
+// its live words name the call and the flight entry of its envelope (request 0, POSTED,
+// the newest of its ring, after a DONE one).
+class BlockedInRing : public ThreadLive {
+ protected:
+  static constexpr int64_t kSendEntryTime = kLiveEntry + 9;
+
+  mpidbg_flight_entry ssend_entry() {
+    mpidbg_flight_entry e = make_flight_entry(MPIDBG_CALL_MPI_Ssend, MPIDBG_OPERATION_SEND,
+                                              kDupHandle, kDupJob, 41, 2, 2, 77);
+    e.mode = MPIDBG_MODE_SYNCHRONOUS;
+    e.count = 3;
+    e.bytes = 24;
+    e.post_time_ns = kSendEntryTime;
+    return e;
+  }
+
+  // The thread's record (live words at `live`, of `live_size` bytes as it says) with its
+  // ring; returns the address of the blocking entry.
+  uint64_t add_blocked_thread(uint64_t live, uint32_t live_size, mpidbg_thread_record* out) {
+    mpidbg_flight_entry done = make_flight_entry(MPIDBG_CALL_MPI_Recv, MPIDBG_OPERATION_RECV,
+                                                 kWorldHandle, kWorldJob, 40, 1, 1, 5);
+    done.state = MPIDBG_FLIGHT_DONE;
+    const uint64_t ring = builder().add_flight_ring(4, {{0, done}, {1, ssend_entry()}});
+    mpidbg_thread_record t = idle_record(kLiveTid, 3, live);
+    t.live_size = live_size;
+    t.flight_entries = ring;
+    t.flight_head = 2;
+    t.flight_capacity = 4;
+    t.flight_entry_size = sizeof(mpidbg_flight_entry);
+    *out = t;
+    return ring + sizeof(mpidbg_flight_entry);
+  }
+
+  // Every read of the watched words (one per snapshot use) was `bytes` long.
+  void expect_reads_of(size_t bytes) {
+    EXPECT_FALSE(watched_reads_.empty());
+    for (size_t len : watched_reads_) EXPECT_EQ(len, bytes);
+  }
+
+  static mpidbg_thread_live in_ssend(uint64_t op) {
+    mpidbg_thread_live l = live_words(MPIDBG_THREAD_BLOCKED, MPIDBG_CALL_MPI_Ssend,
+                                      kSendEntryTime, kDupHandle, kDupJob, 8);
+    l.op = op;
+    return l;
+  }
+
+  void expect_blocked_in_ssend(const mpidbg_thread_info& t) {
+    EXPECT_EQ(t.state, MPIDBG_THREAD_BLOCKED);
+    EXPECT_EQ(t.call, MPIDBG_CALL_MPI_Ssend);
+    EXPECT_STREQ(t.call_name, "MPI_Ssend");
+    EXPECT_EQ(t.entry_time_ns, kSendEntryTime);
+    EXPECT_EQ(t.comm_id, kDupJob);
+    EXPECT_EQ(t.calls, 8u);
+    ASSERT_EQ(t.has_operation, 1);
+    EXPECT_EQ(t.operation.call, MPIDBG_CALL_MPI_Ssend);
+    EXPECT_EQ(t.operation.blocking, 1);
+    EXPECT_EQ(t.operation.request, 0u);
+    EXPECT_EQ(t.operation.peer, 2);
+    EXPECT_EQ(t.operation.tag, 77);
+    EXPECT_EQ(t.operation.bytes, 24);
+  }
+};
+
+TEST_P(BlockedInRing, TheLiveWordsNameTheEntryOfTheBlockingCall) {
+  build();
+  const uint64_t live = builder().add_thread_live(in_ssend(0));
+  mpidbg_thread_record t;
+  const uint64_t entry = add_blocked_thread(live, sizeof(mpidbg_thread_live), &t);
+  ImageBuilder::encode_thread_live(&target(), live, in_ssend(entry));
+  builder().add_thread(t);
+  // Words naming the entry under a record that publishes a call (which a runtime keeps
+  // in step): the record's op, here none.
+  mpidbg_thread_record barrier = idle_record(kLiveTid + 1, 4, builder().add_thread_live(in_ssend(entry)));
+  barrier.state = MPIDBG_THREAD_BLOCKED;
+  barrier.call = MPIDBG_CALL_MPI_Barrier;
+  barrier.entry_time_ns = kRecordEntry;
+  builder().add_thread(barrier);
+  start();
+  expect_blocked_in_ssend(thread(kLiveTid));
+  const mpidbg_thread_info in_barrier = thread(kLiveTid + 1);
+  EXPECT_EQ(in_barrier.call, MPIDBG_CALL_MPI_Barrier);
+  EXPECT_EQ(in_barrier.has_operation, 0);
+
+  // Back from the call: the words say NOT_IN_MPI and name no entry (the runtime also
+  // marks the entry DONE and steps the generation; the fake leaves both as they were, so
+  // the reused snapshot is merged again).
+  ImageBuilder::encode_thread_live(
+      &target(), live, live_words(MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 8));
+  const mpidbg_thread_info after = thread(kLiveTid);
+  expect_outside_mpi(after, 8);
+  EXPECT_EQ(after.has_operation, 0);
+}
+
+// A runtime that writes the 48 bytes before op and no live_size (its thread records end
+// before it): the words are read as far as they go, and name no operation.
+TEST_P(BlockedInRing, WordsWithoutOpAreReadAsFarAsTheyGo) {
+  ImageBuilder::Options options;
+  options.thread_record_bytes = kThreadRecordSizeBeforeLiveSize;
+  build(options);
+  const uint64_t live = builder().add_thread_live(in_ssend(0), MPIDBG_THREAD_LIVE_SIZE_V2);
+  mpidbg_thread_record t;
+  add_blocked_thread(live, sizeof(mpidbg_thread_live), &t);  // live_size not written
+  builder().add_thread(t);
+  start();
+  ASSERT_EQ(builder().record_size(MPIDBG_KIND_THREAD), 168u);
+  watch(live);
+  const mpidbg_thread_info got = thread(kLiveTid);
+  expect_reads_of(MPIDBG_THREAD_LIVE_SIZE_V2);
+  EXPECT_EQ(got.state, MPIDBG_THREAD_BLOCKED);
+  EXPECT_EQ(got.call, MPIDBG_CALL_MPI_Ssend);
+  EXPECT_EQ(got.entry_time_ns, kSendEntryTime);
+  EXPECT_EQ(got.comm_id, kDupJob);
+  EXPECT_EQ(got.calls, 8u);
+  EXPECT_EQ(got.has_operation, 0);
+  target().on_read = nullptr;
+}
+
+TEST_P(BlockedInRing, LiveSizeZeroReadsTheWordsBeforeOp) {
+  build();
+  const uint64_t live = builder().add_thread_live(in_isend(17), MPIDBG_THREAD_LIVE_SIZE_V2);
+  mpidbg_thread_record t = idle_record(kLiveTid, 3, live);
+  t.live_size = 0;
+  builder().add_thread(t);
+  start();
+  watch(live);
+  expect_in_isend(thread(kLiveTid), 17);
+  expect_reads_of(MPIDBG_THREAD_LIVE_SIZE_V2);
+  target().on_read = nullptr;
+}
+
+TEST_P(BlockedInRing, ALiveSizeBelowTheOldWordsIsDamage) {
+  build();
+  const uint64_t live = builder().add_thread_live(in_isend(17));
+  mpidbg_thread_record t = idle_record(kLiveTid, 3, live);
+  t.live_size = 8;
+  builder().add_thread(t);
+  start();
+  watch(live);
+  expect_outside_mpi(thread(kLiveTid), 3);
+  EXPECT_TRUE(watched_reads_.empty());
+  target().on_read = nullptr;
+}
+
+TEST_P(BlockedInRing, ALargerLiveSizeReadsWhatThisReaderKnows) {
+  // A newer runtime's longer words: this reader's sizeof, the rest left unread.
+  build();
+  const uint64_t live = builder().add_thread_live(in_ssend(0));
+  mpidbg_thread_record t;
+  const uint64_t entry = add_blocked_thread(live, sizeof(mpidbg_thread_live) + 64, &t);
+  ImageBuilder::encode_thread_live(&target(), live, in_ssend(entry));
+  builder().add_thread(t);
+  start();
+  watch(live);
+  expect_blocked_in_ssend(thread(kLiveTid));
+  expect_reads_of(sizeof(mpidbg_thread_live));
+  target().on_read = nullptr;
+}
+
 INSTANTIATE_TEST_SUITE_P(AllTargets, ThreadLive, all_kinds_and_handles(), kind_name);
+INSTANTIATE_TEST_SUITE_P(AllTargets, BlockedInRing, all_kinds_and_handles(), kind_name);
 
 }  // namespace
 }  // namespace mpidbg::test

@@ -428,6 +428,8 @@ void ImageBuilder::encode_thread(FakeTarget* t, uint64_t addr, const mpidbg_thre
   PUT(mpidbg_thread_record, flight_capacity);
   PUT(mpidbg_thread_record, flight_entry_size);
   PUT(mpidbg_thread_record, live);
+  PUT(mpidbg_thread_record, live_size);
+  PUT(mpidbg_thread_record, reserved3);
 }
 
 void ImageBuilder::encode_thread_live(FakeTarget* t, uint64_t addr, const mpidbg_thread_live& r) {
@@ -438,6 +440,7 @@ void ImageBuilder::encode_thread_live(FakeTarget* t, uint64_t addr, const mpidbg
   PUT(mpidbg_thread_live, comm_handle);
   PUT(mpidbg_thread_live, comm_job_id);
   PUT(mpidbg_thread_live, calls);
+  PUT(mpidbg_thread_live, op);
 }
 
 void ImageBuilder::encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidbg_flight_entry& r) {
@@ -1032,9 +1035,19 @@ uint64_t ImageBuilder::add_flight_ring(uint32_t capacity, const std::vector<Flig
   return ring;
 }
 
-uint64_t ImageBuilder::add_thread_live(const mpidbg_thread_live& live) {
-  const uint64_t addr = alloc(sizeof(mpidbg_thread_live));
-  encode_thread_live(target_, addr, live);
+uint64_t ImageBuilder::add_thread_live(const mpidbg_thread_live& live, uint32_t bytes) {
+  const uint64_t addr = alloc(bytes);
+  if (bytes >= sizeof live) {
+    encode_thread_live(target_, addr, live);
+    return addr;
+  }
+  // An older runtime's block: the bytes it has, ending its mapping.
+  FakeTarget scratch(target_->pointer_size(), target_->big_endian());
+  scratch.map(addr, sizeof live);
+  encode_thread_live(&scratch, addr, live);
+  std::vector<uint8_t> held(bytes);
+  scratch.read(addr, bytes, held.data());
+  target_->write(addr, held.data(), bytes);
   return addr;
 }
 

@@ -223,10 +223,13 @@ class ImageBuilder {
   uint64_t add_flight_ring(uint32_t capacity, const std::vector<FlightPost>& posts,
                            uint32_t entry_size = sizeof(mpidbg_flight_entry));
 
-  // A thread's live words (records.h, mpidbg_thread_live), in a region of their own;
-  // returns the address for the thread record's `live`. The thread writes them without
-  // stepping the generation: tests change them in place with encode_thread_live.
-  uint64_t add_thread_live(const mpidbg_thread_live& live);
+  // A thread's live words (records.h, mpidbg_thread_live), in a region of their own of
+  // `bytes` (fewer than sizeof: an older runtime's block, mapped only that far);
+  // returns the address for the thread record's `live` (whose live_size the test sets).
+  // The thread writes them without stepping the generation: tests change them in place
+  // with encode_thread_live.
+  uint64_t add_thread_live(const mpidbg_thread_live& live,
+                           uint32_t bytes = sizeof(mpidbg_thread_live));
 
   // The monitoring block (records.h, mpidbg_monitor); sets root.monitor and returns the
   // block's address. Zero sizes in `header` are filled with this build's sizeof; a zero
@@ -362,6 +365,8 @@ mpidbg_flight_entry make_flight_entry(int32_t call, int32_t direction, uint64_t 
 
 // The bytes of a layout-1 thread record: everything before the flight ring fields.
 constexpr uint32_t kThreadRecordSizeV1 = offsetof(mpidbg_thread_record, flight_entries);
+// The bytes of a thread record written before live_size (its live words end before op).
+constexpr uint32_t kThreadRecordSizeBeforeLiveSize = offsetof(mpidbg_thread_record, live_size);
 
 }  // namespace mpidbg::test
 

@@ -11,7 +11,10 @@
 //  - a communicator freed while a ring receive on it is pending stays unreleased;
 //  - a thread that exits with a pending request keeps its record and ring, and another
 //    thread completes the request;
-//  - many more posts than the ring holds leave nothing behind.
+//  - many more posts than the ring holds leave nothing behind;
+//  - a thread blocked in MPI_Recv or MPI_Ssend shows the call and its envelope (an entry
+//    of its ring that its live words name; its record is not published), with a
+//    generation step while it waits and one as it returns.
 // With MPIDBG_FLIGHT_RING=0 (runtime.flight_ring_off.<f>) every request has an op
 // record, and the same view is derived.
 // Usage: flight_ring_check <mpich|openmpi>.
@@ -263,6 +266,105 @@ void CheckExitedPoster() {
   for (const auto* o : Operations()) RT_CHECK(o->tag != 80);
 }
 
+// What a thread that calls no MPI saw of the thread `tid` once it showed `call` BLOCKED
+// with an operation (rtcheck::ThreadNow: its record with its live words).
+struct BlockedView {
+  uint64_t tid;
+  int32_t call;
+  bool seen;
+  int32_t record_state;  // what the thread record itself said then
+  uint64_t generation;   // root.generation then
+  bool has_op;
+  mpidbg_operation_record op;
+};
+
+void* WatchMain(void* p) {
+  auto* v = static_cast<BlockedView*>(p);
+  for (int i = 0; i < 5000 && !v->seen; ++i) {
+    for (const auto* r : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+      if (r->tid != v->tid) continue;
+      const mpidbg_thread_record t = rtcheck::ThreadNow(r);
+      if (t.state != MPIDBG_THREAD_BLOCKED || t.call != v->call || t.op == 0) continue;
+      v->record_state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+      v->generation = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
+      if (const mpidbg_operation_record* o = rtcheck::OperationAt(t.op)) {
+        v->op = *o;
+        v->has_op = true;
+      }
+      v->seen = true;
+    }
+    usleep(1000);
+  }
+  return nullptr;
+}
+
+// The calling thread blocked in `call` (run by `enter`) while the peer waits 300 ms:
+// another thread sees the call and its envelope, the thread's record stays unpublished
+// when the envelope is a ring entry, and the generation steps while it waits and as it
+// returns.
+template <typename Enter>
+void CheckBlockedCall(int32_t call, int32_t direction, int tag, Enter enter) {
+  BlockedView v;
+  memset(&v, 0, sizeof v);
+  v.tid = Tid();
+  v.call = call;
+  v.record_state = -1;
+  pthread_t watcher;
+  pthread_create(&watcher, nullptr, WatchMain, &v);
+  const uint64_t before = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
+  enter();
+  const uint64_t after = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
+  pthread_join(watcher, nullptr);
+  RT_CHECK(v.seen);
+  if (!v.seen) return;
+  RT_CHECK_EQ(v.record_state, g_rings ? MPIDBG_THREAD_NOT_IN_MPI : MPIDBG_THREAD_BLOCKED);
+  // A reader that cached a snapshot before the call does not keep it while the thread
+  // waits, nor once it has returned.
+  RT_CHECK(v.generation != before);
+  RT_CHECK(after != v.generation);
+  RT_CHECK(v.has_op);
+  RT_CHECK(v.op.hdr.flags & MPIDBG_OPERATION_BLOCKING);
+  RT_CHECK_EQ(v.op.request, 0);
+  RT_CHECK_EQ(v.op.call, call);
+  RT_CHECK_EQ(v.op.direction, direction);
+  RT_CHECK_EQ(v.op.peer, g_peer);
+  RT_CHECK_EQ(v.op.peer_world, g_peer);
+  RT_CHECK_EQ(v.op.tag, tag);
+  RT_CHECK_EQ(v.op.bytes, 8);
+  RT_CHECK_EQ(v.op.tid, Tid());
+  RT_CHECK_STREQ(v.op.datatype_name, "MPI_INT");
+  // Back outside MPI: the thread names nothing, in its record or its words.
+  const mpidbg_thread_record* me = MyThread();
+  RT_CHECK(me != nullptr);
+  if (me == nullptr) return;
+  const mpidbg_thread_record now = rtcheck::ThreadNow(me);
+  RT_CHECK_EQ(now.state, MPIDBG_THREAD_NOT_IN_MPI);
+  RT_CHECK_EQ(now.op, 0);
+  RT_CHECK_EQ(me->live_size, sizeof(mpidbg_thread_live));
+  const auto* live = rtcheck::At<mpidbg_thread_live>(me->live);
+  RT_CHECK(live != nullptr && live->op == 0);
+}
+
+void CheckBlockedThread() {
+  int two[2] = {1, 2};
+  MPI_Barrier(MPI_COMM_WORLD);
+  // Rank 0 waits in MPI_Recv, then rank 1 in MPI_Ssend (until its receive is posted).
+  if (rtcheck::g_rank == 0) {
+    CheckBlockedCall(MPIDBG_CALL_MPI_Recv, MPIDBG_OPERATION_RECV, 31, [&] {
+      MPI_Recv(two, 2, MPI_INT, g_peer, 31, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    });
+    usleep(300 * 1000);
+    MPI_Recv(two, 2, MPI_INT, g_peer, 32, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    usleep(300 * 1000);
+    MPI_Send(two, 2, MPI_INT, g_peer, 31, MPI_COMM_WORLD);
+    CheckBlockedCall(MPIDBG_CALL_MPI_Ssend, MPIDBG_OPERATION_SEND, 32, [&] {
+      MPI_Ssend(two, 2, MPI_INT, g_peer, 32, MPI_COMM_WORLD);
+    });
+  }
+  RT_CHECK_EQ(two[1], 2);
+}
+
 // Many more posts than the ring holds, some sends completing at once (a handle MPI
 // hands out again): nothing is left pending.
 void CheckChurn() {
@@ -307,6 +409,7 @@ int main(int argc, char** argv) {
   CheckFreedComm();
   CheckExitedPoster();
   CheckChurn();
+  CheckBlockedThread();
   const int rc = rtcheck::Finish("flight_ring_check");
   MPI_Finalize();
   return rc;

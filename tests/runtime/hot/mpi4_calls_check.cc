@@ -72,14 +72,17 @@ void CheckNonblockingVectorCollectives(int rank) {
 }
 
 #if MPI_VERSION >= 4
-// The thread record showing `call` BLOCKED, polled from another thread while the caller
-// is inside it; the op record it points at is copied into *op (zeroed if none).
+// The thread showing `call` BLOCKED with an envelope (its record with its live words,
+// rtcheck::ThreadNow; the state is set as the call is entered, the envelope named once
+// it is described), polled from another thread while the caller is inside it; the
+// operation it names is copied into *op (zeroed if none).
 bool SeenBlockedOp(int32_t call, double seconds, mpidbg_operation_record* op) {
   memset(op, 0, sizeof *op);
   for (int i = 0; i < seconds * 1000; ++i) {
-    for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
-      if (t->call != call || t->state != MPIDBG_THREAD_BLOCKED) continue;
-      if (const mpidbg_operation_record* o = rtcheck::OperationAt(t->op)) *op = *o;
+    for (const auto* r : Records<mpidbg_thread_record>(Root()->threads)) {
+      const mpidbg_thread_record t = rtcheck::ThreadNow(r);
+      if (t.call != call || t.state != MPIDBG_THREAD_BLOCKED || t.op == 0) continue;
+      if (const mpidbg_operation_record* o = rtcheck::OperationAt(t.op)) *op = *o;
       return true;
     }
     usleep(1000);
@@ -88,8 +91,8 @@ bool SeenBlockedOp(int32_t call, double seconds, mpidbg_operation_record* op) {
 }
 
 // A rank blocked in MPI_Send_c (a message large enough for rendezvous) and one blocked
-// in MPI_Recv_c: the thread record names the call and points at the same envelope a
-// plain MPI_Send/MPI_Recv records.
+// in MPI_Recv_c: the thread names the call and the same envelope a plain
+// MPI_Send/MPI_Recv records.
 void CheckLargeCountBlocking(int rank) {
   const MPI_Count n = MPI_Count{1} << 20;
   static int buf[1 << 20];

@@ -15,12 +15,13 @@
  *   tp_rt_live(name)           print how many operation records are live after the
  *                              completion call <name> (0 when the runtime retired
  *                              every request the call completed)
- *   tp_rt_watch(name)          start a thread that watches this thread's record until it
- *                              shows the call <name> as BLOCKED (at most 10 s)
+ *   tp_rt_watch(name)          start a thread that watches this thread (its record with
+ *                              its live words, as a debugger shows it) until it shows
+ *                              the call <name> as BLOCKED (at most 10 s)
  *   tp_rt_watched()            stop it and print "watched <name> state=S op=O
  *                              requests=R count=C": the state it last saw during <name>
- *                              (none if the record never showed the call), whether a
- *                              blocking operation record was linked, the request count,
+ *                              (none if the thread never showed the call), whether a
+ *                              blocking operation was named, the request count,
  *                              the collective count argument
  *   tp_rt_delay(ms)            sleep (the late peer of a watched call)
  *   tp_rt_received(tag)        print "received tag T from 1: N", the receives from rank 1
@@ -185,18 +186,37 @@ static int watched_record(const mpidbg_record_header* h, const void* arg) {
   return 1;
 }
 
+/* The thread as a debugger shows it: its record with its live words merged in, as many
+ * bytes of them as the record says (records.h, mpidbg_thread_live). */
+static mpidbg_thread_record thread_now(const mpidbg_thread_record* t) {
+  mpidbg_thread_record out = *t;
+  const uint32_t bytes = mpidbg_thread_live_bytes(t);
+  if (bytes != 0) {
+    mpidbg_thread_live live;
+    memset(&live, 0, sizeof live);
+    memcpy(&live, (const void*)(uintptr_t)t->live, bytes);
+    mpidbg_thread_merge_live(t, &live, &out);
+  }
+  return out;
+}
+
 static void* watch(void* unused) {
   (void)unused;
   const mpidbg_root* r = root();
   for (int i = 0; i < 20000 && r != NULL && !__atomic_load_n(&g_watch.stop, __ATOMIC_ACQUIRE); ++i) {
-    const mpidbg_thread_record* t = NULL;
-    walk(&r->threads, watched_record, (const void*)&t);
-    if (t != NULL && __atomic_load_n(&t->call, __ATOMIC_ACQUIRE) == g_watch.call) {
-      g_watch.state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
-      g_watch.op = __atomic_load_n(&t->op, __ATOMIC_ACQUIRE) != 0;
-      g_watch.requests = __atomic_load_n(&t->request_count, __ATOMIC_ACQUIRE);
-      g_watch.count = (long long)__atomic_load_n(&t->count, __ATOMIC_ACQUIRE);
-      if (g_watch.state == MPIDBG_THREAD_BLOCKED) break;
+    const mpidbg_thread_record* rec = NULL;
+    walk(&r->threads, watched_record, (const void*)&rec);
+    const mpidbg_thread_record t = rec != NULL ? thread_now(rec) : (mpidbg_thread_record){0};
+    if (rec != NULL && t.call == g_watch.call) {
+      g_watch.state = t.state;
+      g_watch.op = t.op != 0;
+      g_watch.requests = t.request_count;
+      g_watch.count = (long long)t.count;
+      /* A call the record publishes is there whole; a blocking send or receive that
+       * writes only the live words names its envelope a moment after its state. */
+      if (g_watch.state == MPIDBG_THREAD_BLOCKED &&
+          (rec->state != MPIDBG_THREAD_NOT_IN_MPI || t.op != 0))
+        break;
     }
     struct timespec ts = {0, 500000};
     nanosleep(&ts, NULL);
