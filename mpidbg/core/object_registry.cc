@@ -2,18 +2,10 @@
 #include "core/object_registry.h"
 
 #include "core/clock.h"
+#include "core/concurrency.h"
 #include "core/record_write.h"
 
 namespace mpidbg::core {
-
-namespace {
-mpidbg_object_head* HeadAt(uint64_t address) {
-  return reinterpret_cast<mpidbg_object_head*>(static_cast<uintptr_t>(address));
-}
-uint64_t AddressOf(const mpidbg_object_head* rec) {
-  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(rec));
-}
-}  // namespace
 
 mpidbg_object_head* ObjectRegistry::BeginCreate(uint64_t handle, int32_t creator,
                                                 uint32_t flags) {
@@ -22,7 +14,8 @@ mpidbg_object_head* ObjectRegistry::BeginCreate(uint64_t handle, int32_t creator
   if (slot == nullptr) return nullptr;
   auto* rec = reinterpret_cast<mpidbg_object_head*>(slot);
   rec->handle = handle;
-  rec->create_serial = __atomic_add_fetch(shared_.create_counter, 1, __ATOMIC_RELAXED);
+  // Serials come from MPI calls only: below MPI_THREAD_MULTIPLE one at a time.
+  rec->create_serial = CounterAdd(shared_.create_counter, uint64_t{1});
   // The coarse clock, as every per-call timestamp (the tick keeper's word while it runs).
   rec->create_time_ns = (flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CoarseRealtimeNs();
   rec->creator = creator;
@@ -35,7 +28,8 @@ void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
   table_->EndCreate(&rec->hdr);
   if ((rec->hdr.flags & MPIDBG_REC_PREDEFINED) != 0) {
     SpinGuard guard(lock_);
-    predefined_.Insert(rec->handle, AddressOf(rec));
+    mpidbg_object_head* replaced = nullptr;
+    predefined_.Insert(rec, &replaced);
     return;
   }
   mpidbg_object_head* displaced = nullptr;   // orphaned (kOrphanOld)
@@ -67,25 +61,21 @@ void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
 
 mpidbg_object_head* ObjectRegistry::Find(uint64_t handle) const {
   if (mpidbg_object_head* rec = by_handle_.Find(handle)) return rec;
-  uint64_t address = 0;
-  if (predefined_.Find(handle, &address) && address != 0) return HeadAt(address);
-  return nullptr;
+  return predefined_.Find(handle);
 }
 
 mpidbg_object_head* ObjectRegistry::FindLive(uint64_t handle) const {
   if (mpidbg_object_head* rec = by_handle_.Find(handle)) {
     if ((rec->hdr.flags & MPIDBG_REC_FREED) == 0) return rec;
   }
-  uint64_t address = 0;
-  if (predefined_.Find(handle, &address) && address != 0) return HeadAt(address);
-  return nullptr;
+  return predefined_.Find(handle);
 }
 
 void ObjectRegistry::OrphanLocked(mpidbg_object_head* rec, bool released_now) {
   table_->BeginUpdate(&rec->hdr);
   rec->hdr.flags |= MPIDBG_REC_FREED;
   if (released_now) rec->hdr.flags |= MPIDBG_REC_RELEASED;
-  rec->free_serial = __atomic_add_fetch(shared_.free_counter, 1, __ATOMIC_RELAXED);
+  rec->free_serial = CounterAdd(shared_.free_counter, uint64_t{1});
   table_->EndUpdate(&rec->hdr);
 }
 

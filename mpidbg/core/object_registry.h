@@ -121,7 +121,7 @@ class ObjectRegistry {
   bool counts_references() const { return rehandout_ == Rehandout::kCountReference; }
 
   RecordMap by_handle_{64};   // handle -> newest non-predefined record
-  HandleMap predefined_{16};  // handle -> predefined record
+  RecordMap predefined_{16};  // handle -> predefined record
   HandleMap extra_refs_{16};  // handle -> references beyond the first (kCountReference only)
 };
 

@@ -126,17 +126,17 @@ void SlabTable::BeginCreate(mpidbg_record_header* slot, uint32_t flags) {
 
 void SlabTable::EndCreate(mpidbg_record_header* slot) {
   EndRecordWrite(slot);
-  __atomic_fetch_add(&changes_, 1, __ATOMIC_RELEASE);
+  GenerationBump(&changes_);
   __atomic_fetch_add(&table_->live_count, 1, __ATOMIC_RELAXED);
-  BumpGeneration();
+  GenerationBump(generation_);
 }
 
 void SlabTable::BeginUpdate(mpidbg_record_header* rec) const { BeginRecordWrite(rec); }
 
 void SlabTable::EndUpdate(mpidbg_record_header* rec) const {
   EndRecordWrite(rec);
-  __atomic_fetch_add(&changes_, 1, __ATOMIC_RELEASE);
-  BumpGeneration();
+  GenerationBump(&changes_);
+  GenerationBump(generation_);
 }
 
 void SlabTable::Clear(mpidbg_record_header* rec) {
@@ -149,9 +149,9 @@ void SlabTable::ClearOpened(mpidbg_record_header* rec) {
   rec->flags = 0;
   ZeroBody(rec, record_size_);
   EndRecordWrite(rec);
-  __atomic_fetch_add(&changes_, 1, __ATOMIC_RELEASE);
+  GenerationBump(&changes_);
   __atomic_fetch_sub(&table_->live_count, 1, __ATOMIC_RELAXED);
-  BumpGeneration();
+  GenerationBump(generation_);
 }
 
 mpidbg_record_header* SlabTable::Create(uint32_t flags) {

@@ -111,7 +111,9 @@ class SlabTable {
   void BumpGeneration() const { __atomic_fetch_add(generation_, 1, __ATOMIC_RELEASE); }
   // Changes made through EndCreate, EndUpdate and Clear so far (not the per-message
   // forms): a cache of something derived from this table's records is valid while it
-  // stays the same.
+  // stays the same. Like root.generation, both are stepped with a locked add only while
+  // threads may race (core/concurrency.h, GenerationBump); below MPI_THREAD_MULTIPLE the
+  // runtime's own thread releasing orphans may absorb one step, never the change.
   uint64_t changes() const { return __atomic_load_n(&changes_, __ATOMIC_ACQUIRE); }
   uint32_t record_size() const { return record_size_; }
   uint32_t kind() const { return kind_; }
