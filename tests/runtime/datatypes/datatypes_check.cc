@@ -4,7 +4,7 @@
 //  - every predefined type of the runtime's table: flags, name, sizes, Fortran index;
 //  - every constructor: combiner, creator, contents arrays (against
 //    MPI_Type_get_envelope/get_contents and against the arguments given), sizes, lb,
-//    extents, Fortran index, COMMITTED, names;
+//    extents, Fortran index, COMMITTED, names (empty types too: Open MPI names them);
 //  - the type map of nested types rebuilt from records alone matches MPI's size and
 //    true extent;
 //  - freeing: FREED at once, RELEASED only when no live derived type and no pending
@@ -400,6 +400,18 @@ void CheckConstructors() {
   MPI_Type_dup(MPI_LONG, &t);
   CheckDerived(t, MPIDBG_CALL_MPI_Type_dup, MPIDBG_COMBINER_DUP);
   RT_CHECK(Types(Live(t)) == std::vector<uint64_t>({U64(MPI_LONG)}));
+  MPI_Type_free(&t);
+
+  // Empty types: Open MPI names them ("Dup MPI_EMPTY"), which the record must ask for.
+  MPI_Type_contiguous(0, MPI_INT, &t);
+  CheckDerived(t, MPIDBG_CALL_MPI_Type_contiguous, MPIDBG_COMBINER_CONTIGUOUS);
+  RT_CHECK_EQ(Live(t)->size, 0);
+  MPI_Type_free(&t);
+  const int no_blocks[1] = {0};
+  const MPI_Aint no_displacements[1] = {0};
+  const MPI_Datatype one_type[1] = {MPI_DOUBLE};
+  MPI_Type_create_struct(0, no_blocks, no_displacements, one_type, &t);
+  CheckDerived(t, MPIDBG_CALL_MPI_Type_create_struct, MPIDBG_COMBINER_STRUCT);
   MPI_Type_free(&t);
 }
 
