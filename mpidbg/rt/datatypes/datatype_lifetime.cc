@@ -65,9 +65,9 @@ Entry* EntryOfLocked(const mpidbg_object_head* rec) {
   return e->rec == rec && e->create_serial == rec->create_serial ? e : nullptr;
 }
 
-// A new entry for `rec` with room for `n` inputs, mapped; nullptr when memory ran out or
-// a stale entry holds the address (its record went without the runtime seeing: entries
-// that named it as an input may still point at it, so it stays).
+// A new entry for `rec` with room for `n` inputs, mapped; nullptr when memory ran out. A
+// stale entry at this address (its record went without the runtime seeing) is replaced
+// in the map and left allocated: entries that named it as an input may still point at it.
 Entry* NewEntryLocked(mpidbg_object_head* rec, int n) {
   auto* e = static_cast<Entry*>(malloc(sizeof(Entry)));
   auto* list = n > 0 ? static_cast<Entry**>(malloc(sizeof(Entry*) * n)) : nullptr;
