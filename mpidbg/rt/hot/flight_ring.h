@@ -78,17 +78,18 @@ MPIDBG_ALWAYS_INLINE void FlightHandleReused(uint64_t request) {
 }
 
 // Opens the next entry of the thread's ring for a post of `request` (seq odd, state
-// POSTED); request 0 is a blocking call's envelope, which the map does not hold (it is
-// DONE before the thread posts again). The caller writes every other field, then
-// PublishFlightEntry. nullptr when the thread has no ring (then the caller makes an
+// POSTED); kBlocking: a blocking call's envelope (request 0), which the map does not
+// hold (it is DONE before the thread posts again). The caller writes every other field,
+// then PublishFlightEntry. nullptr when the thread has no ring (then the caller makes an
 // operation record).
+template <bool kBlocking>
 MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* OpenFlightEntry(ThreadState* ts, uint64_t request) {
   if (__builtin_expect(ts->flight == nullptr, 0) && !OpenFlightRing(ts)) return nullptr;
   const uint64_t p = ts->flight_head;
   mpidbg_flight_entry* e = &ts->flight[p & ts->flight_mask];
   // Still pending from a lap ago: carried before its slot is reused.
   if (__builtin_expect(e->state == MPIDBG_FLIGHT_POSTED, 0)) CarryFlightEntry(ts, e);
-  if (request == 0) {
+  if (kBlocking) {
     __atomic_store_n(&e->seq, static_cast<uint32_t>(2 * p + 1), __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_RELEASE);
     e->state = MPIDBG_FLIGHT_POSTED;

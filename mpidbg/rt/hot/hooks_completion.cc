@@ -27,6 +27,14 @@ void Retire(ThreadState* ts, const CompletionArgs& a, int i, const MPI_Status* s
 
 }  // namespace
 
+void CountFlightReceive(ThreadState* ts, const mpidbg_flight_entry& e, ReceivedMessage m) {
+  SourceHint hint;
+  hint.peer = e.peer;
+  hint.peer_world = e.peer_world;
+  hint.comm_handle = e.comm_handle;
+  CountReceived(ts, e.comm_job_id, m, hint);
+}
+
 CompletionArgs PreCompletionShared(ThreadState* ts, CompletionArgs args) {
   const int n = args.tracked;
   args.saved = true;

@@ -76,7 +76,14 @@ MPIDBG_ALWAYS_INLINE const MPI_Status* Element(const CompletionArgs& a, int i) {
 // Request i (below MPI_THREAD_MULTIPLE) completed with `status` (nullptr if unknown);
 // `idup`: an MPI_Comm_idup was pending when the call returned (none can start during
 // the Post hook, which makes no MPI call).
-// A flight entry's request completed with `status`: DONE, and a receive counted.
+// A receive's flight entry completed with message `m` (hooks_completion.cc): counted
+// the general way, the entry's envelope the hint for the source's world rank.
+void CountFlightReceive(ThreadState* ts, const mpidbg_flight_entry& e, ReceivedMessage m);
+
+// A flight entry's request completed with `status`: DONE, and a receive counted. The
+// traffic entry the thread counted its last receive of that source and tag into is
+// tried first (flight entries exist only below MPI_THREAD_MULTIPLE: a plain add); a new
+// key, or monitoring on, goes out of line.
 MPIDBG_ALWAYS_INLINE void CompleteFlight(ThreadState* ts, mpidbg_flight_entry* e,
                                          const MPI_Status* status) {
   e->state = MPIDBG_FLIGHT_DONE;
@@ -84,11 +91,15 @@ MPIDBG_ALWAYS_INLINE void CompleteFlight(ThreadState* ts, mpidbg_flight_entry* e
       status == nullptr || status == MPI_STATUS_IGNORE) {
     return;
   }
-  SourceHint hint;
-  hint.peer = e->peer;
-  hint.peer_world = e->peer_world;
-  hint.comm_handle = e->comm_handle;
-  CountReceive(ts, e->comm_job_id, *status, hint);
+  ReceivedMessage m;
+  if ((g_traffic_hot.entries == nullptr && !MonitorOn()) || !ReadStatus(*status, &m)) return;
+  mpidbg_traffic_entry* t = ts->receive_entries[TrafficCacheSlot(m.source, m.tag)];
+  if (__builtin_expect(t != nullptr && TrafficMatches(t, e->comm_job_id, m.source, m.tag) &&
+                           !MonitorOn(), 1)) {
+    AddMessage(&t->receives, &t->receive_bytes, static_cast<uint64_t>(m.bytes), false);
+    return;
+  }
+  CountFlightReceive(ts, *e, m);
 }
 
 MPIDBG_ALWAYS_INLINE void RetireOwned(ThreadState* ts, int i, const MPI_Status* status,

@@ -270,6 +270,7 @@ MPIDBG_ALWAYS_INLINE void CountCompletedReceive(ThreadState* ts, const P2pArgs& 
 // --- blocking: Send, Ssend, Bsend, Rsend, Recv, Probe, Mprobe, Mrecv ---
 
 // Below, with the nonblocking posts.
+template <bool kBlocking>
 MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a,
                                                           uint64_t request);
 
@@ -280,7 +281,7 @@ MPIDBG_ALWAYS_INLINE void PreP2pBlocking(CallScope& scope, P2pArgs& args) {
   // thread's flight ring (DONE when the call returns); probes and message receives keep
   // op records.
   if (!core::Concurrent() && args.message == nullptr && args.direction != MPIDBG_OPERATION_PROBE) {
-    args.flight = PostFlightEntry(ts, scope.call(), args, 0);
+    args.flight = PostFlightEntry<true>(ts, scope.call(), args, 0);
     if (args.flight != nullptr) {
       scope.SetFlightEntry(AddressOf(args.flight));
       if (args.direction == MPIDBG_OPERATION_RECV) KeepStatus(args, &ts->own_status[0]);
@@ -428,10 +429,11 @@ MPIDBG_ALWAYS_INLINE void CopyFlightEnvelope(mpidbg_flight_entry* e, const mpidb
                     offsetof(mpidbg_flight_entry, comm_handle) == 32 &&
                     offsetof(mpidbg_flight_entry, datatype) == 56 && offsetof(mpidbg_flight_entry, bytes) == 72,
                 "the envelope's words");
-  e->direction = m.direction;
-  e->mode = m.mode;
+  static_assert(offsetof(mpidbg_flight_entry, direction) == 5 && offsetof(mpidbg_flight_entry, mode) == 6,
+                "direction and mode are one 16-bit word");
   char* d = reinterpret_cast<char*>(e);
   const char* s = reinterpret_cast<const char*>(&m);
+  __builtin_memcpy(d + 5, s + 5, 2);    // direction, mode
   __builtin_memcpy(d + 8, s + 8, 16);   // call, peer, peer_world, tag
   __builtin_memcpy(d + 32, s + 32, 16); // comm_handle, comm_job_id
   __builtin_memcpy(d + 56, s + 56, 24); // datatype, count, bytes
@@ -447,19 +449,22 @@ MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t
   m.traffic = traffic;
 }
 
-// The post's entry in the thread's flight ring (`request` 0: a blocking call's
-// envelope); counts a send. nullptr when the thread has no ring (the caller makes an
-// operation record). A post whose arguments (but the buffer) match the thread's last
-// one of its direction copies that one's envelope and counts into the same traffic
-// entry.
+// The post's entry in the thread's flight ring (kBlocking: a blocking call's envelope,
+// `request` 0; otherwise a request handle, which is never 0); counts a send. nullptr
+// when the thread has no ring (the caller makes an operation record). A post whose
+// arguments (but the buffer) match the thread's last one of its direction copies that
+// one's envelope and counts into the same traffic entry. Whether the post is blocking is
+// a template argument so that each wrapper gets only its own path: no test of the
+// handle, the memo's address a constant offset.
+template <bool kBlocking>
 MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a,
                                                           uint64_t request) {
-  mpidbg_flight_entry* e = OpenFlightEntry(ts, request);
+  mpidbg_flight_entry* e = OpenFlightEntry<kBlocking>(ts, request);
   if (e == nullptr) return nullptr;
   // A record under the handle (a carried request, a persistent one since freed) is stale.
-  if (__builtin_expect(request != 0 && g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
+  if (__builtin_expect(!kBlocking && g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
   const bool send = a.direction == MPIDBG_OPERATION_SEND;
-  FlightMemo& m = ts->flight_memo[(send ? 0 : 1) + (request == 0 ? 2 : 0)];
+  FlightMemo& m = ts->flight_memo[(send ? 0 : 1) + (kBlocking ? 2 : 0)];
   e->buffer = AddressOf(a.buf);
   e->post_serial = NextPostSerialPlain();
   e->post_time_ns = ts->live.entry_time_ns;
@@ -508,7 +513,7 @@ MPIDBG_ALWAYS_INLINE void PostP2pNonblocking(CallScope& scope, P2pArgs& args, in
   if (rc == MPI_SUCCESS && args.request != nullptr && *args.request != MPI_REQUEST_NULL) {
     ThreadState* ts = scope.thread();
     if (core::Concurrent() || args.message != nullptr ||
-        PostFlightEntry(ts, scope.call(), args, HandleToU64(*args.request)) == nullptr) {
+        PostFlightEntry<false>(ts, scope.call(), args, HandleToU64(*args.request)) == nullptr) {
       PostOperationRecord(ts, scope.call(), args, 0, args.direction == MPIDBG_OPERATION_SEND);
     }
   }

@@ -282,19 +282,20 @@ class CallScope {
   }
   MPIDBG_ALWAYS_INLINE ~CallScope() {
     if (ts_ == nullptr) return;
-    --ts_->depth;
+    ThreadState* const ts = core::Opaque(ts_);
+    --ts->depth;
     if (!outer_) return;
-    SetSignalState(ts_, MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE);
+    SetSignalState(ts, MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE);
     if (published_) {
       Unpublish();
     } else if (light_) {
       // Cleared while the state says NOT_IN_MPI, so the next call starts with none; one
       // generation step covers the records the call changed (a blocking call's flight
       // entry went DONE in its Post hook).
-      __atomic_store_n(&ts_->live.comm_handle, uint64_t{0}, __ATOMIC_RELAXED);
-      __atomic_store_n(&ts_->live.comm_job_id, uint64_t{0}, __ATOMIC_RELAXED);
+      __atomic_store_n(&ts->live.comm_handle, uint64_t{0}, __ATOMIC_RELAXED);
+      __atomic_store_n(&ts->live.comm_job_id, uint64_t{0}, __ATOMIC_RELAXED);
       if (live_op_) {
-        __atomic_store_n(&ts_->live.op, uint64_t{0}, __ATOMIC_RELAXED);
+        __atomic_store_n(&ts->live.op, uint64_t{0}, __ATOMIC_RELAXED);
         g_thread_table.BumpGenerationPlain();  // only below MPI_THREAD_MULTIPLE
       } else {
         g_thread_table.BumpGenerationHot();
@@ -358,14 +359,15 @@ class CallScope {
   MPIDBG_ALWAYS_INLINE void Publish() {
     if (!outer_) return;
     if (live_op_ || (state_ == MPIDBG_THREAD_IN_MPI && extras_ == 0 && detail_.op == 0)) {
-      __atomic_store_n(&ts_->live.comm_handle, detail_.comm_handle, __ATOMIC_RELAXED);
-      __atomic_store_n(&ts_->live.comm_job_id, detail_.comm_job_id, __ATOMIC_RELAXED);
+      ThreadState* const ts = core::Opaque(ts_);
+      __atomic_store_n(&ts->live.comm_handle, detail_.comm_handle, __ATOMIC_RELAXED);
+      __atomic_store_n(&ts->live.comm_job_id, detail_.comm_job_id, __ATOMIC_RELAXED);
       light_ = true;
       if (live_op_) {
         // After the entry is whole (PublishFlightEntry): a stop that sees the op sees
         // its entry.
         __atomic_signal_fence(__ATOMIC_RELEASE);
-        __atomic_store_n(&ts_->live.op, detail_.op, __ATOMIC_RELAXED);
+        __atomic_store_n(&ts->live.op, detail_.op, __ATOMIC_RELAXED);
         g_thread_table.BumpGenerationPlain();  // only below MPI_THREAD_MULTIPLE
       }
       return;
