@@ -502,7 +502,9 @@ static inline void mpidbg_thread_merge_live(const mpidbg_thread_record* publishe
  * request, as an operation record with these fields would be (the rest: tid from the
  * thread record, status PENDING, actual_source MPIDBG_RANK_UNKNOWN, actual_tag
  * MPIDBG_TAG_ANY, file_offset -1, other fields 0; datatype_name from the datatype
- * table's record of `datatype`).
+ * table's record of `datatype`). An operation MPI completed inside the posting call (one
+ * shared, already completed request handle: MPICH's preallocated requests, Open MPI's
+ * empty request) is complete when its entry is written: the entry is DONE from the start.
  *
  * Nothing pending is lost: before the ring reuses an entry still POSTED, and whenever
  * the runtime needs the request as a record (MPI_Request_free, a thread's exit), the

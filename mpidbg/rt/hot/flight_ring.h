@@ -71,6 +71,14 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* FindFlight(uint64_t request) {
   return e;
 }
 
+// The thread's last post under a shared completed request handle (completed_request.h),
+// if it is still the entry of such a post of `request` (the ring may have reused it).
+MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* LastCompletedPost(const ThreadState* ts, uint64_t request) {
+  mpidbg_flight_entry* e = ts->completed_post;
+  if (e == nullptr || e->request != request || e->state != MPIDBG_FLIGHT_DONE) return nullptr;
+  return e;
+}
+
 // MPI handed `request` out for a request that gets an operation record: a POSTED entry
 // under it completed unseen.
 MPIDBG_ALWAYS_INLINE void FlightHandleReused(uint64_t request) {
@@ -82,19 +90,22 @@ MPIDBG_ALWAYS_INLINE void FlightHandleReused(uint64_t request) {
 // hold (it is DONE before the thread posts again). The caller writes every other field,
 // then PublishFlightEntry. nullptr when the thread has no ring (then the caller makes an
 // operation record).
+// `completed`: an operation MPI completed inside the posting call (completed_request.h):
+// its entry is DONE from the start and not in the map.
 template <bool kBlocking>
-MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* OpenFlightEntry(ThreadState* ts, uint64_t request) {
+MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* OpenFlightEntry(ThreadState* ts, uint64_t request,
+                                                          bool completed = false) {
   if (__builtin_expect(ts->flight == nullptr, 0) && !OpenFlightRing(ts)) return nullptr;
   const uint64_t p = ts->flight_head;
   mpidbg_flight_entry* e = &ts->flight[p & ts->flight_mask];
   // Still pending from a lap ago: carried before its slot is reused.
   if (__builtin_expect(e->state == MPIDBG_FLIGHT_POSTED, 0)) CarryFlightEntry(ts, e);
-  if (kBlocking) {
+  if (kBlocking || completed) {
     __atomic_store_n(&e->seq, static_cast<uint32_t>(2 * p + 1), __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_RELEASE);
-    e->state = MPIDBG_FLIGHT_POSTED;
+    e->state = kBlocking ? MPIDBG_FLIGHT_POSTED : MPIDBG_FLIGHT_DONE;
     e->reserved = 0;
-    e->request = 0;
+    e->request = request;
     return e;
   }
   mpidbg_flight_entry** slot = &g_flight_map[FlightSlot(request)];

@@ -29,6 +29,7 @@
 #include "core/concurrency.h"
 #include "core/inline.h"
 #include "rt/handle_widening.h"
+#include "rt/hot/completed_request.h"
 #include "rt/hot/flight_ring.h"
 #include "rt/hot/hook_args.h"
 #include "rt/hot/operation_registry.h"
@@ -105,7 +106,10 @@ MPIDBG_ALWAYS_INLINE void CompleteFlight(ThreadState* ts, mpidbg_flight_entry* e
 MPIDBG_ALWAYS_INLINE void RetireOwned(ThreadState* ts, int i, const MPI_Status* status,
                                       bool idup) {
   const uint64_t request = ts->saved_handles[i];
-  if (mpidbg_flight_entry* e = FindFlight(request)) {
+  // A send MPI completed when it was posted has a DONE entry outside the map
+  // (completed_request.h): nothing to find.
+  mpidbg_flight_entry* e = CompletedRequestHandle(request) ? nullptr : FindFlight(request);
+  if (e != nullptr) {
     CompleteFlight(ts, e, status);
   } else if (g_requests.size() != 0) {
     // With nothing indexed there is nothing to retire: MPICH's shared handle of sends

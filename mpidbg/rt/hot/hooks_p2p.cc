@@ -9,6 +9,7 @@
 
 #include "core/normalise.h"
 #include "rt/hot/comm_cache.h"
+#include "rt/hot/completed_request.h"
 #include "rt/comms/comm_registry.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hooks.h"
@@ -159,9 +160,13 @@ void PreRequestFree(CallScope& scope, RequestFreeArgs& args) {
   if (args.request == nullptr) return;
   args.saved = HandleToU64(*args.request);
   // A request in a flight ring gets its record first: a freed active request is kept as
-  // an orphan record.
+  // an orphan record. Of a shared completed request handle, the thread's last post under
+  // it is the one freed (completed_request.h).
   if (!core::Concurrent()) {
-    if (mpidbg_flight_entry* e = FindFlight(args.saved)) CarryFlightEntry(scope.thread(), e);
+    mpidbg_flight_entry* e = CompletedRequestHandle(args.saved)
+                                 ? LastCompletedPost(scope.thread(), args.saved)
+                                 : FindFlight(args.saved);
+    if (e != nullptr) CarryFlightEntry(scope.thread(), e);
   }
   PrepareRequestFree(args.saved, &args.ticket);
 }

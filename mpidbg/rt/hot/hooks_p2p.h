@@ -35,6 +35,7 @@
 #include "core/normalise.h"
 #include "mpidbg/records.h"
 #include "rt/hot/comm_cache.h"
+#include "rt/hot/completed_request.h"
 #include "rt/hot/flight_ring.h"
 #include "rt/handle_widening.h"
 #include "rt/hot/hook_args.h"
@@ -459,11 +460,13 @@ MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t
 template <bool kBlocking>
 MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a,
                                                           uint64_t request) {
-  mpidbg_flight_entry* e = OpenFlightEntry<kBlocking>(ts, request);
+  const bool send = a.direction == MPIDBG_OPERATION_SEND;
+  const bool completed = !kBlocking && CompletedRequestHandle(request);
+  mpidbg_flight_entry* e = OpenFlightEntry<kBlocking>(ts, request, completed);
   if (e == nullptr) return nullptr;
+  if (completed) ts->completed_post = e;  // what MPI_Request_free of the handle frees
   // A record under the handle (a carried request, a persistent one since freed) is stale.
   if (__builtin_expect(!kBlocking && g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
-  const bool send = a.direction == MPIDBG_OPERATION_SEND;
   FlightMemo& m = ts->flight_memo[(send ? 0 : 1) + (kBlocking ? 2 : 0)];
   e->buffer = AddressOf(a.buf);
   e->post_serial = NextPostSerialPlain();

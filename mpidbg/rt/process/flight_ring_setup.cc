@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/spinlock.h"
+#include "rt/hot/completed_request.h"
 #include "rt/hot/flight_ring.h"
 #include "rt/process/init_steps.h"
 
@@ -42,7 +43,10 @@ uint32_t ConfiguredCapacity() {
 
 }  // namespace
 
-void FlightAfterInit() { g_flight_capacity = ConfiguredCapacity(); }
+void FlightAfterInit() {
+  g_flight_capacity = ConfiguredCapacity();
+  FindCompletedRequestHandle();
+}
 
 bool OpenFlightRing(ThreadState* ts) {
   if (g_flight_capacity == 0 || ts->rec == nullptr) return false;

@@ -7,6 +7,8 @@
 //  - a request still pending when its ring comes round is carried into an op record
 //    with the same post serial, seen once, and completed through the index;
 //  - MPI_Request_free of a pending ring request keeps a FREED orphan record;
+//  - a send MPI completed inside MPI_Isend (one shared, completed handle) is DONE from
+//    the start, still a logged send, and kept as a FREED orphan when its handle is freed;
 //  - a freed derived datatype a pending ring request names stays unreleased;
 //  - a communicator freed while a ring receive on it is pending stays unreleased;
 //  - a thread that exits with a pending request keeps its record and ring, and another
@@ -25,6 +27,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <vector>
 
 #include "traffic_check.h"
 
@@ -185,6 +189,83 @@ void CheckFreedRequest() {
   MPI_Barrier(MPI_COMM_WORLD);
   int v = 1;
   MPI_Send(&v, 1, MPI_INT, g_peer, 50, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// The whole entries of this thread's ring with `tag`, oldest first.
+std::vector<mpidbg_flight_entry> MyEntries(int32_t tag) {
+  std::vector<mpidbg_flight_entry> out;
+  const mpidbg_thread_record* me = MyThread();
+  if (me == nullptr || me->flight_entries == 0 || me->flight_capacity == 0) return out;
+  const auto* entries = rtcheck::At<mpidbg_flight_entry>(me->flight_entries);
+  const uint64_t head = me->flight_head, capacity = me->flight_capacity;
+  for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
+    const mpidbg_flight_entry& e = entries[p % capacity];
+    if (e.seq == static_cast<uint32_t>(2 * (p + 1)) && e.tag == tag) out.push_back(e);
+  }
+  return out;
+}
+
+// Sends MPI completed inside MPI_Isend come back under one shared, completed request
+// handle (both MPIs, for a small eager send): their entries are DONE from the start, so
+// nothing shows as pending, and each is still a logged send. A receive from
+// MPI_PROC_NULL likewise. MPI_Request_free of the shared handle keeps the last such
+// send as a FREED orphan. Checked only when MPI did hand one handle out twice.
+void CheckCompletedAtPost() {
+  if (!g_rings) return;
+  const size_t before = PendingCount();
+  int a = 1, b = 2, c = -1;
+  MPI_Request first, second, none;
+  MPI_Isend(&a, 1, MPI_INT, g_peer, 60, MPI_COMM_WORLD, &first);
+  MPI_Isend(&b, 1, MPI_INT, g_peer, 60, MPI_COMM_WORLD, &second);
+  const bool shared = U64(first) == U64(second);
+  if (!shared) fprintf(stderr, "[rank %d] two small sends got two handles: not checked\n", rtcheck::g_rank);
+  if (shared) {
+    RT_CHECK_EQ(PendingCount(), before);
+    const std::vector<mpidbg_flight_entry> sends = MyEntries(60);
+    RT_CHECK_EQ(sends.size(), 2);
+    for (const auto& e : sends) {
+      RT_CHECK_EQ(e.state, MPIDBG_FLIGHT_DONE);
+      RT_CHECK_EQ(e.request, U64(first));
+      RT_CHECK(e.ordinal != 0);
+    }
+    RT_CHECK_EQ(traffic::LoggedSendsTo(traffic::JobIdOf(MPI_COMM_WORLD), g_peer, 60).size(), 2);
+    MPI_Request_free(&second);
+    bool orphan = false;
+    for (const auto* o : traffic::OpsOf(U64(first), /*orphans=*/true)) {
+      orphan = orphan || ((o->hdr.flags & MPIDBG_REC_FREED) != 0 && o->tag == 60 &&
+                          o->buffer == rtcheck::Addr(&b));
+    }
+    RT_CHECK(orphan);
+  } else {
+    MPI_Wait(&second, MPI_STATUS_IGNORE);
+  }
+  // From here on the orphan record is one more operation record (orphans stay until
+  // evicted or released on request).
+  const size_t kept = PendingCount();
+  RT_CHECK_EQ(kept, before + (shared ? 1 : 0));
+  int d = 3;
+  MPI_Request third;
+  MPI_Isend(&d, 1, MPI_INT, g_peer, 60, MPI_COMM_WORLD, &third);
+  if (shared && U64(third) == U64(first)) {
+    // MPI handed the freed handle out again: the orphan is known released.
+    bool released = false;
+    for (const auto* o : traffic::OpsOf(U64(first), /*orphans=*/true)) {
+      released = released || (o->tag == 60 && (o->hdr.flags & MPIDBG_REC_RELEASED) != 0);
+    }
+    RT_CHECK(released);
+    RT_CHECK_EQ(PendingCount(), kept);
+  }
+  MPI_Wait(&third, MPI_STATUS_IGNORE);
+  MPI_Wait(&first, MPI_STATUS_IGNORE);
+  // A receive from MPI_PROC_NULL completes inside MPI_Irecv: not pending either.
+  MPI_Irecv(&c, 1, MPI_INT, MPI_PROC_NULL, 61, MPI_COMM_WORLD, &none);
+  if (shared) RT_CHECK_EQ(PendingCount(), kept);
+  MPI_Wait(&none, MPI_STATUS_IGNORE);
+  RT_CHECK_EQ(PendingCount(), kept);
+  int in[3];
+  for (int& v : in) MPI_Recv(&v, 1, MPI_INT, g_peer, 60, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  RT_CHECK(in[0] == 1 && in[1] == 2 && in[2] == 3);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -405,6 +486,7 @@ int main(int argc, char** argv) {
   CheckCompletionCalls();
   CheckCarried();
   CheckFreedRequest();
+  CheckCompletedAtPost();
   CheckFreedDatatype();
   CheckFreedComm();
   CheckExitedPoster();
