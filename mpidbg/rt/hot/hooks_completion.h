@@ -74,9 +74,6 @@ MPIDBG_ALWAYS_INLINE const MPI_Status* Element(const CompletionArgs& a, int i) {
   return *a.statuses + i;
 }
 
-// Request i (below MPI_THREAD_MULTIPLE) completed with `status` (nullptr if unknown);
-// `idup`: an MPI_Comm_idup was pending when the call returned (none can start during
-// the Post hook, which makes no MPI call).
 // A receive's flight entry completed with message `m` (hooks_completion.cc): counted
 // the general way, the entry's envelope the hint for the source's world rank.
 void CountFlightReceive(ThreadState* ts, const mpidbg_flight_entry& e, ReceivedMessage m);
@@ -103,10 +100,13 @@ MPIDBG_ALWAYS_INLINE void CompleteFlight(ThreadState* ts, mpidbg_flight_entry* e
   CountFlightReceive(ts, *e, m);
 }
 
+// Request i (below MPI_THREAD_MULTIPLE) completed with `status` (nullptr if unknown);
+// `idup`: an MPI_Comm_idup was pending when the call returned (none can start during
+// the Post hook, which makes no MPI call).
 MPIDBG_ALWAYS_INLINE void RetireOwned(ThreadState* ts, int i, const MPI_Status* status,
                                       bool idup) {
   const uint64_t request = ts->saved_handles[i];
-  // A send MPI completed when it was posted has a DONE entry outside the map
+  // An operation MPI completed when it was posted has a DONE entry outside the map
   // (completed_request.h): nothing to find.
   mpidbg_flight_entry* e = CompletedRequestHandle(request) ? nullptr : FindFlight(request);
   if (e != nullptr) {

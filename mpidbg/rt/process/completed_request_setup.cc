@@ -1,5 +1,6 @@
-// completed_request_setup.cc — finding the request handle Open MPI returns for a send it
-// completed inside MPI_Isend (rt/hot/completed_request.h), once, at MPI_Init. Cold.
+// completed_request_setup.cc — finding the request handle Open MPI returns for an
+// operation it completed inside the posting call (rt/hot/completed_request.h), once, at
+// MPI_Init. Cold.
 #include <dlfcn.h>
 
 #include "rt/hot/completed_request.h"
