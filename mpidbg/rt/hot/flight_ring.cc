@@ -64,6 +64,20 @@ void CarryFlightEntry(ThreadState* ts, mpidbg_flight_entry* e) {
   e->state = MPIDBG_FLIGHT_CARRIED;
 }
 
+mpidbg_flight_entry* LastCompletedPost(const ThreadState* ts, uint64_t request) {
+  if (ts->flight == nullptr) return nullptr;
+  const uint64_t head = ts->flight_head;
+  const uint64_t oldest = head > ts->flight_mask ? head - ts->flight_mask - 1 : 0;
+  for (uint64_t p = head; p > oldest; --p) {
+    mpidbg_flight_entry* e = &ts->flight[(p - 1) & ts->flight_mask];
+    if (e->seq == static_cast<uint32_t>(2 * p) && e->request == request &&
+        e->state == MPIDBG_FLIGHT_DONE) {
+      return e;
+    }
+  }
+  return nullptr;
+}
+
 bool FlightRingsUseDatatype(uint64_t handle) {
   bool used = false;
   ForEachPosted([&](const mpidbg_flight_entry& e) { used = used || e.datatype == handle; });

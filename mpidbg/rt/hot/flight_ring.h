@@ -57,6 +57,10 @@ void CarryFlightEntry(ThreadState* ts, mpidbg_flight_entry* e);
 // of MPI_Type_free and MPI_Comm_free).
 bool FlightRingsUseDatatype(uint64_t handle);
 bool FlightRingsUseJobId(uint64_t job_id);
+// The thread's newest whole entry of a post under `request` that is DONE (a shared
+// completed request handle's: completed_request.h), or nullptr: for MPI_Request_free of
+// that handle. Walks the ring back from its head (the post is usually the newest).
+mpidbg_flight_entry* LastCompletedPost(const ThreadState* ts, uint64_t request);
 // Thread exit: whether the thread's ring still holds a POSTED entry. Such a ring (and its
 // thread record, through which readers find it) is kept; entries of it can still be
 // completed through the map by other threads.
@@ -68,14 +72,6 @@ void GiveBackFlightRing(ThreadState* ts);
 MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* FindFlight(uint64_t request) {
   mpidbg_flight_entry* e = g_flight_map[FlightSlot(request)];
   if (e == nullptr || e->request != request || e->state != MPIDBG_FLIGHT_POSTED) return nullptr;
-  return e;
-}
-
-// The thread's last post under a shared completed request handle (completed_request.h),
-// if it is still the entry of such a post of `request` (the ring may have reused it).
-MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* LastCompletedPost(const ThreadState* ts, uint64_t request) {
-  mpidbg_flight_entry* e = ts->completed_post;
-  if (e == nullptr || e->request != request || e->state != MPIDBG_FLIGHT_DONE) return nullptr;
   return e;
 }
 

@@ -464,7 +464,6 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32
   const bool completed = !kBlocking && CompletedRequestHandle(request);
   mpidbg_flight_entry* e = OpenFlightEntry<kBlocking>(ts, request, completed);
   if (e == nullptr) return nullptr;
-  if (completed) ts->completed_post = e;  // what MPI_Request_free of the handle frees
   // A record under the handle (a carried request, a persistent one since freed) is stale.
   if (__builtin_expect(!kBlocking && g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
   FlightMemo& m = ts->flight_memo[(send ? 0 : 1) + (kBlocking ? 2 : 0)];

@@ -155,9 +155,6 @@ struct ThreadState {
   mpidbg_flight_entry* flight = nullptr;
   uint64_t flight_head = 0;
   uint64_t flight_mask = 0;
-  // The entry of the thread's last post MPI completed at once (rt/hot/completed_request.h),
-  // for MPI_Request_free of its shared handle.
-  mpidbg_flight_entry* completed_post = nullptr;
   // Traffic entries this thread used last, by (peer, tag) bits (entries never move once
   // READY).
   static constexpr uint32_t kTrafficCacheSize = 8;
