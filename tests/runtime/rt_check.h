@@ -146,6 +146,19 @@ inline uint64_t CommJobId(uint64_t comm_handle) {
   return best != nullptr ? best->job_id : 0;
 }
 
+// Calls fn(entry) for every whole entry of a thread's flight ring, oldest first: an
+// entry at position p holds post p only while its seq is 2 * (p + 1) (records.h).
+template <typename Fn>
+void ForEachWholeEntry(const mpidbg_thread_record& t, Fn fn) {
+  const auto* entries = At<mpidbg_flight_entry>(t.flight_entries);
+  const uint64_t head = t.flight_head, capacity = t.flight_capacity;
+  if (entries == nullptr || capacity == 0) return;
+  for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
+    const mpidbg_flight_entry& e = entries[p % capacity];
+    if (e.seq == static_cast<uint32_t>(2 * (p + 1))) fn(e);
+  }
+}
+
 // Operation records as a reader derives them (records.h, mpidbg_flight_entry): the
 // operation table's, and one per POSTED entry of every thread's flight ring that no
 // record carries (same post_serial), with the fields records.h gives. The derived ones
@@ -158,15 +171,11 @@ inline std::vector<const mpidbg_operation_record*> Operations(
       Records<mpidbg_operation_record>(Root()->operations);
   const size_t recorded = out.size();
   for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
-    const auto* entries = At<mpidbg_flight_entry>(t->flight_entries);
-    const uint64_t head = t->flight_head, capacity = t->flight_capacity;
-    if (entries == nullptr || capacity == 0) continue;
-    for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
-      const mpidbg_flight_entry& e = entries[p % capacity];
-      if (e.seq != static_cast<uint32_t>(2 * (p + 1)) || e.state != MPIDBG_FLIGHT_POSTED) continue;
+    ForEachWholeEntry(*t, [&](const mpidbg_flight_entry& e) {
+      if (e.state != MPIDBG_FLIGHT_POSTED) return;
       bool carried = false;
       for (size_t i = 0; i < recorded; ++i) carried = carried || out[i]->post_serial == e.post_serial;
-      if (carried) continue;
+      if (carried) return;
       mpidbg_operation_record r;
       mpidbg_operation_from_flight(&e, t->tid, &r);
       if (const auto* type = FindObject<mpidbg_datatype_record>(Root()->datatypes, e.datatype, false)) {
@@ -175,7 +184,7 @@ inline std::vector<const mpidbg_operation_record*> Operations(
       derived.push_back(r);
       out.push_back(&derived.back());
       if (at != nullptr) at->emplace_back(Addr(&e), &derived.back());
-    }
+    });
   }
   return out;
 }

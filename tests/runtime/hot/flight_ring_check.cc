@@ -195,13 +195,10 @@ void CheckFreedRequest() {
 // The whole entries of this thread's ring with `tag`, oldest first.
 std::vector<mpidbg_flight_entry> MyEntries(int32_t tag) {
   std::vector<mpidbg_flight_entry> out;
-  const mpidbg_thread_record* me = MyThread();
-  if (me == nullptr || me->flight_entries == 0 || me->flight_capacity == 0) return out;
-  const auto* entries = rtcheck::At<mpidbg_flight_entry>(me->flight_entries);
-  const uint64_t head = me->flight_head, capacity = me->flight_capacity;
-  for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
-    const mpidbg_flight_entry& e = entries[p % capacity];
-    if (e.seq == static_cast<uint32_t>(2 * (p + 1)) && e.tag == tag) out.push_back(e);
+  if (const mpidbg_thread_record* me = MyThread()) {
+    rtcheck::ForEachWholeEntry(*me, [&](const mpidbg_flight_entry& e) {
+      if (e.tag == tag) out.push_back(e);
+    });
   }
   return out;
 }

@@ -72,14 +72,9 @@ inline std::vector<mpidbg_send_log_entry> LoggedSends() {
     }
   }
   for (const auto* th : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
-    const auto* entries = At<mpidbg_flight_entry>(th->flight_entries);
-    const uint64_t head = th->flight_head, capacity = th->flight_capacity;
-    if (entries == nullptr || capacity == 0) continue;
-    for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
-      const mpidbg_flight_entry& e = entries[p % capacity];
-      if (e.seq != static_cast<uint32_t>(2 * (p + 1)) || e.direction != MPIDBG_OPERATION_SEND ||
-          e.ordinal == 0) {
-        continue;  // not a whole send, or one not counted (MPI_PROC_NULL)
+    rtcheck::ForEachWholeEntry(*th, [&](const mpidbg_flight_entry& e) {
+      if (e.direction != MPIDBG_OPERATION_SEND || e.ordinal == 0) {
+        return;  // not a send, or one not counted (MPI_PROC_NULL)
       }
       mpidbg_send_log_entry s{};
       s.seq = e.seq;
@@ -95,7 +90,7 @@ inline std::vector<mpidbg_send_log_entry> LoggedSends() {
       s.tag = e.tag;
       s.mode = e.mode;
       out.push_back(s);
-    }
+    });
   }
   return out;
 }
