@@ -29,9 +29,12 @@ constexpr int kMaxInputDepth = 64;
 // (or the one cached MPI_Type_create_f90_* type). Held across local MPI queries only.
 core::SpinLock g_record_lock;
 
-// MPI_Type_get_envelope + MPI_Type_get_contents of one type. A small constructor's
-// arrays (most are) fit the inline room, so reading them allocates nothing; larger ones
-// are allocated. Never copied: the pointers may point into the structure itself.
+// A type's combiner and contents: either MPI_Type_get_envelope + MPI_Type_get_contents
+// of it (a small constructor's arrays, as most are, fit the inline room, so reading
+// them allocates nothing; larger ones are allocated), or the stretches of the
+// constructor's own arguments (`int_runs`, `addr_runs`: nothing is copied until the
+// record is written, straight into it). Never copied: the pointers may point into the
+// structure itself.
 struct Contents {
   Contents() = default;
   Contents(const Contents&) = delete;
@@ -41,6 +44,8 @@ struct Contents {
   int* ints = nullptr;
   MPI_Aint* addrs = nullptr;
   MPI_Datatype* types = nullptr;
+  const ArgRuns<int>* int_runs = nullptr;       // instead of ints
+  const ArgRuns<MPI_Aint>* addr_runs = nullptr;  // instead of addrs
   int room_ints[16];
   MPI_Aint room_addrs[8];
   MPI_Datatype room_types[8];
@@ -103,11 +108,35 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
   return true;
 }
 
-// Every element of `runs` copied into `out` (room for `total`).
+// Every element of `runs` copied into `out` (room for `total`). Most stretches are one
+// scalar argument.
 template <typename T>
 void CopyRuns(const ArgRuns<T>& runs, T* out) {
   for (int i = 0; i < runs.count; ++i) {
-    for (int k = 0; k < runs.run[i].n; ++k) *out++ = runs.run[i].at[k];
+    const ArgRun<T>& r = runs.run[i];
+    if (r.n == 1) {
+      *out++ = *r.at;
+    } else if (r.n > 1) {
+      memcpy(out, r.at, sizeof(T) * static_cast<size_t>(r.n));
+      out += r.n;
+    }
+  }
+}
+
+// The contents' integers and addresses copied into `out` (room for c.ni / c.na).
+void CopyInts(const Contents& c, int32_t* out) {
+  if (c.int_runs != nullptr) {
+    CopyRuns(*c.int_runs, out);
+  } else if (c.ni > 0) {
+    memcpy(out, c.ints, static_cast<size_t>(c.ni) * sizeof(int32_t));
+  }
+}
+
+void CopyAddrs(const Contents& c, int64_t* out) {
+  if (c.addr_runs != nullptr) {
+    CopyRuns(*c.addr_runs, reinterpret_cast<MPI_Aint*>(out));
+  } else if (c.na > 0) {
+    memcpy(out, c.addrs, static_cast<size_t>(c.na) * sizeof(int64_t));
   }
 }
 
@@ -126,8 +155,9 @@ int64_t RunsLength(const ArgRuns<T>& runs) {
 }
 
 // The contents of a type the call's own arguments describe (TypeCreateArgs): what
-// MPI_Type_get_envelope/get_contents would report, without asking MPI. False when the
-// arguments do not add up; the caller then reads them back.
+// MPI_Type_get_envelope/get_contents would report, without asking MPI, as the call's
+// stretches (copied when the record is written). False when the arguments do not add
+// up; the caller then reads them back.
 bool ContentsFromCall(const TypeCreateArgs& call, int ninputs, Contents* c) {
   const int64_t ni = RunsLength(call.ints);
   const int64_t na = RunsLength(call.addrs);
@@ -136,14 +166,8 @@ bool ContentsFromCall(const TypeCreateArgs& call, int ninputs, Contents* c) {
   c->ni = static_cast<int>(ni);
   c->na = static_cast<int>(na);
   c->nd = ninputs;  // the inputs themselves are the call's (`inputs`)
-  c->ints = RoomOrHeap(c->room_ints, static_cast<size_t>(ni) + 1);
-  c->addrs = RoomOrHeap(c->room_addrs, static_cast<size_t>(na) + 1);
-  if (c->ints == nullptr || c->addrs == nullptr) {
-    FreeContents(c);
-    return false;
-  }
-  CopyRuns(call.ints, c->ints);
-  CopyRuns(call.addrs, c->addrs);
+  c->int_runs = &call.ints;
+  c->addr_runs = &call.addrs;
   return true;
 }
 
@@ -206,10 +230,10 @@ bool FillArraysInRoom(const Contents& c, const MPI_Datatype* inputs, int n,
     return mpidbg_array{count != 0 ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(at)) : 0,
                         static_cast<uint32_t>(count), elem_size};
   };
-  if (c.ni > 0) memcpy(room, c.ints, static_cast<size_t>(c.ni) * sizeof(int32_t));
+  CopyInts(c, reinterpret_cast<int32_t*>(room));
   rec->integers = place(room, static_cast<uint64_t>(c.ni), sizeof(int32_t));
   room += int_words;
-  if (c.na > 0) memcpy(room, c.addrs, static_cast<size_t>(c.na) * sizeof(int64_t));
+  CopyAddrs(c, reinterpret_cast<int64_t*>(room));
   rec->addresses = place(room, static_cast<uint64_t>(c.na), sizeof(int64_t));
   room += c.na;
   for (int i = 0; i < n; ++i) room[i] = HandleToU64(inputs[i]);
@@ -217,18 +241,30 @@ bool FillArraysInRoom(const Contents& c, const MPI_Datatype* inputs, int n,
   return true;
 }
 
+// A heap array of `count` elements (freed with core::FreeArray) that `fill` writes;
+// empty when count is 0 or memory ran out.
+template <typename T, typename Fill>
+mpidbg_array HeapArray(int64_t count, Fill fill) {
+  mpidbg_array a{0, 0, sizeof(T)};
+  if (count <= 0 || count > UINT32_MAX) return a;
+  T* p = static_cast<T*>(malloc(sizeof(T) * static_cast<size_t>(count)));
+  if (p == nullptr) return a;
+  fill(p);
+  a.address = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p));
+  a.count = static_cast<uint32_t>(count);
+  return a;
+}
+
 void FillArrays(const Contents& c, const MPI_Datatype* inputs, int n,
                 mpidbg_datatype_record* rec) {
   if (FillArraysInRoom(c, inputs, n, rec)) return;
-  rec->integers = core::MakeArray(c.ints, static_cast<uint64_t>(c.ni), sizeof(int32_t));
-  rec->addresses = core::MakeArray(c.addrs, static_cast<uint64_t>(c.na), sizeof(int64_t));
+  rec->integers = HeapArray<int32_t>(c.ni, [&](int32_t* out) { CopyInts(c, out); });
+  rec->addresses = HeapArray<int64_t>(c.na, [&](int64_t* out) { CopyAddrs(c, out); });
   rec->types = mpidbg_array{0, 0, sizeof(uint64_t)};
   if (n <= 0 || inputs == nullptr) return;
-  auto* wide = static_cast<uint64_t*>(malloc(sizeof(uint64_t) * static_cast<size_t>(n)));
-  if (wide == nullptr) return;
-  for (int i = 0; i < n; ++i) wide[i] = HandleToU64(inputs[i]);
-  rec->types = core::MakeArray(wide, static_cast<uint64_t>(n), sizeof(uint64_t));
-  free(wide);
+  rec->types = HeapArray<uint64_t>(n, [&](uint64_t* out) {
+    for (int i = 0; i < n; ++i) out[i] = HandleToU64(inputs[i]);
+  });
 }
 
 mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents& c,

@@ -350,6 +350,23 @@ void CheckConstructors() {
   CheckRebuilt(t);
   MPI_Type_free(&t);
 
+  // Contents beyond the record's contents_room (17 integers, 8 addresses): heap arrays,
+  // written from the call's arguments as the room is.
+  const int bl8[8] = {1, 2, 1, 2, 1, 2, 1, 2}, dl8[8] = {0, 3, 7, 11, 15, 19, 23, 27};
+  const MPI_Aint hd8[8] = {0, 16, 40, 64, 96, 128, 160, 200};
+  MPI_Type_indexed(8, bl8, dl8, MPI_INT, &t);
+  CheckDerived(t, MPIDBG_CALL_MPI_Type_indexed, MPIDBG_COMBINER_INDEXED);
+  RT_CHECK(Ints(Live(t)) == std::vector<int32_t>({8, 1, 2, 1, 2, 1, 2, 1, 2, 0, 3, 7, 11, 15, 19,
+                                                  23, 27}));
+  CheckRebuilt(t);
+  MPI_Type_free(&t);
+  MPI_Type_create_hindexed(8, bl8, hd8, MPI_CHAR, &t);
+  CheckDerived(t, MPIDBG_CALL_MPI_Type_create_hindexed, MPIDBG_COMBINER_HINDEXED);
+  RT_CHECK(Ints(Live(t)) == std::vector<int32_t>({8, 1, 2, 1, 2, 1, 2, 1, 2}));
+  RT_CHECK(Addrs(Live(t)) == std::vector<int64_t>({0, 16, 40, 64, 96, 128, 160, 200}));
+  CheckRebuilt(t);
+  MPI_Type_free(&t);
+
   const MPI_Aint hd[3] = {0, 24, 64};
   MPI_Type_create_hindexed(3, bl, hd, MPI_CHAR, &t);
   CheckDerived(t, MPIDBG_CALL_MPI_Type_create_hindexed, MPIDBG_COMBINER_HINDEXED);
