@@ -1,5 +1,7 @@
-// record_map.h — the handle -> newest record mapping of an ObjectRegistry: a
-// direct-mapped table of record pointers in front of a HandleMap.
+// record_map.h — the handle -> newest record mapping of an ObjectRegistry (and of the
+// communicator registry): a direct-mapped table of record pointers in front of a
+// HandleMap. `Record` is a record type whose `handle` field holds the widened handle
+// (mpidbg_object_head, mpidbg_comm_record).
 //
 // Most handles a program holds at once land alone in their slot of the table (a
 // Fibonacci hash of the handle value: MPICH's index bits and Open MPI's addresses both
@@ -25,23 +27,24 @@
 
 namespace mpidbg::core {
 
-class RecordMap {
+template <typename Record>
+class RecordMapOf {
  public:
   static constexpr uint32_t kSlotBits = 10;  // 1024 slots, 8 KiB per registry
 
-  constexpr explicit RecordMap(uint32_t map_capacity) : map_(map_capacity) {}
-  RecordMap(const RecordMap&) = delete;
-  RecordMap& operator=(const RecordMap&) = delete;
+  constexpr explicit RecordMapOf(uint32_t map_capacity) : map_(map_capacity) {}
+  RecordMapOf(const RecordMapOf&) = delete;
+  RecordMapOf& operator=(const RecordMapOf&) = delete;
 
   // The record `handle` maps to, or nullptr (lock-free).
-  mpidbg_object_head* Find(uint64_t handle) const;
+  Record* Find(uint64_t handle) const;
 
   // Writers (serialised by the caller).
   // Maps rec->handle to `rec`; *previous gets the record it replaced, or nullptr.
   // False on an invalid handle (HandleMap::ValidKey) or when memory ran out.
-  bool Insert(mpidbg_object_head* rec, mpidbg_object_head** previous);
+  bool Insert(Record* rec, Record** previous);
   // Unmaps `handle` only if it maps to `expected`.
-  void CompareErase(uint64_t handle, const mpidbg_object_head* expected);
+  void CompareErase(uint64_t handle, const Record* expected);
 
   // Handles kept in the HandleMap because their slot was taken (tests).
   uint32_t spilled() const { return spilled_.load(std::memory_order_relaxed); }
@@ -51,12 +54,18 @@ class RecordMap {
   }
 
  private:
-  mpidbg_object_head* MapFind(uint64_t handle) const;
+  Record* MapFind(uint64_t handle) const;
 
-  std::atomic<mpidbg_object_head*> slots_[uint32_t{1} << kSlotBits] = {};
+  std::atomic<Record*> slots_[uint32_t{1} << kSlotBits] = {};
   HandleMap map_;
   std::atomic<uint32_t> spilled_{0};  // handles in map_; readers skip it while 0
 };
+
+// Defined in record_map.cc for these record types.
+extern template class RecordMapOf<mpidbg_object_head>;
+extern template class RecordMapOf<mpidbg_comm_record>;
+
+using RecordMap = RecordMapOf<mpidbg_object_head>;
 
 }  // namespace mpidbg::core
 

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/handle_filter.h"
 #include "core/handle_map.h"
+#include "core/record_map.h"
 #include "core/job_id.h"
 #include "core/record_arrays.h"
 #include "core/record_write.h"
@@ -23,7 +24,8 @@ namespace {
 static_assert(sizeof(int) == sizeof(int32_t), "int must be 32 bits");
 
 core::SpinLock g_lock;            // guards everything below and record updates, not Find
-core::HandleMap g_by_handle(64);  // live comm handle -> record address
+// Live comm handle -> its record: one word for most handles (core/record_map.h).
+core::RecordMapOf<mpidbg_comm_record> g_by_handle(64);
 core::HandleMap g_counters(64);   // job-id recipe key -> next counter value
 MPI_Group g_world_group = MPI_GROUP_NULL;
 
@@ -32,10 +34,6 @@ MPI_Group g_world_group = MPI_GROUP_NULL;
 mpidbg_comm_record** g_unreleased = nullptr;
 uint32_t g_unreleased_count = 0;
 uint32_t g_unreleased_capacity = 0;
-
-mpidbg_comm_record* RecordAt(uint64_t address) {
-  return reinterpret_cast<mpidbg_comm_record*>(static_cast<uintptr_t>(address));
-}
 
 template <typename T>
 T* Pointer(uint64_t address) {
@@ -123,7 +121,7 @@ void ReleaseCommOrphan(mpidbg_record_header* hdr, void*) {
   {
     core::SpinGuard guard(g_lock);
     RemoveUnreleasedLocked(rec);
-    g_by_handle.CompareErase(rec->handle, AddressOf(rec));
+    g_by_handle.CompareErase(rec->handle, rec);
   }
   g_comm_table.BeginUpdate(hdr);
   FreeCommArrays(rec);
@@ -132,11 +130,7 @@ void ReleaseCommOrphan(mpidbg_record_header* hdr, void*) {
 }
 
 // The live record of `comm` under g_lock, or nullptr.
-mpidbg_comm_record* FindLocked(MPI_Comm comm) {
-  uint64_t address = 0;
-  if (!g_by_handle.Find(HandleToU64(comm), &address) || address == 0) return nullptr;
-  return RecordAt(address);
-}
+mpidbg_comm_record* FindLocked(MPI_Comm comm) { return g_by_handle.Find(HandleToU64(comm)); }
 
 uint64_t ErrhandlerOf(MPI_Comm comm) {
   MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
@@ -151,9 +145,8 @@ uint64_t ErrhandlerOf(MPI_Comm comm) {
 CommView LookupComm(MPI_Comm comm) {
   CommView v;
   v.handle = HandleToU64(comm);
-  uint64_t address = 0;
-  if (!g_by_handle.Find(v.handle, &address) || address == 0) return v;
-  const mpidbg_comm_record* rec = RecordAt(address);
+  const mpidbg_comm_record* rec = g_by_handle.Find(v.handle);
+  if (rec == nullptr) return v;
   v.job_id = rec->job_id;
   v.world_ranks = Pointer<const int32_t>(rec->world_ranks);
   v.size = rec->size;
@@ -288,7 +281,8 @@ void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& o
   rec->attributes = mpidbg_array{0, 0, sizeof(int64_t)};
   rec->fortran_index = fortran_index;
   rec->topology = topology;
-  rec->create_time_ns = predefined ? 0 : core::RealtimeNs();
+  // The coarse clock, as every object's creation time (the tick keeper's word).
+  rec->create_time_ns = predefined ? 0 : core::CoarseRealtimeNs();
   rec->create_pc = predefined ? 0 : CurrentCallSite();
   rec->remote_job_id = m->remote_job_id;
   rec->remote_job_ranks = m->remote_job_ranks;
@@ -300,13 +294,13 @@ void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& o
   {
     core::SpinGuard guard(g_lock);
     g_comm_table.EndCreate(hdr);
-    uint64_t previous = 0;
-    g_by_handle.Insert(handle, AddressOf(rec), &previous);
+    mpidbg_comm_record* previous = nullptr;
+    g_by_handle.Insert(rec, &previous);
     // A handle still mapped to an older record means that communicator was freed by a
     // path the runtime did not see (MPI hands out a live communicator's handle only
     // once): the older record is an orphan MPI has released.
-    if (previous != 0 && previous != AddressOf(rec)) {
-      stale = RecordAt(previous);
+    if (previous != nullptr && previous != rec) {
+      stale = previous;
       MarkFreedLocked(stale, /*released=*/true);
     }
     SweepUnreleasedLocked();
@@ -446,17 +440,17 @@ void SetCommInfo(MPI_Comm comm, uint64_t info) {
 
 mpidbg_comm_record* DetachCommForFree(uint64_t handle) {
   core::SpinGuard guard(g_lock);
-  uint64_t address = 0;
-  if (!g_by_handle.Erase(handle, &address) || address == 0) return nullptr;
-  return RecordAt(address);
+  mpidbg_comm_record* rec = g_by_handle.Find(handle);
+  if (rec != nullptr) g_by_handle.CompareErase(handle, rec);
+  return rec;
 }
 
 void ReattachComm(mpidbg_comm_record* rec) {
   if (rec == nullptr) return;
   core::SpinGuard guard(g_lock);
-  uint64_t address = 0;
-  if (g_by_handle.Find(rec->handle, &address) && address != 0) return;  // a newer one took it
-  g_by_handle.Insert(rec->handle, AddressOf(rec));
+  if (g_by_handle.Find(rec->handle) != nullptr) return;  // a newer one took it
+  mpidbg_comm_record* previous = nullptr;
+  g_by_handle.Insert(rec, &previous);
 }
 
 bool MarkCommFreed(mpidbg_comm_record* rec, uint64_t* errhandler) {
