@@ -60,6 +60,14 @@ bool HandleMap::Find(uint64_t key, uint64_t* value) const {
   return b != nullptr;
 }
 
+bool HandleMap::FindAsWriter(uint64_t key, uint64_t* value) const {
+  if (!ValidKey(key)) return false;
+  Array* a = array_.load(std::memory_order_relaxed);
+  Bucket* b = a != nullptr ? Locate(a, key) : nullptr;
+  if (b != nullptr && value != nullptr) *value = b->value.load(std::memory_order_relaxed);
+  return b != nullptr;
+}
+
 void HandleMap::ReclaimRetired() {
   Array* a = array_.load(std::memory_order_relaxed);
   if (a == nullptr || a->retired == nullptr) return;

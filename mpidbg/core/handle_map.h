@@ -35,6 +35,10 @@ class HandleMap {
 
   // Lock-free lookup.
   bool Find(uint64_t key, uint64_t* value) const;
+  // The same for a writer (one that holds whatever serialises the writers): no array
+  // can be replaced under it, so it does not count itself in as a reader (two locked
+  // instructions fewer).
+  bool FindAsWriter(uint64_t key, uint64_t* value) const;
 
   // Writers (serialised by the caller).
   // Inserts or overwrites. *previous (if given) gets the value it replaced, or 0.

@@ -43,7 +43,7 @@ void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
       if (counts_references()) {
         // One more reference to the same object: the new record describes it.
         uint64_t refs = 0;
-        extra_refs_.Find(rec->handle, &refs);
+        extra_refs_.FindAsWriter(rec->handle, &refs);
         extra_refs_.Insert(rec->handle, refs + 1);
         superseded = old;
       } else {
@@ -87,7 +87,7 @@ mpidbg_object_head* ObjectRegistry::MarkFreed(uint64_t handle, bool released_now
     if (rec == nullptr) return nullptr;
     if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return rec;  // freed twice: MPI's error
     uint64_t refs = 0;
-    if (counts_references() && extra_refs_.Find(handle, &refs) && refs != 0) {
+    if (counts_references() && extra_refs_.FindAsWriter(handle, &refs) && refs != 0) {
       // Other references to the object remain: it is not freed yet.
       if (refs == 1) {
         extra_refs_.Erase(handle);
@@ -108,7 +108,7 @@ mpidbg_object_head* ObjectRegistry::Detach(uint64_t handle) {
   if (rec == nullptr) return nullptr;
   if ((rec->hdr.flags & (MPIDBG_REC_FREED | MPIDBG_REC_PREDEFINED)) != 0) return nullptr;
   uint64_t refs = 0;
-  if (counts_references() && extra_refs_.Find(handle, &refs) && refs != 0) {
+  if (counts_references() && extra_refs_.FindAsWriter(handle, &refs) && refs != 0) {
     // Other references to the object remain: this free does not free it.
     if (refs == 1) {
       extra_refs_.Erase(handle);

@@ -38,8 +38,10 @@ bool RecordMapOf<Record>::Insert(Record* rec, Record** previous) {
     slot.store(rec, std::memory_order_release);
     return true;
   }
-  if (Record* mapped = MapFind(handle)) {  // spilled earlier: stays spilled
-    *previous = mapped;
+  uint64_t mapped = 0;  // spilled earlier: stays spilled
+  if (spilled_.load(std::memory_order_relaxed) != 0 && map_.FindAsWriter(handle, &mapped) &&
+      mapped != 0) {
+    *previous = reinterpret_cast<Record*>(static_cast<uintptr_t>(mapped));
     return map_.Insert(handle, AddressOf(rec));
   }
   if (held == nullptr) {

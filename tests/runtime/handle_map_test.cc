@@ -135,4 +135,25 @@ TEST(HandleMap, ReadersRunConcurrentlyWithOneWriter) {
   EXPECT_EQ(bad.load(), 0) << "stable keys must stay visible while the table grows";
 }
 
+// A writer's own lookups (FindAsWriter) see what Find sees, across growth, rebuilds that
+// drop tombstones and erased neighbours.
+TEST(HandleMap, WriterLookupsAgreeWithFind) {
+  HandleMap m(4);
+  for (uint64_t k = 1; k < 5000; ++k) {
+    m.Insert(k, k * 7);
+    if (k % 4 == 0) m.Erase(k - 2);
+    const uint64_t probe[] = {k, k - 1, k - 2, k + 1};
+    for (uint64_t p : probe) {
+      uint64_t a = 0, b = 0;
+      const bool fa = m.Find(p, &a), fb = m.FindAsWriter(p, &b);
+      ASSERT_EQ(fa, fb) << "key " << p;
+      ASSERT_EQ(a, b) << "key " << p;
+    }
+  }
+  uint64_t v = 1;
+  EXPECT_FALSE(m.FindAsWriter(HandleMap::kEmpty, &v));
+  EXPECT_FALSE(m.FindAsWriter(HandleMap::kTombstone, &v));
+  EXPECT_EQ(v, 1u);
+}
+
 }  // namespace

@@ -311,7 +311,7 @@ void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& o
 uint64_t NextCreationCounter(uint64_t key) {
   core::SpinGuard guard(g_lock);
   uint64_t value = 0;
-  g_counters.Find(key, &value);
+  g_counters.FindAsWriter(key, &value);
   g_counters.Insert(key, value + 1);
   return value;
 }
