@@ -8,6 +8,12 @@ namespace mpidbg::core {
 namespace {
 // Evictions are done in batches so a callback never runs under the lock.
 constexpr uint32_t kBatch = 32;
+
+// The exported counters (evictions, releases) are written only under the list's lock,
+// so a plain add does; readers load them atomically.
+void StepLocked(uint64_t* counter, uint64_t n) {
+  __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
 }  // namespace
 
 bool OrphanList::GrowLocked() {
@@ -37,7 +43,7 @@ uint32_t OrphanList::TakeExcessLocked(Entry* out, uint32_t max) {
     --size_;
   }
   if (n != 0) {
-    __atomic_fetch_add(c_.evictions, static_cast<uint64_t>(n), __ATOMIC_RELAXED);
+    StepLocked(c_.evictions, n);
     PublishCountLocked();
   }
   return n;
@@ -68,10 +74,11 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) 
       PublishCountLocked();
       kept = true;
       n = TakeExcessLocked(batch, kBatch);
+    } else {
+      StepLocked(c_.evictions, 1);  // released at once, below
     }
   }
   if (!kept) {
-    __atomic_fetch_add(c_.evictions, uint64_t{1}, __ATOMIC_RELAXED);
     release(rec, owner);
     return;
   }
@@ -96,7 +103,7 @@ uint64_t OrphanList::ReleaseAll() {
         --size_;
       }
       if (n != 0) {
-        __atomic_fetch_add(c_.releases, static_cast<uint64_t>(n), __ATOMIC_RELAXED);
+        StepLocked(c_.releases, n);
         PublishCountLocked();
       }
     }
