@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/concurrency.h"
 #include "core/handle_filter.h"
 #include "core/handle_map.h"
 #include "core/record_map.h"
@@ -75,7 +76,9 @@ bool RequestsUseJobId(uint64_t job_id) {
 void MarkFreedLocked(mpidbg_comm_record* rec, bool released) {
   g_comm_table.BeginUpdate(&rec->hdr);
   rec->hdr.flags |= MPIDBG_REC_FREED | (released ? MPIDBG_REC_RELEASED : 0u);
-  rec->free_serial = __atomic_add_fetch(&mpidbg_runtime_root.free_counter, 1, __ATOMIC_RELAXED);
+  // Serials come from MPI calls only: below MPI_THREAD_MULTIPLE one at a time, as for
+  // every object (core::ObjectRegistry).
+  rec->free_serial = core::CounterAdd(&mpidbg_runtime_root.free_counter, uint64_t{1});
   g_comm_table.EndUpdate(&rec->hdr);
 }
 
@@ -265,8 +268,7 @@ void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& o
   rec->parent_job_id = origin.parent_job_id;
   rec->world_ranks = AddressOf(m->local);
   rec->remote_world_ranks = AddressOf(m->remote);
-  rec->create_serial =
-      __atomic_add_fetch(&mpidbg_runtime_root.create_counter, 1, __ATOMIC_RELAXED);
+  rec->create_serial = core::CounterAdd(&mpidbg_runtime_root.create_counter, uint64_t{1});
   rec->rank = m->rank;
   rec->size = m->local == nullptr ? 0 : m->local_size;
   rec->remote_size = m->inter ? m->remote_size : 0;
