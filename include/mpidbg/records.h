@@ -507,9 +507,11 @@ static inline void mpidbg_thread_merge_live(const mpidbg_thread_record* publishe
  * empty request) is complete when its entry is written: the entry is DONE from the start.
  *
  * Nothing pending is lost: before the ring reuses an entry still POSTED, and whenever
- * the runtime needs the request as a record (MPI_Request_free, a thread's exit), the
- * runtime carries it into an operation record with the same fields and post_serial and
- * then marks the entry CARRIED. A reader that catches both (a live process stopped
+ * the runtime needs the request as a record (MPI_Request_free; a ring whose thread
+ * exited with the request pending, before another thread takes the ring over: until
+ * then the exited thread's record stays and names the ring), the runtime carries it
+ * into an operation record with the same fields and post_serial and then marks the
+ * entry CARRIED. A reader that catches both (a live process stopped
  * between the two stores) keeps the operation record: the post_serial is the same.
  *
  * Reading: take flight_head, then entries p in [head - capacity, head) (from 0 while head

@@ -65,8 +65,10 @@ mpidbg_flight_entry* LastCompletedPost(const ThreadState* ts, uint64_t request);
 // thread record, through which readers find it) is kept; entries of it can still be
 // completed through the map by other threads.
 bool FlightRingHoldsPending(const ThreadState* ts);
-// Thread exit with nothing pending: the ring goes to the next thread that posts.
-void GiveBackFlightRing(ThreadState* ts);
+// Thread exit: the ring goes to the next thread that opens one. One that still holds a
+// pending request (`holds_pending`, its record kept) is taken first, and its pending
+// entries are carried into operation records and its record released before reuse.
+void GiveBackFlightRing(ThreadState* ts, bool holds_pending);
 
 // The POSTED entry of `request`, or nullptr.
 MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* FindFlight(uint64_t request) {

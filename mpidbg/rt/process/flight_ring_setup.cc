@@ -7,6 +7,7 @@
 #include "rt/hot/completed_request.h"
 #include "rt/hot/flight_ring.h"
 #include "rt/process/init_steps.h"
+#include "rt/process/registry.h"
 
 namespace mpidbg::rt {
 
@@ -17,17 +18,59 @@ namespace {
 constexpr uint32_t kMinCapacity = 64;
 constexpr uint32_t kMaxCapacity = 65536;
 
-// Rings of threads that exited with nothing pending, for the next thread. A ring is never
-// freed: the map may still name its entries (harmless, since a lookup checks the handle
-// and the state), and freeing it would make that a read of freed memory.
+// Rings of threads that exited, for the next thread that posts. A ring is never freed:
+// the map may still name its entries (harmless, since a lookup checks the handle and the
+// state), and freeing it would make that a read of freed memory.
+//  - g_spare: rings that held nothing pending.
+//  - g_held: rings that still held a pending request, with the exited thread's record
+//    (`holder`) through which readers find them. The next thread that opens a ring takes
+//    one of these first: inside its MPI call it carries the pending entries into
+//    operation records (which other threads complete through the request index), then
+//    the record goes. So threads that come and go, each leaving a request behind, keep
+//    at most a few rings between them.
 struct SpareRing {
   mpidbg_flight_entry* entries;
   uint64_t head;
   uint32_t capacity;
+  mpidbg_thread_record* holder;  // g_held only
   SpareRing* next;
 };
 core::SpinLock g_spare_lock;
 SpareRing* g_spare = nullptr;
+SpareRing* g_held = nullptr;
+
+// The first ring of `list` with `capacity` entries, unlinked; nullptr if none.
+SpareRing* TakeFrom(SpareRing** list, uint32_t capacity) {
+  for (SpareRing** at = list; *at != nullptr; at = &(*at)->next) {
+    if ((*at)->capacity != capacity) continue;
+    SpareRing* found = *at;
+    *at = found->next;
+    return found;
+  }
+  return nullptr;
+}
+
+// A held ring's pending entries become operation records (the exited thread's, by its
+// record), then its record is released: the ring holds nothing a reader needs.
+void TakeOver(ThreadState* ts, SpareRing* held) {
+  for (uint32_t i = 0; i < held->capacity; ++i) {
+    mpidbg_flight_entry* e = &held->entries[i];
+    if (e->state == MPIDBG_FLIGHT_POSTED) CarryFlightEntry(ts, e);
+  }
+  if (held->holder != nullptr) g_thread_table.Release(&held->holder->hdr);
+}
+
+void Push(SpareRing** list, ThreadState* ts, mpidbg_thread_record* holder) {
+  auto* spare = static_cast<SpareRing*>(malloc(sizeof(SpareRing)));
+  if (spare == nullptr) return;  // the ring stays allocated, unused: never freed (above)
+  spare->entries = ts->flight;
+  spare->head = ts->flight_head;
+  spare->capacity = ts->flight_mask + 1;
+  spare->holder = holder;
+  core::SpinGuard guard(g_spare_lock);
+  spare->next = *list;
+  *list = spare;
+}
 
 uint32_t ConfiguredCapacity() {
   const char* text = getenv("MPIDBG_FLIGHT_RING");
@@ -51,13 +94,16 @@ void FlightAfterInit() {
 bool OpenFlightRing(ThreadState* ts) {
   if (g_flight_capacity == 0 || ts->rec == nullptr) return false;
   SpareRing* spare = nullptr;
+  bool held = false;
   {
     core::SpinGuard guard(g_spare_lock);
-    if (g_spare != nullptr && g_spare->capacity == g_flight_capacity) {
-      spare = g_spare;
-      g_spare = spare->next;
-    }
+    spare = TakeFrom(&g_held, g_flight_capacity);
+    held = spare != nullptr;
+    if (spare == nullptr) spare = TakeFrom(&g_spare, g_flight_capacity);
   }
+  // Inside an MPI call below MPI_THREAD_MULTIPLE (the first post): the request index and
+  // the operation table are this thread's to change.
+  if (held) TakeOver(ts, spare);
   mpidbg_flight_entry* entries;
   uint64_t head = 0;
   if (spare != nullptr) {
@@ -80,16 +126,13 @@ bool OpenFlightRing(ThreadState* ts) {
   return true;
 }
 
-void GiveBackFlightRing(ThreadState* ts) {
+void GiveBackFlightRing(ThreadState* ts, bool holds_pending) {
   if (ts->flight == nullptr) return;
-  auto* spare = static_cast<SpareRing*>(malloc(sizeof(SpareRing)));
-  if (spare == nullptr) return;  // the ring stays allocated, unused: never freed (above)
-  spare->entries = ts->flight;
-  spare->head = ts->flight_head;
-  spare->capacity = ts->flight_mask + 1;
-  core::SpinGuard guard(g_spare_lock);
-  spare->next = g_spare;
-  g_spare = spare;
+  if (holds_pending) {
+    Push(&g_held, ts, ts->rec);
+  } else {
+    Push(&g_spare, ts, nullptr);
+  }
 }
 
 }  // namespace mpidbg::rt

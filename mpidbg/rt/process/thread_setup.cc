@@ -27,8 +27,9 @@ void ThreadExit(void* p) {
   t_state = nullptr;
   ReleaseThreadRequests(ts);
   // A ring with a request still pending stays, with the record through which readers
-  // find it (the request may yet be completed by another thread); another goes to the
-  // next thread that posts.
+  // find it (the request may yet be completed by another thread), until the next thread
+  // that opens a ring carries the request into an operation record and takes the ring
+  // over; another goes to that thread at once.
   const bool keep_record = FlightRingHoldsPending(ts);
   if (ts->rec != nullptr && keep_record) {
     g_thread_table.BeginUpdate(&ts->rec->hdr);
@@ -36,7 +37,7 @@ void ThreadExit(void* p) {
     g_thread_table.EndUpdate(&ts->rec->hdr);
   }
   if (ts->rec != nullptr && !keep_record) g_thread_table.Release(&ts->rec->hdr);
-  if (!keep_record) GiveBackFlightRing(ts);
+  GiveBackFlightRing(ts, keep_record);
   free(ts->saved_handles);
   free(ts->saved_records);
   free(ts->saved_requests);

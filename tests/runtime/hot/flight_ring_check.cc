@@ -11,8 +11,9 @@
 //    the start, still a logged send, and kept as a FREED orphan when its handle is freed;
 //  - a freed derived datatype a pending ring request names stays unreleased;
 //  - a communicator freed while a ring receive on it is pending stays unreleased;
-//  - a thread that exits with a pending request keeps its record and ring, and another
-//    thread completes the request;
+//  - a thread that exits with a pending request keeps its record and ring until the next
+//    thread that posts takes the ring over (the request then an op record of the exited
+//    thread), and another thread completes the request;
 //  - many more posts than the ring holds leave nothing behind;
 //  - a thread blocked in MPI_Recv or MPI_Ssend shows the call and its envelope (an entry
 //    of its ring that its live words name; its record is not published), with a
@@ -314,12 +315,26 @@ void CheckFreedComm() {
   RT_CHECK_EQ(in, 7);
 }
 
-// A thread posts a receive and exits with it pending: its record and ring stay, and the
-// main thread completes the request.
+// A thread posts a receive and exits with it pending: its record and ring stay. The next
+// thread that posts takes the ring over: the request becomes an operation record of the
+// exited thread (same post serial) and the exited thread's record goes. The main thread
+// completes the request.
 struct Poster {
   MPI_Request request;
   uint64_t tid;
+  uint64_t ring;  // the thread's flight_entries once it posted
 };
+
+// Posts (and completes) a receive from MPI_PROC_NULL: enough to open a ring.
+void* SecondPosterMain(void* p) {
+  auto* poster = static_cast<Poster*>(p);
+  int in = -1;
+  poster->tid = Tid();
+  MPI_Irecv(&in, 1, MPI_INT, MPI_PROC_NULL, 81, MPI_COMM_WORLD, &poster->request);
+  if (const mpidbg_thread_record* me = MyThread()) poster->ring = me->flight_entries;
+  MPI_Wait(&poster->request, MPI_STATUS_IGNORE);
+  return nullptr;
+}
 
 void* PosterMain(void* p) {
   auto* poster = static_cast<Poster*>(p);
@@ -330,12 +345,36 @@ void* PosterMain(void* p) {
 }
 
 void CheckExitedPoster() {
-  Poster poster{MPI_REQUEST_NULL, 0};
+  Poster poster{MPI_REQUEST_NULL, 0, 0};
   pthread_t th;
   pthread_create(&th, nullptr, PosterMain, &poster);
   pthread_join(th, nullptr);
   const mpidbg_operation_record* op = RequestOp(U64(poster.request));
   RT_CHECK(op != nullptr && op->tid == poster.tid && op->tag == 80);
+  if (g_rings && op != nullptr) {
+    RT_CHECK(FromRing(op));
+    const uint64_t serial = op->post_serial;
+    uint64_t ring = 0;
+    for (const auto* t : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+      if (t->tid == poster.tid) ring = t->flight_entries;
+    }
+    RT_CHECK(ring != 0);
+    Poster second{MPI_REQUEST_NULL, 0, 0};
+    pthread_create(&th, nullptr, SecondPosterMain, &second);
+    pthread_join(th, nullptr);
+    RT_CHECK_EQ(second.ring, ring);
+    for (const auto* t : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+      RT_CHECK(t->tid != poster.tid);
+    }
+    const mpidbg_operation_record* carried = RequestOp(U64(poster.request));
+    RT_CHECK(carried != nullptr);
+    if (carried != nullptr) {
+      RT_CHECK(!FromRing(carried));
+      RT_CHECK_EQ(carried->tid, poster.tid);
+      RT_CHECK_EQ(carried->tag, 80);
+      RT_CHECK_EQ(carried->post_serial, serial);
+    }
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   int v = 8;
   MPI_Send(&v, 1, MPI_INT, g_peer, 80, MPI_COMM_WORLD);
