@@ -66,6 +66,22 @@
  *              unreceived messages comes from the per-peer counts and the ring's
  *              envelopes.
  *
+ *  32 objects  The object calls mpi_bench's churn makes — MPI_Type_vector, MPI_Type_commit,
+ *              MPI_Type_free, MPI_Comm_dup, MPI_Comm_free — are wrapped too, with the
+ *              state layer's entry and exit (without this bit they go straight to MPI).
+ *  64 log       Objects recorded as a log of their constructor calls, in place of a record
+ *              per object: a constructor appends one entry to a process-wide ring of 4096
+ *              (the runtime's orphan budget) — the new handle, its input (a type's old
+ *              type, a communicator's parent, whose members a reader takes), the call, a
+ *              type's integers and its size, extent and true extent asked of MPI (a
+ *              reader cannot derive a struct's padding), a time stamp from the clock
+ *              thread's word and a serial, its position stored last. The entry is found
+ *              again by handle through a direct-mapped table (a walk back over the ring
+ *              when another handle took the slot): MPI_Type_commit flags it, a free marks
+ *              it freed — an orphan where it stands until the ring comes round, when a
+ *              live entry is carried into a table of its own first. No lifetime rules,
+ *              no shared orphan budget, no handle map a plugin can use.
+ *
  * Everything is plain loads and stores (one thread at a time in MPI, as below
  * MPI_THREAD_MULTIPLE), and nothing grows: more than 256 requests in flight on a thread
  * forget the oldest, a 65th (comm, peer, tag) on a thread is counted as overflow — as a
@@ -86,6 +102,8 @@
 #define FLOOR_CLOCK ((MPIDBG_FLOOR_LAYERS & 4) != 0)
 #define FLOOR_RECORDS ((MPIDBG_FLOOR_LAYERS & 8) != 0)
 #define FLOOR_FLIGHT ((MPIDBG_FLOOR_LAYERS & 16) != 0)
+#define FLOOR_OBJECTS ((MPIDBG_FLOOR_LAYERS & 32) != 0)
+#define FLOOR_LOG ((MPIDBG_FLOOR_LAYERS & 64) != 0)
 
 #define FLOOR_INLINE static inline __attribute__((always_inline))
 #define FLOOR_COLD static __attribute__((noinline, cold))
@@ -94,7 +112,18 @@
 
 #define kMissing 0x80000000u /* floor_index_find: not found */
 
-enum { kCallSend = 1, kCallRecv, kCallIsend, kCallIrecv, kCallWaitall };
+enum {
+  kCallSend = 1,
+  kCallRecv,
+  kCallIsend,
+  kCallIrecv,
+  kCallWaitall,
+  kCallTypeVector,
+  kCallTypeCommit,
+  kCallTypeFree,
+  kCallCommDup,
+  kCallCommFree
+};
 enum { kStateOutside = 0, kStateInMpi = 1, kStateBlocked = 2 };
 enum {
   kRingSize = 256,    /* request entries per thread (a power of two) */
@@ -106,6 +135,9 @@ enum {
   kDirectSize = 1024, /* handle -> flight ring position + 1 */
   kCarrySize = 1024,  /* carried (still pending after their fold) requests */
   kPeers = 4096,      /* per-peer message counters, by rank (a power of two) */
+  kObjectRing = 4096, /* object log entries (a power of two): the orphan budget */
+  kObjectDirect = 1024, /* handle -> object log position + 1 */
+  kObjectCarry = 256, /* live objects carried out of the log as it comes round */
 };
 
 /* One flight ring entry: 64 bytes. */
@@ -601,6 +633,144 @@ FLOOR_COLD void flight_done_carried(uint64_t handle, const MPI_Status* s) {
   flight_carried_erase(c);
 }
 
+/* ---- objects: a log of constructor calls ----------------------------------------- */
+
+/* One object log entry. */
+typedef struct {
+  uint64_t handle;  /* the new object, widened */
+  uint64_t input;   /* a type's old type, a communicator's parent */
+  int64_t size, lb, extent, true_lb, true_extent; /* a type's, asked of MPI */
+  int64_t time_ns;
+  uint64_t serial;      /* creation order */
+  uint64_t free_serial; /* 0 while live */
+  int32_t ints[3];      /* MPI_Type_vector: count, blocklength, stride */
+  uint16_t call;
+  uint16_t committed;
+  uint32_t position; /* ring position + 1, stored last */
+} object_entry;
+
+typedef struct {
+  uint32_t head; /* entries appended */
+  uint64_t serial, free_serial;
+  uint32_t carried_count;
+  uint64_t carried_overflow;
+  uint32_t direct[kObjectDirect];
+  object_entry ring[kObjectRing];
+  object_entry carried[kObjectCarry];
+} object_log;
+
+/* Exported so that the compiler keeps every store (see the top). One per process: below
+ * MPI_THREAD_MULTIPLE one thread at a time makes and frees objects. */
+FLOOR_EXPORT object_log mpidbg_floor_objects;
+#define O mpidbg_floor_objects
+
+FLOOR_INLINE uint64_t object_key(const void* handle, size_t size) {
+  uint64_t h = 0;
+  __builtin_memcpy(&h, handle, size < sizeof h ? size : sizeof h);
+  return h;
+}
+
+FLOOR_INLINE uint32_t object_direct_slot(uint64_t handle) {
+  return (uint32_t)((handle * 0x9E3779B97F4A7C15ull) >> 54) & (kObjectDirect - 1);
+}
+
+/* A live entry the ring is about to reuse goes to the carried table first (a floor may
+ * count what does not fit; the runtime may not). */
+FLOOR_COLD void object_carry(const object_entry* e) {
+  if (O.carried_count < kObjectCarry) {
+    O.carried[O.carried_count++] = *e;
+  } else {
+    ++O.carried_overflow;
+  }
+}
+
+FLOOR_INLINE object_entry* object_append(uint64_t handle, uint64_t input, int call) {
+  const uint32_t p = O.head + 1;
+  object_entry* e = &O.ring[O.head & (kObjectRing - 1)];
+  if (e->position != 0 && e->free_serial == 0) object_carry(e);
+  e->position = 0;
+  FLOOR_SIGNAL_FENCE();
+  e->handle = handle;
+  e->input = input;
+  e->time_ns = mpidbg_floor_tick_ns;
+  e->serial = ++O.serial;
+  e->free_serial = 0;
+  e->call = (uint16_t)call;
+  e->committed = 0;
+  O.head = p;
+  O.direct[object_direct_slot(handle)] = p;
+  return e;
+}
+
+FLOOR_INLINE void object_publish(object_entry* e, uint32_t position) {
+  FLOOR_SIGNAL_FENCE();
+  e->position = position;
+}
+
+/* The live entry of `handle`, or NULL: its direct slot, else a walk back over the ring
+ * (another handle took the slot), else the carried table. */
+FLOOR_COLD object_entry* object_walk(uint64_t handle) {
+  for (uint32_t n = 0, p = O.head; n < kObjectRing && p != 0; ++n, --p) {
+    object_entry* e = &O.ring[(p - 1) & (kObjectRing - 1)];
+    if (e->position == p && e->handle == handle && e->free_serial == 0) return e;
+  }
+  for (uint32_t i = 0; i < O.carried_count; ++i) {
+    object_entry* e = &O.carried[i];
+    if (e->handle == handle && e->free_serial == 0) return e;
+  }
+  return NULL;
+}
+
+FLOOR_INLINE object_entry* object_find(uint64_t handle) {
+  const uint32_t p = O.direct[object_direct_slot(handle)];
+  if (p != 0) {
+    object_entry* e = &O.ring[(p - 1) & (kObjectRing - 1)];
+    if (e->position == p && e->handle == handle && e->free_serial == 0) return e;
+  }
+  return object_walk(handle);
+}
+
+FLOOR_INLINE void object_log_type(MPI_Datatype type, MPI_Datatype old, int count,
+                                  int blocklength, int stride) {
+  if (!FLOOR_LOG) return;
+  object_entry* e = object_append(object_key(&type, sizeof type),
+                                  object_key(&old, sizeof old), kCallTypeVector);
+  e->ints[0] = count;
+  e->ints[1] = blocklength;
+  e->ints[2] = stride;
+  MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  PMPI_Type_size_x(type, &size);
+  PMPI_Type_get_extent_x(type, &lb, &extent);
+  PMPI_Type_get_true_extent_x(type, &true_lb, &true_extent);
+  e->size = size;
+  e->lb = lb;
+  e->extent = extent;
+  e->true_lb = true_lb;
+  e->true_extent = true_extent;
+  object_publish(e, O.head);
+}
+
+FLOOR_INLINE void object_log_comm(MPI_Comm comm, MPI_Comm parent) {
+  if (!FLOOR_LOG) return;
+  object_entry* e = object_append(object_key(&comm, sizeof comm),
+                                  object_key(&parent, sizeof parent), kCallCommDup);
+  object_publish(e, O.head);
+}
+
+FLOOR_INLINE void object_log_commit(uint64_t handle) {
+  if (!FLOOR_LOG) return;
+  object_entry* e = object_find(handle);
+  if (e != NULL) e->committed = 1;
+}
+
+/* An orphan where it stands: the direct slot keeps pointing at it, harmlessly (a lookup
+ * checks free_serial). */
+FLOOR_INLINE void object_log_free(uint64_t handle) {
+  if (!FLOOR_LOG) return;
+  object_entry* e = object_find(handle);
+  if (e != NULL) e->free_serial = ++O.free_serial;
+}
+
 /* ---- the wrappers --------------------------------------------------------------- */
 
 FLOOR_EXPORT int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest,
@@ -700,3 +870,53 @@ FLOOR_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status* stat
   floor_leave();
   return rc;
 }
+
+#if FLOOR_OBJECTS
+FLOOR_EXPORT int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                                 MPI_Datatype* newtype) {
+  if (floor_nested()) return PMPI_Type_vector(count, blocklength, stride, oldtype, newtype);
+  floor_enter(kCallTypeVector, kStateInMpi, __builtin_return_address(0));
+  int rc = PMPI_Type_vector(count, blocklength, stride, oldtype, newtype);
+  if (rc == MPI_SUCCESS) object_log_type(*newtype, oldtype, count, blocklength, stride);
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Type_commit(MPI_Datatype* type) {
+  if (floor_nested()) return PMPI_Type_commit(type);
+  floor_enter(kCallTypeCommit, kStateInMpi, __builtin_return_address(0));
+  int rc = PMPI_Type_commit(type);
+  if (rc == MPI_SUCCESS) object_log_commit(object_key(type, sizeof *type));
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Type_free(MPI_Datatype* type) {
+  if (floor_nested()) return PMPI_Type_free(type);
+  floor_enter(kCallTypeFree, kStateInMpi, __builtin_return_address(0));
+  const uint64_t handle = object_key(type, sizeof *type);
+  int rc = PMPI_Type_free(type);
+  if (rc == MPI_SUCCESS) object_log_free(handle);
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  if (floor_nested()) return PMPI_Comm_dup(comm, newcomm);
+  floor_enter(kCallCommDup, kStateBlocked, __builtin_return_address(0));
+  int rc = PMPI_Comm_dup(comm, newcomm);
+  if (rc == MPI_SUCCESS) object_log_comm(*newcomm, comm);
+  floor_leave();
+  return rc;
+}
+
+FLOOR_EXPORT int MPI_Comm_free(MPI_Comm* comm) {
+  if (floor_nested()) return PMPI_Comm_free(comm);
+  floor_enter(kCallCommFree, kStateInMpi, __builtin_return_address(0));
+  const uint64_t handle = object_key(comm, sizeof *comm);
+  int rc = PMPI_Comm_free(comm);
+  if (rc == MPI_SUCCESS) object_log_free(handle);
+  floor_leave();
+  return rc;
+}
+#endif

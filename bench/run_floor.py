@@ -19,6 +19,12 @@ read). The sets, each LD_PRELOADed in place of the runtime:
            arguments), completion found through a direct-mapped table and marked done,
            per-peer message counters in flat arrays, still-pending requests carried
            before the ring overwrites them
+  objects  state on the object calls of mpi_bench's churn too (MPI_Type_vector,
+           MPI_Type_commit, MPI_Type_free, MPI_Comm_dup, MPI_Comm_free); the sets above
+           pass those straight to MPI
+  log      flight + objects + a log of object constructor calls: one ring entry per
+           new object (handle, input, integers, a type's sizes asked of MPI), found
+           again by handle for commit and free, freed ones orphans where they stand
   runtime  libmpidbg_rt_<flavour>.so itself, for comparison (unless --no-runtime)
 
 For each flavour and round the program runs plain, then under each set, then the
@@ -28,9 +34,12 @@ the result is the median of the rounds' ratios.
 
 Progress goes to stdout; the last line is one JSON object:
   floor   {flavour: {set: {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",
-           "message_rate_ratio"}}}   (latency: lower is better, 1.0 = no cost; message
-           rate: higher is better)
-  target  {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90}, the runtime's goal
+           "message_rate_ratio", "object_churn_ratio", "churn": {"churn_comm",
+           "churn_type", "churn_requests"}}}}   (latency and churn: lower is better,
+           1.0 = no cost; message rate: higher is better; object_churn_ratio is the
+           mean of the three churn ratios, as in run_bench.py)
+  target  {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90,
+           "object_churn_ratio": 1.10}, the runtime's goal
   plain   {flavour: the plain program's medians (us, msg/s)}, for the record
 Exits non-zero if nothing ran.
 """
@@ -43,8 +52,15 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench  # noqa: E402
 
-SETS = ("pass", "state", "args", "clock", "records", "all", "flight")
-TARGET = {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90}
+SETS = ("pass", "state", "args", "clock", "records", "all", "flight", "objects", "log")
+TARGET = {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90, "object_churn_ratio": 1.10}
+
+
+def churn_summary(per_round):
+    """Median over rounds of each churn ratio, and their mean (run_bench.py's rule)."""
+    churn = {m: round(statistics.median(r[m] for r in per_round), 4)
+             for m in run_bench.CHURN_METRICS}
+    return {"object_churn_ratio": round(statistics.mean(churn.values()), 4), "churn": churn}
 
 
 def main():
@@ -56,7 +72,7 @@ def main():
 
     result = {"floor": {}, "target": TARGET, "plain": {}}
     print("per round: the plain program's values, then each set's ratios to them as "
-          + "/".join(run_bench.METRICS), flush=True)
+          + "/".join(run_bench.METRICS + run_bench.CHURN_METRICS), flush=True)
     for flavour in [f for f in a.flavours.split(",") if f]:
         exe, runtime = run_bench.paths(a.build_dir, flavour)
         if not os.path.exists(exe):
@@ -90,15 +106,18 @@ def main():
             plain_runs.append(got["plain"])
             for name in libs:
                 ratios[name].append({m: got[name][m] / got["plain"][m]
-                                     for m in run_bench.METRICS})
+                                     for m in run_bench.METRICS + run_bench.CHURN_METRICS})
+            shown = run_bench.METRICS + run_bench.CHURN_METRICS
             print(f"{flavour} round {r + 1}/{a.rounds}: plain " + ", ".join(
-                f"{m} {got['plain'][m]:.4g}" for m in run_bench.METRICS) + "; ratios " +
+                f"{m} {got['plain'][m]:.4g}" for m in shown) + "; ratios " +
                 "; ".join(f"{name} " + "/".join(f"{got[name][m] / got['plain'][m]:.3f}"
-                                                 for m in run_bench.METRICS)
+                                                 for m in shown)
                           for name in libs), flush=True)
-        result["floor"][flavour] = {name: run_bench.summarise(ratios[name]) for name in libs}
+        result["floor"][flavour] = {
+            name: {**run_bench.summarise(ratios[name]), **churn_summary(ratios[name])}
+            for name in libs}
         result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
-                                    for m in run_bench.METRICS}
+                                    for m in run_bench.METRICS + run_bench.CHURN_METRICS}
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["floor"] else 1
 
