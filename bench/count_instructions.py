@@ -14,8 +14,9 @@ For each wrapped call, what the runtime adds is the wrapper's inclusive count mi
 that of the PMPI_* call it makes, per call; MPI_Waitall also per request (every request
 mpi_bench makes is completed by exactly one MPI_Waitall, so the requests are the calls
 that make them). `--floor` counts the same for bench/floor_interposer.c's sets of
-layers (run_floor.py) in place of the runtime, without the object churn (whose
-persistent requests the floor does not wrap). Without the
+layers (run_floor.py) in place of the runtime, for the calls the set wraps (its exported
+MPI_ functions); the object churn runs only for a set that wraps its object calls
+(`objects`, `log`), since no set wraps the persistent requests. Without the
 runtime the same program gives what MPI's own MPI_Send/MPI_Isend/MPI_Irecv cost (a
 receive's count depends on how long it polls, so it is not reported). The vDSO is not
 visible under valgrind, so the clock is counted as libc's clock_gettime.
@@ -141,6 +142,14 @@ def run(flavour, exe, lib, scale, timeout, churn=True):
         return per_call(paths, lib is not None)
 
 
+def wrapped_calls(lib):
+    """The MPI_ functions a library defines (what a floor set wraps)."""
+    out = subprocess.run(["nm", "-D", "--defined-only", lib], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, check=False).stdout
+    return {line.split()[-1] for line in out.splitlines()
+            if line.split() and line.split()[-1].startswith("MPI_")}
+
+
 def _entry(counted, key):
     entry = {key: {k: v for k, v in counted.items() if k not in ("MPI_Waitall", "per_request")}}
     if "per_request" in counted:
@@ -161,10 +170,13 @@ def count(build_dir, flavours, scale=0.02, timeout=900, floor_sets=()):
         for name in floor_sets:
             floor_lib = os.path.join(build_dir, "bench", f"libmpidbg_floor_{name}_{flavour}.so")
             if os.path.exists(floor_lib):
-                # The floor wraps the point-to-point calls only: no churn, whose
-                # persistent requests it would not know.
-                entry.setdefault("floor", {})[name] = _entry(
-                    run(flavour, exe, floor_lib, scale, timeout, churn=False), "per_call")
+                # Only what the set wraps is its own; the churn only where the set wraps
+                # the object calls (its persistent requests are MPI's alone).
+                wrapped = wrapped_calls(floor_lib)
+                counted = run(flavour, exe, floor_lib, scale, timeout,
+                              churn="MPI_Type_vector" in wrapped)
+                counted = {k: v for k, v in counted.items() if k in wrapped or k == "per_request"}
+                entry.setdefault("floor", {})[name] = _entry(counted, "per_call")
         result[flavour] = entry
     return result
 
