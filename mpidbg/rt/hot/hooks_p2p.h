@@ -190,6 +190,29 @@ MPIDBG_ALWAYS_INLINE bool MemoableEnvelope(const ThreadState* ts, const P2pArgs&
          a.view->job_id != 0 && MemoCount(a.count) != kNoMemoCount;
 }
 
+// Whether a memo key holds a call with these arguments (all but the buffer).
+MPIDBG_ALWAYS_INLINE bool MemoKeyMatches(const RequestMemoKey& k, int32_t call, const P2pArgs& a) {
+  return k.count_call == MemoKey(MemoCount(a.count), call) && k.peer_tag == MemoKey(a.peer, a.tag) &&
+         k.datatype == HandleToU64(a.datatype) && k.comm == a.view->handle &&
+         k.job_id == a.view->job_id;
+}
+
+// Makes a memo key hold this call's arguments, or nothing when they do not decide the
+// envelope alone (MemoableEnvelope).
+MPIDBG_ALWAYS_INLINE bool SetMemoKey(RequestMemoKey& k, const ThreadState* ts, int32_t call,
+                                     const P2pArgs& a) {
+  if (!MemoableEnvelope(ts, a)) {
+    k.count_call = MemoKey(0, MPIDBG_CALL_NONE);
+    return false;
+  }
+  k.count_call = MemoKey(MemoCount(a.count), call);
+  k.peer_tag = MemoKey(a.peer, a.tag);
+  k.datatype = HandleToU64(a.datatype);
+  k.comm = a.view->handle;
+  k.job_id = a.view->job_id;
+  return true;
+}
+
 // The call's blocking envelope in the thread's slot `which`, written in full; remembered
 // for the next call when nothing but the arguments decides it (BlockingMemo).
 MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int which, int32_t call,
@@ -199,17 +222,8 @@ MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int 
   FillEnvelope(rec, ts, call, a, type);
   CloseOperationRecord(rec);
   BlockingMemo& m = ts->blocking_memo[which];
-  if (!MemoableEnvelope(ts, a)) {
-    m.count_call = MemoKey(0, MPIDBG_CALL_NONE);
-    return rec;
-  }
-  const uint64_t key = HandleToU64(a.datatype);
-  m.count_call = MemoKey(MemoCount(a.count), call);
-  m.peer_tag = MemoKey(a.peer, a.tag);
+  if (!SetMemoKey(m.key, ts, call, a)) return rec;
   m.buf = AddressOf(a.buf);
-  m.datatype = key;
-  m.comm = a.view->handle;
-  m.job_id = a.view->job_id;
   m.bytes = rec->bytes;
   m.norm_peer = a.norm_peer;
   m.peer_world = a.peer_world;
@@ -222,10 +236,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_operation_record* FillBlocking(ThreadState* ts, int 
 MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t call, P2pArgs& a) {
   mpidbg_operation_record* rec = ts->blocking_requests[which];
   const BlockingMemo& m = ts->blocking_memo[which];
-  if (a.message == nullptr && m.count_call == MemoKey(MemoCount(a.count), call) &&
-      m.peer_tag == MemoKey(a.peer, a.tag) && m.buf == AddressOf(a.buf) &&
-      m.datatype == HandleToU64(a.datatype) && m.comm == a.view->handle &&
-      m.job_id == a.view->job_id) {
+  if (a.message == nullptr && MemoKeyMatches(m.key, call, a) && m.buf == AddressOf(a.buf)) {
     // Same arguments as the slot's last call: its body holds this envelope already.
     a.norm_peer = m.norm_peer;
     a.peer_world = m.peer_world;
@@ -235,7 +246,7 @@ MPIDBG_ALWAYS_INLINE uint64_t PostBlocking(ThreadState* ts, int which, int32_t c
     rec->post_time_ns = ts->live.entry_time_ns;
     CloseOperationRecord(rec);
     if (a.direction == MPIDBG_OPERATION_SEND) {
-      CountSend(ts, SendEnvelope{m.job_id, m.datatype, a.count, m.bytes, ts->live.entry_time_ns,
+      CountSend(ts, SendEnvelope{m.key.job_id, m.key.datatype, a.count, m.bytes, ts->live.entry_time_ns,
                                  m.norm_peer, m.peer_world, m.norm_tag, call, a.mode});
     }
     return AddressOf(rec);
@@ -330,29 +341,6 @@ MPIDBG_ALWAYS_INLINE void CopyTail(mpidbg_operation_record* dst, const mpidbg_op
   const char* s = reinterpret_cast<const char*>(&src) + kFrom;
 #pragma GCC unroll 16
   for (size_t i = 0; i < kBlocks; ++i) __builtin_memcpy(d + 16 * i, s + 16 * i, 16);
-}
-
-// Whether a memo key holds a call with these arguments (all but the buffer).
-MPIDBG_ALWAYS_INLINE bool MemoKeyMatches(const RequestMemoKey& k, int32_t call, const P2pArgs& a) {
-  return k.count_call == MemoKey(MemoCount(a.count), call) && k.peer_tag == MemoKey(a.peer, a.tag) &&
-         k.datatype == HandleToU64(a.datatype) && k.comm == a.view->handle &&
-         k.job_id == a.view->job_id;
-}
-
-// Makes a memo key hold this call's arguments, or nothing when they do not decide the
-// envelope alone (MemoableEnvelope).
-MPIDBG_ALWAYS_INLINE bool SetMemoKey(RequestMemoKey& k, const ThreadState* ts, int32_t call,
-                                     const P2pArgs& a) {
-  if (!MemoableEnvelope(ts, a)) {
-    k.count_call = MemoKey(0, MPIDBG_CALL_NONE);
-    return false;
-  }
-  k.count_call = MemoKey(MemoCount(a.count), call);
-  k.peer_tag = MemoKey(a.peer, a.tag);
-  k.datatype = HandleToU64(a.datatype);
-  k.comm = a.view->handle;
-  k.job_id = a.view->job_id;
-  return true;
 }
 
 // Whether a request memo holds the record of a call with these arguments.

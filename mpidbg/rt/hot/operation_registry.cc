@@ -400,7 +400,7 @@ mpidbg_operation_record* TakeBlockingSlot(ThreadState* ts, int which) {
   rec->extra_state = 0;
   rec->query_fn = 0;
   ts->blocking_requests[which] = rec;
-  ts->blocking_memo[which].count_call = MemoKey(0, MPIDBG_CALL_NONE);
+  ts->blocking_memo[which].key.count_call = MemoKey(0, MPIDBG_CALL_NONE);
   return rec;
 }
 

@@ -83,13 +83,19 @@ constexpr int32_t MemoCount(int64_t count) {
   return static_cast<int32_t>(count) == count ? static_cast<int32_t>(count) : kNoMemoCount;
 }
 
-struct BlockingMemo {
+// The arguments a memo was made from, all but the buffer (hooks_p2p.h, MemoKeyMatches,
+// SetMemoKey); every memo below has one.
+struct RequestMemoKey {
   uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
   uint64_t peer_tag = 0;  // as passed (the library's encoding)
-  uint64_t buf = 0;
   uint64_t datatype = 0;
   uint64_t comm = 0;
   uint64_t job_id = 0;
+};
+
+struct BlockingMemo {
+  RequestMemoKey key;
+  uint64_t buf = 0;  // the slot's record names the buffer too
   // Derived.
   int64_t bytes = 0;
   int32_t norm_peer = 0;
@@ -101,16 +107,6 @@ struct BlockingMemo {
 // the thread filled for a nonblocking send (0) and receive (1), with the arguments it
 // came from but the buffer. A call with the same arguments copies it and sets buffer,
 // request, post serial and time.
-// The arguments a request's or a post's memo was made from, all but the buffer (hooks_p2p.h,
-// MemoKeyMatches, SetMemoKey).
-struct RequestMemoKey {
-  uint64_t count_call = MemoKey(0, MPIDBG_CALL_NONE);  // call NONE: nothing reusable
-  uint64_t peer_tag = 0;
-  uint64_t datatype = 0;
-  uint64_t comm = 0;
-  uint64_t job_id = 0;
-};
-
 struct RequestMemo {
   RequestMemoKey key;
   mpidbg_operation_record record = {};
