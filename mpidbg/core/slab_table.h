@@ -96,6 +96,19 @@ class SlabTable {
     EndRecordWrite(rec);
     CounterAdd(&table_->live_count, ~0u);  // -1
   }
+  // The same for a caller that runs beside MPI calls rather than in one (a thread's
+  // exit, the runtime's clock thread releasing orphans): below MPI_THREAD_MULTIPLE an MPI
+  // call steps live_count plainly, so this step is a locked subtract. A race between
+  // the two can then lose only this step: live_count may run high, never low, and a
+  // walk that skips a table reading 0 (rt/process/registry.h, ForEachRecord) never
+  // skips a live record.
+  MPIDBG_ALWAYS_INLINE void VacateBeside(mpidbg_record_header* rec) {
+    BeginRecordWrite(rec);
+    StoreKind(rec, MPIDBG_KIND_FREE);
+    rec->flags = 0;
+    EndRecordWrite(rec);
+    __atomic_fetch_sub(&table_->live_count, 1u, __ATOMIC_RELAXED);
+  }
   MPIDBG_ALWAYS_INLINE void BumpGenerationHot() const { GenerationBump(generation_); }
   // For a caller that has seen Concurrent() false in this MPI call.
   MPIDBG_ALWAYS_INLINE void BumpGenerationPlain() const { GenerationBumpPlain(generation_); }

@@ -218,6 +218,32 @@ TEST(SlabTable, OpenCloseVacateLeaveTheGenerationToTheCaller) {
   table.ReturnSlot(h);
 }
 
+// VacateBeside (a thread's exit, the clock thread) vacates as Vacate does; its step of
+// live_count is a locked subtract (see slab_table.h).
+TEST(SlabTable, VacateBesideFreesTheSlotAndCountsItOut) {
+  TestRoot root;
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
+  mpidbg_record_header* h[2] = {table.TakeSlot(), table.TakeSlot()};
+  ASSERT_NE(h[0], nullptr);
+  ASSERT_NE(h[1], nullptr);
+  for (auto* r : h) {
+    table.OpenRecord(r, 0);
+    table.CloseRecord(r);
+  }
+  EXPECT_EQ(root.table.live_count, 2u);
+  const uint32_t seq = h[0]->seq;
+  table.VacateBeside(h[0]);
+  EXPECT_EQ(h[0]->seq, seq + 2);
+  EXPECT_EQ(h[0]->kind, MPIDBG_KIND_FREE);
+  EXPECT_EQ(h[0]->flags, 0u);
+  EXPECT_EQ(root.table.live_count, 1u);
+  ASSERT_EQ(LiveRecords(root.table).size(), 1u);
+  EXPECT_EQ(LiveRecords(root.table)[0], h[1]);
+  table.Vacate(h[1]);
+  EXPECT_EQ(root.table.live_count, 0u);
+  for (auto* r : h) table.ReturnSlot(r);
+}
+
 TEST(SlabTable, ChangesCountCreatesUpdatesAndClears) {
   TestRoot root;
   SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);

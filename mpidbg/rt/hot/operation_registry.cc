@@ -118,7 +118,8 @@ void ReleaseOrphanRequest(mpidbg_record_header* hdr, void*) {
       g_requests.ForgetCompanion(rec->request, AddressOf(rec));
     }
   }
-  g_operation_table.Vacate(&rec->hdr);
+  // Also from the clock thread, beside a thread in MPI (a release a debugger asked for).
+  g_operation_table.VacateBeside(&rec->hdr);
   g_operation_table.ReturnSlot(&rec->hdr);
   g_operation_table.BumpGenerationHot();
 }
@@ -478,7 +479,7 @@ void DisplaceRequestRecord(ThreadState* ts, uint64_t request) {
 void ReleaseThreadRequests(ThreadState* ts) {
   for (mpidbg_operation_record*& op : ts->blocking_requests) {
     if (op == nullptr) continue;
-    if (op->hdr.kind != MPIDBG_KIND_FREE) g_operation_table.Vacate(&op->hdr);
+    if (op->hdr.kind != MPIDBG_KIND_FREE) g_operation_table.VacateBeside(&op->hdr);  // at exit
     g_operation_table.ReturnSlot(&op->hdr);
     op = nullptr;
   }
