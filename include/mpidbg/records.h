@@ -202,7 +202,10 @@ typedef struct mpidbg_root {
    * orphan, as mpidbg_release_orphans() does, at a safe point off the application's
    * path — its clock thread, within 250 ms of the process running again, also while
    * every application thread is blocked in MPI; or the next MPI_*_free — and then
-   * stores the number it carried out in orphan_release_done. asked != done: pending. */
+   * stores the number it carried out in orphan_release_done. asked != done: pending.
+   * Below MPI_THREAD_MULTIPLE the clock thread leaves freed requests' records (their
+   * release changes state only MPI calls change there): they stay orphans, counted,
+   * and the request stays pending until the next MPI_*_free releases them too. */
   uint64_t orphan_release_asked;
   uint64_t orphan_release_done;
 

@@ -49,16 +49,18 @@ uint32_t OrphanList::TakeExcessLocked(Entry* out, uint32_t max) {
   return n;
 }
 
-bool OrphanList::CarryOutAskedRelease() {
+bool OrphanList::CarryOutAskedRelease(bool beside_mpi) {
   if (c_.release_asked == nullptr || c_.release_done == nullptr) return false;
   const uint64_t asked = __atomic_load_n(c_.release_asked, __ATOMIC_ACQUIRE);
   if (asked == __atomic_load_n(c_.release_done, __ATOMIC_ACQUIRE)) return false;
-  ReleaseAll();
-  __atomic_store_n(c_.release_done, asked, __ATOMIC_RELEASE);
+  uint64_t kept = 0;
+  ReleaseAllKeeping(beside_mpi, &kept);
+  // Orphans left for an MPI call to release: the request stays outstanding.
+  if (kept == 0) __atomic_store_n(c_.release_done, asked, __ATOMIC_RELEASE);
   return true;
 }
 
-void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) {
+void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside) {
   if (rec == nullptr || release == nullptr) return;
   CarryOutAskedRelease();
   Entry batch[kBatch];
@@ -69,7 +71,7 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) 
     // out once the budget is full.
     SpinGuard guard(lock_);
     if (size_ < capacity_ || GrowLocked()) {
-      ring_[(head_ + size_) & (capacity_ - 1)] = Entry{rec, release, owner};
+      ring_[(head_ + size_) & (capacity_ - 1)] = Entry{rec, release, owner, beside};
       ++size_;
       PublishCountLocked();
       kept = true;
@@ -90,27 +92,76 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner) 
   }
 }
 
-uint64_t OrphanList::ReleaseAll() {
+uint64_t OrphanList::ReleaseAll(bool beside_mpi) {
+  uint64_t kept = 0;
+  return ReleaseAllKeeping(beside_mpi, &kept);
+}
+
+void OrphanList::PutBackOldestLocked(const Entry* entries, uint32_t n) {
+  for (uint32_t i = n; i-- > 0;) {
+    if (size_ == capacity_ && !GrowLocked()) {
+      // No memory to keep it listed: it stays a freed record nothing evicts (a reader
+      // still sees it as an orphan) rather than be released beside an MPI call.
+      continue;
+    }
+    head_ = (head_ - 1) & (capacity_ - 1);
+    ring_[head_] = entries[i];
+    ++size_;
+  }
+  PublishCountLocked();
+}
+
+uint64_t OrphanList::ReleaseAllKeeping(bool beside_mpi, uint64_t* kept) {
+  *kept = 0;
+  uint32_t todo = 0;  // the orphans kept now; any added meanwhile are not this call's
+  {
+    SpinGuard guard(lock_);
+    todo = size_;
+  }
+  // Orphans that stay (beside_mpi only) are held aside, then put back as the oldest, in
+  // their order. Without memory to hold them nothing is released.
+  Entry* stay = nullptr;
+  uint32_t stay_n = 0;
+  if (beside_mpi && todo != 0) {
+    stay = static_cast<Entry*>(malloc(sizeof(Entry) * todo));
+    if (stay == nullptr) {
+      *kept = todo;
+      return 0;
+    }
+  }
   uint64_t total = 0;
-  for (;;) {
+  while (todo > 0) {
     Entry batch[kBatch];
-    uint32_t n = 0;
+    uint32_t n = 0, released = 0;
     {
       SpinGuard guard(lock_);
-      while (size_ > 0 && n < kBatch) {
+      while (size_ > 0 && n < kBatch && n < todo) {
         batch[n++] = ring_[head_];
         head_ = (head_ + 1) & (capacity_ - 1);
         --size_;
       }
-      if (n != 0) {
-        StepLocked(c_.releases, n);
-        PublishCountLocked();
+      for (uint32_t i = 0; i < n; ++i) released += (!beside_mpi || batch[i].beside) ? 1u : 0u;
+      if (released != 0) StepLocked(c_.releases, released);
+      if (n != 0) PublishCountLocked();
+    }
+    if (n == 0) break;
+    todo -= n;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!beside_mpi || batch[i].beside) {
+        batch[i].release(batch[i].rec, batch[i].owner);
+      } else {
+        stay[stay_n++] = batch[i];
       }
     }
-    if (n == 0) return total;
-    for (uint32_t i = 0; i < n; ++i) batch[i].release(batch[i].rec, batch[i].owner);
-    total += n;
+    total += released;
   }
+  if (stay_n != 0) {
+    SpinGuard guard(lock_);
+    PutBackOldestLocked(stay, stay_n);
+  }
+  *kept = stay_n;
+  free(stay);
+  return total;
 }
 
 void OrphanList::SetBudget(uint32_t budget) {

@@ -12,6 +12,12 @@
 // Release callbacks run on the calling thread after the list's own lock is dropped, so
 // a callback may take its registry's lock. Callers must therefore not hold that lock
 // while calling Add or ReleaseAll.
+//
+// An orphan whose release touches state only MPI calls may change (the request index
+// below MPI_THREAD_MULTIPLE, which takes no lock there) is added with `beside` false:
+// a release carried out beside the application's MPI calls (the runtime's clock thread
+// doing what a debugger asked) leaves it in the list, in its place, and the release
+// stays outstanding until an MPI call finishes it (Add carries out an outstanding one).
 #ifndef MPIDBG_CORE_ORPHAN_LIST_H
 #define MPIDBG_CORE_ORPHAN_LIST_H
 
@@ -46,16 +52,19 @@ class OrphanList {
   // Keeps `rec` as the newest orphan, then evicts the oldest ones beyond the budget.
   // If memory for the list itself runs out the record is released at once (counted as
   // an eviction): a debugger loses a stale view, the application loses nothing.
-  void Add(mpidbg_record_header* rec, ReleaseFn release, void* owner);
+  // `beside`: whether the release may run beside a thread in MPI (file comment).
+  void Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside = true);
 
-  // Releases every orphan; returns how many.
-  uint64_t ReleaseAll();
+  // Releases every orphan, or (`beside_mpi`: called beside the application's MPI
+  // calls) every one that may be released there; returns how many.
+  uint64_t ReleaseAll(bool beside_mpi = false);
 
   // Carries out the release a debugger asked for, if one is outstanding: every orphan
   // released, then the request's number stored in `release_done` (after the releases,
   // so a debugger that reads it sees them done). True if there was one. Add does this
-  // first; the runtime also calls it from its clock thread.
-  bool CarryOutAskedRelease();
+  // first; the runtime also calls it from its clock thread (`beside_mpi`), where an
+  // orphan that may not be released there keeps the request outstanding.
+  bool CarryOutAskedRelease(bool beside_mpi = false);
 
   // Applies a new budget now (evicting if it shrank).
   void SetBudget(uint32_t budget);
@@ -70,7 +79,12 @@ class OrphanList {
     mpidbg_record_header* rec;
     ReleaseFn release;
     void* owner;
+    bool beside;  // may be released beside a thread in MPI
   };
+  // ReleaseAll; *kept gets how many orphans stayed because of `beside_mpi`.
+  uint64_t ReleaseAllKeeping(bool beside_mpi, uint64_t* kept);
+  // Puts entries back as the oldest, in their order.
+  void PutBackOldestLocked(const Entry* entries, uint32_t n);
   bool GrowLocked();
   // Moves up to `max` oldest entries beyond the budget into `out`; returns how many.
   uint32_t TakeExcessLocked(Entry* out, uint32_t max);

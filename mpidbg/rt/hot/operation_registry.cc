@@ -361,8 +361,13 @@ void FinishRequestFree(uint64_t request, const FreeTicket& ticket, bool freed) {
     g_operation_table.BumpGenerationHot();
     // Either record may be evicted (and its slot reused) inside Add: nothing is read
     // through them afterwards.
-    g_orphans.Add(&ticket.rec->hdr, &ReleaseOrphanRequest, nullptr);
-    if (ticket.companion != nullptr) g_orphans.Add(&ticket.companion->hdr, &ReleaseOrphanRequest, nullptr);
+    // Below MPI_THREAD_MULTIPLE the request index takes no lock: its release may run
+    // only inside an MPI call, not beside one (the clock thread's release).
+    const bool beside = core::Concurrent();
+    g_orphans.Add(&ticket.rec->hdr, &ReleaseOrphanRequest, nullptr, beside);
+    if (ticket.companion != nullptr) {
+      g_orphans.Add(&ticket.companion->hdr, &ReleaseOrphanRequest, nullptr, beside);
+    }
     return;
   }
   // Inactive persistent request: its records go now, unless MPI has already handed the

@@ -101,7 +101,9 @@ void ConfigureOrphans() {
   g_orphans.SetBudget(budget);
 }
 
-void CarryOutDebuggerRequests() { g_orphans.CarryOutAskedRelease(); }
+// The clock thread runs beside the application's MPI calls: orphans whose release may
+// not run there are left for the next MPI call (core/orphan_list.h).
+void CarryOutDebuggerRequests() { g_orphans.CarryOutAskedRelease(/*beside_mpi=*/true); }
 
 }  // namespace mpidbg::rt
 

@@ -178,6 +178,59 @@ TEST_F(OrphanListTest, ConcurrentAddsLoseNothing) {
   }
 }
 
+// Orphans added with `beside` false (a request's, below MPI_THREAD_MULTIPLE) stay when
+// the release runs beside MPI calls (the clock thread), in their place as the oldest,
+// and keep the debugger's request outstanding until a release inside MPI finishes it.
+TEST(OrphanListBeside, ReleaseBesideMpiLeavesWhatOnlyMpiCallsMayRelease) {
+  FakeRoot root;
+  root.budget = 100;
+  uint64_t asked = 0, done = 0;
+  OrphanList::Counters counters{&root.budget, &root.keep_all, &root.count, &root.evictions,
+                                &root.releases};
+  counters.release_asked = &asked;
+  counters.release_done = &done;
+  OrphanList list(counters);
+  Sink sink;
+  std::vector<std::unique_ptr<mpidbg_record_header>> recs;
+  for (uint32_t i = 0; i < 70; ++i) {  // more than one callback batch
+    auto* h = new mpidbg_record_header{};
+    h->reserved = i;
+    recs.emplace_back(h);
+    list.Add(h, &Release, &sink, /*beside=*/i % 3 != 0);
+  }
+  std::vector<uint32_t> stays, goes;
+  for (uint32_t i = 0; i < 70; ++i) (i % 3 == 0 ? stays : goes).push_back(i);
+
+  asked = 1;
+  EXPECT_TRUE(list.CarryOutAskedRelease(/*beside_mpi=*/true));
+  EXPECT_EQ(sink.released, goes);
+  EXPECT_EQ(done, 0u) << "orphans left for an MPI call: the request stays outstanding";
+  EXPECT_EQ(list.size(), stays.size());
+  EXPECT_EQ(root.count, stays.size());
+  EXPECT_EQ(root.releases, goes.size());
+
+  // They are still the oldest, in their order: a budget now evicts them first.
+  auto* newer = new mpidbg_record_header{};
+  newer->reserved = 1000;
+  recs.emplace_back(newer);
+  sink.released.clear();
+  root.budget = static_cast<uint32_t>(stays.size());
+  list.Add(newer, &Release, &sink);  // inside MPI: finishes the outstanding release first
+  EXPECT_EQ(done, 1u);
+  EXPECT_EQ(sink.released, stays);
+  EXPECT_EQ(list.size(), 1u);
+  EXPECT_EQ(root.releases, 70u);
+
+  // Beside MPI with nothing of the kind left: released and acknowledged at once.
+  asked = 2;
+  sink.released.clear();
+  EXPECT_TRUE(list.CarryOutAskedRelease(/*beside_mpi=*/true));
+  EXPECT_EQ(done, 2u);
+  EXPECT_EQ(sink.released, std::vector<uint32_t>{1000});
+  EXPECT_EQ(list.size(), 0u);
+  list.ReleaseMemoryForTests();
+}
+
 TEST_F(OrphanListTest, IgnoresNullArguments) {
   list.Add(nullptr, &Release, &sink);
   mpidbg_record_header h{};

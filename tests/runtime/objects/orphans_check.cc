@@ -1,6 +1,7 @@
 // orphans_check — 2 ranks, run with MPIDBG_ORPHAN_BUDGET=4. Records of freed handles of
 // every kind share one budget: past it the oldest are evicted (and counted), a debugger
-// may keep them all (root.orphan_keep_all) or drop them (mpidbg_release_orphans()).
+// may keep them all (root.orphan_keep_all) or drop them (mpidbg_release_orphans()); a
+// release the clock thread carries out leaves freed requests to the next MPI call.
 // Usage: rt_orphans_<f> <mpich|openmpi>.
 #include <mpi.h>
 #include <stdint.h>
@@ -192,6 +193,44 @@ int main(int argc, char** argv) {
   const uint64_t count3 = R->orphan_count;
   FreeInfos(1);
   RT_CHECK_EQ(R->orphan_count, count3 + 1);
+
+  // 8. A freed request still pending is an orphan whose release only an MPI call may
+  // carry out (the request index takes no lock below MPI_THREAD_MULTIPLE): a release the
+  // clock thread carries out leaves it, and the request stays outstanding until the
+  // next free finishes it.
+  static int pending_in = -1;
+  MPI_Request freed = MPI_REQUEST_NULL;
+  MPI_Irecv(&pending_in, 1, MPI_INT, 1 - g_rank, 9, MPI_COMM_WORLD, &freed);
+  MPI_Request_free(&freed);
+  auto request_orphans = [] {
+    int n = 0;
+    for (const auto* o : Records<mpidbg_operation_record>(R->operations))
+      if ((o->hdr.flags & MPIDBG_REC_FREED) != 0 && o->tag == 9) ++n;
+    return n;
+  };
+  RT_CHECK_EQ(request_orphans(), 1);
+  const uint64_t kept4 = R->orphan_count;  // the info from just before, and the request
+  RT_CHECK(kept4 >= 2);
+  const uint64_t releases4 = R->orphan_releases;
+  const uint64_t asked2 = R->orphan_release_done + 1;
+  __atomic_store_n(&R->orphan_release_asked, asked2, __ATOMIC_RELEASE);
+  const bool no_clock = getenv("MPIDBG_CLOCK_TICK_MS") != nullptr &&
+                        strcmp(getenv("MPIDBG_CLOCK_TICK_MS"), "0") == 0;
+  if (!no_clock) {
+    for (int i = 0; i < 100 && R->orphan_count != 1; ++i) usleep(20000);  // outside MPI
+    RT_CHECK_EQ(R->orphan_count, 1u);  // the request's
+    RT_CHECK_EQ(R->orphan_releases, releases4 + kept4 - 1);
+    RT_CHECK_EQ(request_orphans(), 1);
+    RT_CHECK(__atomic_load_n(&R->orphan_release_done, __ATOMIC_ACQUIRE) != asked2);
+  }
+  FreeInfos(1);  // inside MPI: the outstanding release is finished first
+  RT_CHECK_EQ(__atomic_load_n(&R->orphan_release_done, __ATOMIC_ACQUIRE), asked2);
+  RT_CHECK_EQ(request_orphans(), 0);
+  RT_CHECK_EQ(R->orphan_count, 1u);  // the info freed just now
+  RT_CHECK_EQ(R->orphan_releases, releases4 + kept4);
+  const int out9 = 9;
+  MPI_Send(&out9, 1, MPI_INT, 1 - g_rank, 9, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
 
   MPI_Finalize();
   return Finish("orphans_check");
