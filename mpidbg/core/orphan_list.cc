@@ -92,9 +92,9 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, 
   }
 }
 
-uint64_t OrphanList::ReleaseAll(bool beside_mpi) {
+uint64_t OrphanList::ReleaseAll() {
   uint64_t kept = 0;
-  return ReleaseAllKeeping(beside_mpi, &kept);
+  return ReleaseAllKeeping(/*beside_mpi=*/false, &kept);
 }
 
 void OrphanList::PutBackOldestLocked(const Entry* entries, uint32_t n) {

@@ -55,9 +55,8 @@ class OrphanList {
   // `beside`: whether the release may run beside a thread in MPI (file comment).
   void Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside = true);
 
-  // Releases every orphan, or (`beside_mpi`: called beside the application's MPI
-  // calls) every one that may be released there; returns how many.
-  uint64_t ReleaseAll(bool beside_mpi = false);
+  // Releases every orphan; returns how many.
+  uint64_t ReleaseAll();
 
   // Carries out the release a debugger asked for, if one is outstanding: every orphan
   // released, then the request's number stored in `release_done` (after the releases,
