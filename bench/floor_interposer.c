@@ -707,12 +707,17 @@ FLOOR_INLINE void object_publish(object_entry* e, uint32_t position) {
   e->position = position;
 }
 
+/* Whether `e` holds ring position p (its position + 1) of `handle`, not yet freed. */
+FLOOR_INLINE int object_live_at(const object_entry* e, uint32_t p, uint64_t handle) {
+  return e->position == p && e->handle == handle && e->free_serial == 0;
+}
+
 /* The live entry of `handle`, or NULL: its direct slot, else a walk back over the ring
  * (another handle took the slot), else the carried table. */
 FLOOR_COLD object_entry* object_walk(uint64_t handle) {
   for (uint32_t n = 0, p = O.head; n < kObjectRing && p != 0; ++n, --p) {
     object_entry* e = &O.ring[(p - 1) & (kObjectRing - 1)];
-    if (e->position == p && e->handle == handle && e->free_serial == 0) return e;
+    if (object_live_at(e, p, handle)) return e;
   }
   for (uint32_t i = 0; i < O.carried_count; ++i) {
     object_entry* e = &O.carried[i];
@@ -725,7 +730,7 @@ FLOOR_INLINE object_entry* object_find(uint64_t handle) {
   const uint32_t p = O.direct[object_direct_slot(handle)];
   if (p != 0) {
     object_entry* e = &O.ring[(p - 1) & (kObjectRing - 1)];
-    if (e->position == p && e->handle == handle && e->free_serial == 0) return e;
+    if (object_live_at(e, p, handle)) return e;
   }
   return object_walk(handle);
 }

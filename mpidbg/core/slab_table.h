@@ -90,10 +90,7 @@ class SlabTable {
   // Turns a live record back into a FREE slot (still owned by the caller); the body
   // keeps its stale bytes, which readers skip with the FREE kind.
   MPIDBG_ALWAYS_INLINE void Vacate(mpidbg_record_header* rec) {
-    BeginRecordWrite(rec);
-    StoreKind(rec, MPIDBG_KIND_FREE);
-    rec->flags = 0;
-    EndRecordWrite(rec);
+    MarkFree(rec);
     CounterAdd(&table_->live_count, ~0u);  // -1
   }
   // The same for a caller that runs beside MPI calls rather than in one (a thread's
@@ -103,10 +100,7 @@ class SlabTable {
   // walk that skips a table reading 0 (rt/process/registry.h, ForEachRecord) never
   // skips a live record.
   MPIDBG_ALWAYS_INLINE void VacateBeside(mpidbg_record_header* rec) {
-    BeginRecordWrite(rec);
-    StoreKind(rec, MPIDBG_KIND_FREE);
-    rec->flags = 0;
-    EndRecordWrite(rec);
+    MarkFree(rec);
     __atomic_fetch_sub(&table_->live_count, 1u, __ATOMIC_RELAXED);
   }
   MPIDBG_ALWAYS_INLINE void BumpGenerationHot() const { GenerationBump(generation_); }
@@ -133,6 +127,13 @@ class SlabTable {
 
  private:
   bool AddSlabLocked();
+  // Vacate's write window: kind FREE, flags cleared, the body left as it was.
+  MPIDBG_ALWAYS_INLINE static void MarkFree(mpidbg_record_header* rec) {
+    BeginRecordWrite(rec);
+    StoreKind(rec, MPIDBG_KIND_FREE);
+    rec->flags = 0;
+    EndRecordWrite(rec);
+  }
 
   mpidbg_table* table_;
   uint64_t* generation_;
