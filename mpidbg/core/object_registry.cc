@@ -10,7 +10,9 @@ namespace mpidbg::core {
 mpidbg_object_head* ObjectRegistry::BeginCreate(uint64_t handle, int32_t creator,
                                                 uint32_t flags) {
   if (!HandleMap::ValidKey(handle)) return nullptr;
-  mpidbg_record_header* slot = table_->Create(flags);
+  mpidbg_record_header* slot =
+      (flags & MPIDBG_REC_PREDEFINED) == 0 ? ReuseEvictedOrphan(flags) : nullptr;
+  if (slot == nullptr) slot = table_->Create(flags);
   if (slot == nullptr) return nullptr;
   auto* rec = reinterpret_cast<mpidbg_object_head*>(slot);
   rec->handle = handle;
@@ -21,6 +23,22 @@ mpidbg_object_head* ObjectRegistry::BeginCreate(uint64_t handle, int32_t creator
   rec->creator = creator;
   rec->fortran_index = -1;
   return rec;
+}
+
+mpidbg_record_header* ObjectRegistry::ReuseEvictedOrphan(uint32_t flags) {
+  mpidbg_record_header* slot = shared_.orphans->TakeOldestForReuse(&ReleaseOrphan, this);
+  if (slot == nullptr) return nullptr;
+  auto* old = reinterpret_cast<mpidbg_object_head*>(slot);
+  // Orphans freed in two steps (Detach) are out of the map already; no lock for them.
+  if (by_handle_.Find(old->handle) == old) {
+    SpinGuard guard(lock_);
+    by_handle_.CompareErase(old->handle, old);
+  }
+  // What the old record owned goes inside the window that turns it into the new one.
+  table_->BeginUpdate(slot);
+  if (drop_ != nullptr) drop_(old);
+  table_->RecreateOpened(slot, flags);
+  return slot;
 }
 
 void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {

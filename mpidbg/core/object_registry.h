@@ -61,6 +61,8 @@ class ObjectRegistry {
   // Opens a new record (seq odd, zeroed; head: handle, create_serial, create_time_ns,
   // creator, fortran_index -1). The caller fills its fields and calls EndCreate.
   // nullptr when memory ran out (then nothing is recorded and MPI goes on as usual).
+  // Once the orphan budget is full, a new record is written over this registry's
+  // orphan that the next free would evict, in its slot (OrphanList::TakeOldestForReuse).
   mpidbg_object_head* BeginCreate(uint64_t handle, int32_t creator, uint32_t flags);
   // Publishes the record and maps its handle to it.
   void EndCreate(mpidbg_object_head* rec);
@@ -110,6 +112,9 @@ class ObjectRegistry {
 
  private:
   static void ReleaseOrphan(mpidbg_record_header* rec, void* owner);
+  // The slot of the orphan the budget evicts next, opened as a new record; nullptr when
+  // there is none of this registry's to evict.
+  mpidbg_record_header* ReuseEvictedOrphan(uint32_t flags);
   void ReleaseRecord(mpidbg_object_head* rec);
   void OrphanLocked(mpidbg_object_head* rec, bool released_now);
 

@@ -92,6 +92,25 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, 
   }
 }
 
+mpidbg_record_header* OrphanList::TakeOldestForReuse(ReleaseFn release, void* owner) {
+  // The published count is the list's size: below the budget nothing is evicted.
+  const uint32_t budget = __atomic_load_n(c_.budget, __ATOMIC_RELAXED);
+  if (__atomic_load_n(c_.count, __ATOMIC_RELAXED) < budget) return nullptr;
+  // A release a debugger asked for comes first, as in Add: it empties the list.
+  CarryOutAskedRelease();
+  SpinGuard guard(lock_);
+  if (size_ == 0 || size_ < budget || __atomic_load_n(c_.keep_all, __ATOMIC_RELAXED) != 0)
+    return nullptr;
+  const Entry& oldest = ring_[head_];
+  if (oldest.release != release || oldest.owner != owner) return nullptr;
+  mpidbg_record_header* rec = oldest.rec;
+  head_ = (head_ + 1) & (capacity_ - 1);
+  --size_;
+  StepLocked(c_.evictions, 1);
+  PublishCountLocked();
+  return rec;
+}
+
 uint64_t OrphanList::ReleaseAll() {
   uint64_t kept = 0;
   return ReleaseAllKeeping(/*beside_mpi=*/false, &kept);

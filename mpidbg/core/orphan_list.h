@@ -55,6 +55,15 @@ class OrphanList {
   // `beside`: whether the release may run beside a thread in MPI (file comment).
   void Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside = true);
 
+  // The oldest orphan, taken out of the list for `owner` to write a new record over in
+  // its slot, when it is the one the next Add would evict (the budget is full, keep_all
+  // unset) and it is `owner`'s (added with `release` and `owner`): counted as an
+  // eviction. nullptr otherwise, and without taking the lock while the list is below
+  // its budget. A new record then costs no slot taken and no evicted record cleared and
+  // given back: what a program that makes and frees objects all the time does once the
+  // budget is full.
+  mpidbg_record_header* TakeOldestForReuse(ReleaseFn release, void* owner);
+
   // Releases every orphan; returns how many.
   uint64_t ReleaseAll();
 

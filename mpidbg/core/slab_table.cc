@@ -124,6 +124,15 @@ void SlabTable::BeginCreate(mpidbg_record_header* slot, uint32_t flags) {
   slot->reserved = 0;
 }
 
+void SlabTable::RecreateOpened(mpidbg_record_header* rec, uint32_t flags) {
+  ZeroBody(rec, record_size_);
+  StoreKind(rec, kind_);
+  rec->size = static_cast<uint16_t>(record_size_);
+  rec->flags = flags;
+  rec->reserved = 0;
+  __atomic_fetch_sub(&table_->live_count, 1, __ATOMIC_RELAXED);
+}
+
 void SlabTable::EndCreate(mpidbg_record_header* slot) {
   EndRecordWrite(slot);
   GenerationBump(&changes_);

@@ -63,6 +63,12 @@ class SlabTable {
   void BeginCreate(mpidbg_record_header* slot, uint32_t flags);
   // Closes it: seq even, the record counts as live, generation changes.
   void EndCreate(mpidbg_record_header* slot);
+  // Opens the write window of a new record over a live one whose slot is reused (an
+  // orphan the budget evicts): seq odd, body zeroed, kind/flags set, as BeginCreate
+  // does on a free slot. The caller first drops what the old record owned (inside the
+  // window it opened with BeginUpdate); a reader sees the old record or the new one.
+  // The slot stops counting as live until EndCreate counts it again.
+  void RecreateOpened(mpidbg_record_header* rec, uint32_t flags);
   // Update of a live record's fields.
   void BeginUpdate(mpidbg_record_header* rec) const;
   void EndUpdate(mpidbg_record_header* rec) const;

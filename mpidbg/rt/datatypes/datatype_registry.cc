@@ -364,11 +364,15 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
 void DropDatatypeArrays(mpidbg_datatype_record* rec) {
   const auto room_begin = reinterpret_cast<uintptr_t>(rec->contents_room);
   const uintptr_t room_end = room_begin + sizeof rec->contents_room;
-  for (mpidbg_array* a : {&rec->integers, &rec->addresses, &rec->types}) {
+  auto drop = [&](mpidbg_array* a) {
     const auto at = static_cast<uintptr_t>(a->address);
-    if (at < room_begin || at >= room_end) core::FreeArray(*a);
-    *a = mpidbg_array{0, 0, a->elem_size};
-  }
+    if (at < room_begin || at >= room_end) core::FreeArray(*a);  // FreeArray skips 0
+    a->address = 0;
+    a->count = 0;
+  };
+  drop(&rec->integers);
+  drop(&rec->addresses);
+  drop(&rec->types);
 }
 
 bool IsContentsReference(MPI_Datatype t) {

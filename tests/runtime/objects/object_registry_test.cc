@@ -195,6 +195,47 @@ TEST_F(ObjectRegistryTest, OrphansBeyondTheBudgetAreEvictedOldestFirst) {
   EXPECT_EQ(root.infos.live_count, 2u);
 }
 
+TEST_F(ObjectRegistryTest, NewRecordTakesTheSlotOfTheOrphanTheBudgetEvictsNext) {
+  root.orphan_budget = 2;
+  mpidbg_info_record* a = Create(0x1);
+  Create(0x2);
+  registry.MarkFreed(0x1, true);
+  registry.MarkFreed(0x2, true);
+  EXPECT_EQ(root.infos.live_count, 2u);
+  const uint32_t seq = a->obj.hdr.seq;
+  // The budget is full: the new record is written over the oldest orphan, in its slot.
+  mpidbg_info_record* c = Create(0x3);
+  EXPECT_EQ(c, a);
+  EXPECT_EQ(c->obj.hdr.seq, seq + 2);  // one write window from the old record to the new
+  EXPECT_EQ(c->obj.handle, 0x3u);
+  EXPECT_EQ(c->obj.hdr.flags & MPIDBG_REC_FREED, 0u);
+  EXPECT_EQ(c->obj.free_serial, 0u);
+  EXPECT_EQ(c->nkeys, 1);
+  EXPECT_EQ(g_drops, 1);                   // the orphan's array was freed
+  EXPECT_EQ(registry.Find(0x1), nullptr);  // its stale handle no longer maps to the slot
+  EXPECT_EQ(registry.Find(0x3), &c->obj);
+  EXPECT_EQ(root.orphan_evictions, 1u);
+  EXPECT_EQ(root.orphan_count, 1u);
+  EXPECT_EQ(root.infos.live_count, 2u);
+  EXPECT_EQ(InUse(), 2u);
+  // The same handle value handed out again takes the slot of its own orphan.
+  registry.MarkFreed(0x3, true);
+  mpidbg_info_record* d = Create(0x2);
+  EXPECT_EQ(registry.Find(0x2), &d->obj);
+  EXPECT_EQ(registry.FindLive(0x2), &d->obj);
+  EXPECT_EQ(root.orphan_count, 1u);
+  EXPECT_EQ(root.orphan_evictions, 2u);
+}
+
+TEST_F(ObjectRegistryTest, PredefinedRecordsNeverTakeAnOrphansSlot) {
+  root.orphan_budget = 1;
+  Create(0x1);
+  registry.MarkFreed(0x1, true);
+  Create(0x2, MPIDBG_REC_PREDEFINED);
+  EXPECT_EQ(root.orphan_count, 1u);
+  EXPECT_NE(registry.Find(0x1), nullptr);
+}
+
 TEST_F(ObjectRegistryTest, ReleaseAllDropsEveryOrphanButNoLiveRecord) {
   Create(0x1);
   Create(0x2);

@@ -77,6 +77,34 @@ TEST_F(OrphanListTest, KeepsWithinBudgetEvictingOldestFirst) {
   EXPECT_EQ(root.releases, 0u);
 }
 
+TEST_F(OrphanListTest, TakesTheOldestForReuseOnlyWhenTheNextAddWouldEvictIt) {
+  Sink other;
+  AddTagged(0, 3);
+  // Below the budget: nothing to evict, nothing taken.
+  EXPECT_EQ(list.TakeOldestForReuse(&Release, &sink), nullptr);
+  AddTagged(3, 1);
+  // Full: the oldest is taken, counted as evicted, and not released by the list.
+  mpidbg_record_header* taken = list.TakeOldestForReuse(&Release, &sink);
+  ASSERT_NE(taken, nullptr);
+  EXPECT_EQ(taken->reserved, 0u);
+  EXPECT_EQ(root.count, 3u);
+  EXPECT_EQ(root.evictions, 1u);
+  EXPECT_TRUE(sink.released.empty());
+  // Only by its owner, with its release.
+  AddTagged(4, 1);
+  EXPECT_EQ(list.TakeOldestForReuse(&Release, &other), nullptr);
+  EXPECT_EQ(list.TakeOldestForReuse(nullptr, &sink), nullptr);
+  EXPECT_EQ(root.count, 4u);
+  // keep_all keeps everything, also from reuse.
+  root.keep_all = 1;
+  EXPECT_EQ(list.TakeOldestForReuse(&Release, &sink), nullptr);
+  root.keep_all = 0;
+  EXPECT_EQ(list.TakeOldestForReuse(&Release, &sink)->reserved, 1u);
+  // What stays is released in its order.
+  EXPECT_EQ(list.ReleaseAll(), 3u);
+  EXPECT_EQ(sink.released, Range(2, 3));
+}
+
 TEST_F(OrphanListTest, ZeroBudgetReleasesAtOnce) {
   root.budget = 0;
   AddTagged(0, 3);
