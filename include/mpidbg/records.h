@@ -16,7 +16,9 @@
  *  - `mpidbg_root.generation` changes whenever a record is created, updated or
  *    released, so a reader may cache a decoded snapshot until it changes. A thread's
  *    live words (mpidbg_thread_live) change without it: a reader re-reads them.
- *  - Records live in slabs that never move or get freed; a slot is reused after release.
+ *  - Records live in slabs that never move or get freed; a slot is reused after release,
+ *    or, for an orphan the budget evicts, rewritten as a new record of its kind in one
+ *    write window (a reader sees the orphan or the new record; compare create_serial).
  *
  * Ranks and tags are normalised by the runtime to the constants below, whatever the
  * MPI library's own encoding of the wildcards.
