@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 
+#include "core/concurrency.h"
 #include "core/handle_map.h"
 #include "core/spinlock.h"
 #include "rt/handle_widening.h"
@@ -46,6 +47,13 @@ struct Entry {
 
 core::SpinLock g_lock;            // guards everything below
 core::HandleMap g_entries(64);    // record address -> Entry*
+// g_entries.size(), written under g_lock after every change of it, read without it:
+// while it is 0 no record has an entry (DatatypeFreed's plain free).
+uint32_t g_entry_count = 0;
+
+void PublishEntryCountLocked() {
+  __atomic_store_n(&g_entry_count, g_entries.size(), __ATOMIC_RELAXED);
+}
 Entry** g_awaiting = nullptr;     // freed, not released: operations or file views used them
 // Written under g_lock; also read without it (RecheckFreedDatatypes' early return), so
 // every write is an atomic store.
@@ -82,6 +90,7 @@ Entry* NewEntryLocked(mpidbg_object_head* rec, int n) {
     free(e);
     return nullptr;
   }
+  PublishEntryCountLocked();
   return e;
 }
 
@@ -247,6 +256,7 @@ void ReleaseHeld(mpidbg_record_header* hdr, void*) {
         OrphanIfUnkeptLocked(in, &orphans);
       }
       g_entries.CompareErase(AddressOf(rec), AddressOf(e));
+      PublishEntryCountLocked();
       free(e->inputs);
       free(e);
     }
@@ -291,6 +301,14 @@ bool DatatypeReferencesHeld() { return __atomic_load_n(&g_extra_refs_total, __AT
 
 void DatatypeFreed(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
+  // The common free, without the lock: no record has an entry, and MPI does not still
+  // use the type. Entries are made only by MPI calls; below MPI_THREAD_MULTIPLE no other
+  // one runs now, and the runtime's own thread (releasing orphans) only drops entries.
+  if (!core::Concurrent() && __atomic_load_n(&g_entry_count, __ATOMIC_RELAXED) == 0 &&
+      !UsedByOperations(rec->handle) && !UsedByFileViews(rec->handle)) {
+    g_datatypes.MarkDetachedFreed(rec, /*released_now=*/true);
+    return;
+  }
   bool tracked = false;
   Pending orphans;
   {

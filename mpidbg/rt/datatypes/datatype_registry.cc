@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/concurrency.h"
 #include "core/record_arrays.h"
 #include "core/record_write.h"
 #include "core/spinlock.h"
@@ -26,7 +27,8 @@ static_assert(sizeof(MPI_Aint) == sizeof(int64_t), "addresses are stored as int6
 constexpr int kMaxInputDepth = 64;
 
 // One type is recorded at a time, so two threads never both record a missing input
-// (or the one cached MPI_Type_create_f90_* type). Held across local MPI queries only.
+// (or the one cached MPI_Type_create_f90_* type). Held across local MPI queries only,
+// and taken only while threads may race: recording happens in MPI calls alone.
 core::SpinLock g_record_lock;
 
 // A type's combiner and contents: either MPI_Type_get_envelope + MPI_Type_get_contents
@@ -405,13 +407,13 @@ int32_t CombinerOf(int mpi_combiner) {
 
 mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
                                        const MPI_Datatype* inputs, int ninputs) {
-  core::SpinGuard guard(g_record_lock);
+  core::MaybeSpinGuard guard(g_record_lock);
   return Record(datatype, creator, inputs, ninputs, 0);
 }
 
 mpidbg_datatype_record* RecordConstructedDatatype(MPI_Datatype datatype, int32_t creator,
                                                   const TypeCreateArgs& call) {
-  core::SpinGuard guard(g_record_lock);
+  core::MaybeSpinGuard guard(g_record_lock);
   return Record(datatype, creator, call.inputs, call.ninputs, 0, &call);
 }
 
