@@ -66,6 +66,12 @@ MPIDBG_EXPORT int mpidbg_process_get_summary(mqs_process* process, mpidbg_proces
   full.init_time_ns = root.init_time_ns;
   std::memcpy(full.mpi_library, root.mpi_library, sizeof full.mpi_library);
   std::memcpy(full.hostname, root.hostname, sizeof full.hostname);
+  const SnapshotStats& walk = snap->stats;
+  full.records_torn = walk.records_torn;
+  full.records_bad = walk.records_bad;
+  full.tables_damaged = walk.tables_damaged;
+  full.rings_damaged = walk.rings_damaged;
+  full.live_unreadable = walk.live_unreadable;
   mpidbg::extensions::copy_prefix(out, full, n);
   return mqs_ok;
 }

@@ -150,6 +150,13 @@ class mpidbg_process_summary(Structure):
         ("init_time_ns", c_int64),
         ("mpi_library", c_char * 256),
         ("hostname", c_char * 64),
+        # version 5: what the plugin's walk of the runtime's records left out
+        ("records_torn", c_uint32),
+        ("records_bad", c_uint32),
+        ("tables_damaged", c_uint32),
+        ("rings_damaged", c_uint32),
+        ("live_unreadable", c_uint32),
+        ("reserved5", c_uint32),
     ]
 
 

@@ -14,6 +14,30 @@ def _known(value):
     return "?" if value < 0 else str(value)
 
 
+DAMAGE_PARTS = [("records_torn", "record torn", "records torn"),
+                ("records_bad", "record malformed", "records malformed"),
+                ("tables_damaged", "table cut short", "tables cut short"),
+                ("rings_damaged", "flight ring unreadable", "flight rings unreadable"),
+                ("live_unreadable", "thread's live state unreadable",
+                 "threads' live state unreadable")]
+
+
+def damage_line(s):
+    """What the plugin's walk left out, as the host says it; None for a whole view (or a
+    plugin that does not count it)."""
+    if s.size < A.mpidbg_process_summary.reserved5.offset:
+        return None
+    parts = []
+    for field, one, many in DAMAGE_PARTS:
+        n = getattr(s, field)
+        if n:
+            parts.append("%d %s" % (n, one if n == 1 else many))
+    if not parts:
+        return None
+    return ("  PARTIAL VIEW: the runtime's records could not all be read (%s); operations, "
+            "threads or objects may be missing" % ", ".join(parts))
+
+
 def process_section(session):
     out = [process_line(session)]
     s = session.summary()
@@ -22,6 +46,9 @@ def process_section(session):
                                                T.FLAVOUR_NAMES.get(s.flavour, "?")))
         out.append("  thread level: %s, %d thread record(s)" % (
             T.THREAD_LEVEL_NAMES.get(s.thread_level, "?"), s.thread_count))
+        damage = damage_line(s)
+        if damage:
+            out.append(damage)
     out.append("  plugin: %s" % session.plugin.path)
     return out
 

@@ -115,4 +115,16 @@ std::vector<int> RanksWaitingOnUnread(const DeadlockReport& deadlock,
   return open;
 }
 
+std::vector<PartialRank> FindPartialRanks(const JobIndex& job) {
+  std::vector<PartialRank> out;
+  for (std::size_t i = 0; i < job.size(); ++i) {
+    const model::ProcessInfo& p = job.snapshot(i).process;
+    if (!p.damage || !p.damage->Partial()) continue;
+    out.push_back(PartialRank{p.rank, p.pid, p.source, p.damage->Sentence()});
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PartialRank& a, const PartialRank& b) { return a.rank < b.rank; });
+  return out;
+}
+
 }  // namespace mpidbg::job

@@ -20,6 +20,9 @@ namespace mpidbg::job {
 // a snapshot reports. `ranks[i]` describes snapshot i.
 std::vector<UnreadRank> FindUnreadRanks(const JobIndex& job, const std::vector<RankReport>& ranks);
 
+// Ranks whose records were read in part (their snapshot's process.damage), by rank.
+std::vector<PartialRank> FindPartialRanks(const JobIndex& job);
+
 // Blocked ranks with a wait that names a rank of `unread`, or on ranks no snapshot holds
 // (`outside_view`, from the wait graph): their verdict would change if the unread rank
 // were stuck too. Deadlocked ranks are not among them (their verdict holds anyway).

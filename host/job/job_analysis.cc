@@ -176,6 +176,7 @@ JobReport AnalyzeOneJob(const std::vector<model::ProcessSnapshot>& snapshots) {
                    [](const WaitRequirement& a, const WaitRequirement& b) { return a.from < b.from; });
 
   report.unread = FindUnreadRanks(job, ranks);
+  report.partial = FindPartialRanks(job);
   report.waiting_on_unread = RanksWaitingOnUnread(report.deadlock, report.unread, outside_view);
   for (std::size_t i = 0; i < job.size(); ++i) {
     report.world_size = std::max(report.world_size, job.snapshot(i).process.size);
@@ -191,7 +192,7 @@ JobReport AnalyzeOneJob(const std::vector<model::ProcessSnapshot>& snapshots) {
 }  // namespace
 
 bool JobReport::Incomplete() const {
-  if (!unreadable_inputs.empty() || !unread.empty()) return true;
+  if (!unreadable_inputs.empty() || !unread.empty() || !partial.empty()) return true;
   for (const RankReport& r : ranks) {
     if (r.state == RankState::kUnreadable) return true;
   }

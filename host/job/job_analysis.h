@@ -158,6 +158,15 @@ struct UnreadRank {
   std::string reason;                     // one sentence
 };
 
+// A rank read in part: the DLL's walk of its runtime's records had to leave some out
+// (model::WalkDamage), so an operation or a thread it waits in may be missing.
+struct PartialRank {
+  int rank = -1;
+  int64_t pid = 0;
+  std::string source;                     // "live" | "core"
+  std::string reason;                     // one sentence (model::WalkDamage::Sentence)
+};
+
 // What the stacks prove in the reduced view (stacks_view.h). The pipeline sets the
 // second read's facts; Analyze the rest.
 struct StacksVerdict {
@@ -190,10 +199,12 @@ struct JobReport {
   std::vector<std::string> hints;
   std::vector<UnreadableInput> unreadable_inputs;  // never set by Analyze
   std::vector<UnreadRank> unread;         // ranks the verdict does not cover, by rank
+  std::vector<PartialRank> partial;       // ranks it covers only as far as they were read
   int world_size = 0;                     // the largest size a snapshot reports, 0 if none
   // Blocked ranks waiting for an unread rank: the verdict on them is open.
   std::vector<int> waiting_on_unread;
-  // Some rank or input could not be read: the verdict covers only what was.
+  // Some rank or input could not be read, or was read in part: the verdict covers only
+  // what was.
   bool Incomplete() const;
 };
 

@@ -223,6 +223,13 @@ nlohmann::json ToJson(const JobReport& report) {
                           {"pid", u.pid > 0 ? json(u.pid) : json(nullptr)},
                           {"source", u.source.empty() ? json(nullptr) : json(u.source)}});
   }
+  json partial = json::array();
+  for (const PartialRank& r : report.partial) {
+    partial.push_back(json{{"rank", r.rank >= 0 ? json(r.rank) : json(nullptr)},
+                           {"reason", r.reason},
+                           {"pid", r.pid > 0 ? json(r.pid) : json(nullptr)},
+                           {"source", r.source.empty() ? json(nullptr) : json(r.source)}});
+  }
   const bool stacks = report.view == "stacks";
   json doc = json{{"schema", "mpidbg.job/1"},
               {"view", report.view},
@@ -243,6 +250,7 @@ nlohmann::json ToJson(const JobReport& report) {
               // The same fact as "incomplete", the other way round, and which ranks.
               {"complete", !report.Incomplete()},
               {"unreadable", std::move(unread)},
+              {"partial", std::move(partial)},
               {"world_size", report.world_size > 0 ? json(report.world_size) : json(nullptr)},
               {"waiting_on_unread", report.waiting_on_unread}};
   if (!report.jobs.empty()) doc["jobs"] = JobsJson(report.jobs);

@@ -24,7 +24,11 @@ void Coverage(const JobReport& report, std::ostringstream& out) {
   } else {
     out << read << (read == 1 ? " rank read" : " ranks read");
   }
-  out << "; the verdict covers only " << (read == 1 ? "that rank" : "those") << "\n";
+  if (!report.partial.empty()) {
+    out << ", " << report.partial.size() << " in part; the verdict covers only what was read\n";
+  } else {
+    out << "; the verdict covers only " << (read == 1 ? "that rank" : "those") << "\n";
+  }
   for (const UnreadRank& u : report.unread) {
     out << "  ";
     if (u.rank) {
@@ -37,6 +41,16 @@ void Coverage(const JobReport& report, std::ostringstream& out) {
           << (u.rank ? ")" : "");
     }
     out << ": " << u.reason << "\n";
+  }
+  for (const PartialRank& r : report.partial) {
+    if (r.rank >= 0) {
+      out << "  rank " << r.rank;
+      if (!report.jobs.empty()) out << " (" << RankName(report, r.rank) << ")";
+    } else {
+      out << "  a process of unknown rank";  // read before MPI_Init said its rank
+    }
+    if (r.pid > 0) out << " (" << (r.source == "core" ? "core of pid " : "pid ") << r.pid << ")";
+    out << ": read in part: " << r.reason << "\n";
   }
   for (const UnreadableInput& u : report.unreadable_inputs) {
     out << "  " << (u.input == "-" ? std::string("standard input") : u.input);
@@ -78,6 +92,16 @@ void Verdict(const JobReport& report, std::ostringstream& out) {
     // Ranks not read count as able to proceed, so this holds whatever they do.
     out << "DEADLOCK: " << RanksPhrase(d.ranks) << " can never proceed\n";
     if (!report.jobs.empty()) out << "  that is: " << JobRanksPhrase(report, d.ranks) << "\n";
+    if (!report.partial.empty()) {
+      // A rank read in part may hold the operation another rank waits for.
+      std::vector<int> partial;
+      for (const PartialRank& r : report.partial) {
+        if (r.rank >= 0) partial.push_back(r.rank);
+      }
+      out << "  proven from what was read: "
+          << (partial.empty() ? std::string("a process of unknown rank") : RanksPhrase(partial))
+          << (partial.size() > 1 ? " were" : " was") << " read in part\n";
+    }
     if (!d.cycle.empty()) {
       out << "cycle: ";
       for (int r : d.cycle) out << r << " -> ";

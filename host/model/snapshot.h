@@ -131,6 +131,36 @@ struct Communicator {
   std::optional<std::vector<Operation>> unexpected;  // nullopt: not known for this target
 };
 
+// What the DLL's walk of the runtime's records had to leave out (mpidbg_process_summary,
+// version 5): all 0 for a healthy runtime.
+struct WalkDamage {
+  uint32_t records_torn = 0;     // still being written after the retries
+  uint32_t records_bad = 0;      // wrong kind or impossible size
+  uint32_t tables_damaged = 0;   // walks that ended early
+  uint32_t rings_damaged = 0;    // flight rings skipped: their pending requests are missing
+  uint32_t live_unreadable = 0;  // threads shown as their records say
+  bool Partial() const {
+    return records_torn != 0 || records_bad != 0 || tables_damaged != 0 || rings_damaged != 0 ||
+           live_unreadable != 0;
+  }
+  // One sentence for a person: what was left out and what that means.
+  std::string Sentence() const {
+    std::string parts;
+    auto add = [&parts](uint32_t n, const char* one, const char* many) {
+      if (n == 0) return;
+      if (!parts.empty()) parts += ", ";
+      parts += std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    add(records_torn, "record torn", "records torn");
+    add(records_bad, "record malformed", "records malformed");
+    add(tables_damaged, "table cut short", "tables cut short");
+    add(rings_damaged, "flight ring unreadable", "flight rings unreadable");
+    add(live_unreadable, "thread's live state unreadable", "threads' live state unreadable");
+    return "the runtime's records could not all be read (" + parts +
+           "); operations, threads or objects may be missing";
+  }
+};
+
 struct ProcessInfo {
   int64_t pid = 0;
   int rank = -1;
@@ -155,6 +185,9 @@ struct ProcessInfo {
   // named the rank ("PMI_RANK", "OMPI_COMM_WORLD_RANK", ...); "" when not known (the
   // job numbers such ranks by the order of its targets).
   std::string rank_from;
+  // Records view: what the DLL could not read of the runtime's records; nullopt when the
+  // DLL does not say (a DLL other than mpidbg's, or an older one).
+  std::optional<WalkDamage> damage;
 };
 
 // Per (communicator, peer, tag): what this process sent and received (the runtime's

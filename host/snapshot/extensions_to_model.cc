@@ -1,6 +1,8 @@
 // extensions_to_model.cc — conversions from DLL structures to the host model.
 #include "host/snapshot/extensions_to_model.h"
 
+#include <cstddef>
+
 #include "host/util/record_names.h"
 #include "mpidbg/records.h"
 
@@ -188,6 +190,19 @@ void ApplySummary(const mpidbg_process_summary& s, model::ProcessInfo* p) {
   p->mpi_library = FixedString(s.mpi_library);
   p->thread_level = ThreadLevelName(s.thread_level);
   p->state = ProcessStateName(s.process_state);
+  p->damage = DamageFromSummary(s);
+}
+
+std::optional<model::WalkDamage> DamageFromSummary(const mpidbg_process_summary& s) {
+  // A DLL that knows the walk's counts fills the structure past them (size).
+  if (s.size < offsetof(mpidbg_process_summary, reserved5)) return std::nullopt;
+  model::WalkDamage d;
+  d.records_torn = s.records_torn;
+  d.records_bad = s.records_bad;
+  d.tables_damaged = s.tables_damaged;
+  d.rings_damaged = s.rings_damaged;
+  d.live_unreadable = s.live_unreadable;
+  return d;
 }
 
 model::TrafficCount TrafficFromExtension(const mpidbg_traffic_info& info) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "host/model/snapshot.h"
@@ -27,6 +28,8 @@ model::Operation OperationFromMqs(const mqs_pending_operation& op, int op_class)
 // `capture_time_ns` is when the state was captured (see OpenedTarget).
 model::Thread ThreadFromExtension(const mpidbg_thread_info& info, int64_t capture_time_ns);
 void ApplySummary(const mpidbg_process_summary& summary, model::ProcessInfo* process);
+// What the DLL's walk left out; nullopt from a DLL that does not fill those counts.
+std::optional<model::WalkDamage> DamageFromSummary(const mpidbg_process_summary& summary);
 model::TrafficCount TrafficFromExtension(const mpidbg_traffic_info& info);
 model::LoggedSend LoggedSendFromExtension(const mpidbg_logged_send_info& info);
 model::LaunchInfo LaunchFromExtension(const mpidbg_launch_summary& info);

@@ -258,6 +258,15 @@ json OperationToJson(const model::Operation& op) {
   return j;
 }
 
+json DamageToJson(const model::WalkDamage& d) {
+  return json{{"partial", d.Partial()},
+              {"records_torn", d.records_torn},
+              {"records_bad", d.records_bad},
+              {"tables_damaged", d.tables_damaged},
+              {"rings_damaged", d.rings_damaged},
+              {"live_unreadable", d.live_unreadable}};
+}
+
 json SnapshotToJson(const model::ProcessSnapshot& snap) {
   const model::ProcessInfo& p = snap.process;
   json doc;
@@ -274,6 +283,7 @@ json SnapshotToJson(const model::ProcessSnapshot& snap) {
   process["state"] = StringOrNull(p.state);
   process["plugin"] = StringOrNull(p.plugin);
   process["rank_from"] = StringOrNull(p.rank_from);
+  process["damage"] = p.damage ? DamageToJson(*p.damage) : json(nullptr);
   doc["process"] = process;
   json threads = json::array();
   for (const model::Thread& t : snap.threads) threads.push_back(ThreadToJson(t));

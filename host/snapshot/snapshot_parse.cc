@@ -293,6 +293,16 @@ Result<model::ProcessSnapshot> SnapshotFromJson(const json& doc) {
       Get(p, "state", &snap.process.state);
       Get(p, "plugin", &snap.process.plugin);
       Get(p, "rank_from", &snap.process.rank_from);
+      if (Has(p, "damage")) {
+        const json& d = p.at("damage");
+        model::WalkDamage damage;
+        Get(d, "records_torn", &damage.records_torn);
+        Get(d, "records_bad", &damage.records_bad);
+        Get(d, "tables_damaged", &damage.tables_damaged);
+        Get(d, "rings_damaged", &damage.rings_damaged);
+        Get(d, "live_unreadable", &damage.live_unreadable);
+        snap.process.damage = damage;
+      }
     }
     if (Has(doc, "threads")) {
       for (const json& t : doc.at("threads")) snap.threads.push_back(ThreadFromJson(t));

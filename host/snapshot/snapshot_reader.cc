@@ -35,6 +35,16 @@ void ReadSummary(MqSession& s, TargetContext& ctx, model::ProcessSnapshot* snap)
   ctx.global_rank = summary.world_rank;
 }
 
+// The walk's counts again once every query ran: reading the threads reads their live
+// words too, and counts the ones it could not read.
+void ReadDamage(MqSession& s, model::ProcessSnapshot* snap) {
+  const ExtensionFunctions& extensions = s.dll().extensions();
+  if (extensions.process_get_summary == nullptr) return;
+  auto summary = SizedStruct<mpidbg_process_summary>();
+  if (extensions.process_get_summary(s.process(), &summary) != mqs_ok) return;
+  if (auto damage = DamageFromSummary(summary)) snap->process.damage = damage;
+}
+
 void ReadThreads(MqSession& s, const CaptureFacts& facts, model::ProcessSnapshot* snap) {
   const ExtensionFunctions& extensions = s.dll().extensions();
   if (!s.dll().has_thread_extension()) {
@@ -306,6 +316,7 @@ Result<model::ProcessSnapshot> ReadSnapshot(MqSession& session, TargetContext& c
   ReadTraffic(session, &snap);
   ReadLaunch(session, &snap);
   if (facts.want_mpit) ReadMpit(session, &snap);
+  ReadDamage(session, &snap);
   return snap;
 }
 

@@ -95,6 +95,9 @@ std::string ProcessHeaderText(const model::ProcessSnapshot& snap) {
   if (!p.mpi_library.empty()) out << "  MPI library: " << p.mpi_library << "\n";
   if (!p.thread_level.empty()) out << "  thread level: " << p.thread_level << "\n";
   if (!p.plugin.empty()) out << "  message-queue DLL: " << p.plugin << "\n";
+  if (p.damage && p.damage->Partial()) {
+    out << "  PARTIAL VIEW: " << p.damage->Sentence() << "\n";
+  }
   if (snap.launch) {
     const model::LaunchInfo& l = *snap.launch;
     out << "  launcher: " << l.launcher;

@@ -34,7 +34,9 @@ extern "C" {
  *    mpidbg_comm_get_remote_job_group); topology neighbours (mpidbg_comm_get_neighbors),
  *    mpidbg_comm_detail.topology names every kind; partitioned requests' progress in
  *    mpidbg_operation_info. */
-#define MPIDBG_EXT_VERSION 4
+/* 5: what the walk of the runtime's records left out (mpidbg_process_summary's
+ *    appended counts). */
+#define MPIDBG_EXT_VERSION 5
 
 /* The process as a whole. */
 typedef struct mpidbg_process_summary {
@@ -50,6 +52,19 @@ typedef struct mpidbg_process_summary {
   int64_t init_time_ns;
   char mpi_library[256];
   char hostname[64];
+  /* ---- version 5: what the plugin's walk of the runtime's records had to leave out,
+   * all 0 for a healthy runtime. Any other value makes the view of this process partial:
+   * operations, threads or objects may be missing from what the other queries return.
+   * A plugin that fills these sets `size` past them. ---- */
+  uint32_t records_torn;    /* records still being written after the retries: skipped */
+  uint32_t records_bad;     /* records of a wrong kind or an impossible size: skipped */
+  uint32_t tables_damaged;  /* tables whose walk ended early (a cycle, a bad slab, an
+                               unreadable slab, a limit) */
+  uint32_t rings_damaged;   /* threads' flight rings skipped (bad geometry, unreadable,
+                               a limit): their pending requests are missing */
+  uint32_t live_unreadable; /* threads whose live words could not be read: shown as their
+                               records say, which may be a call behind */
+  uint32_t reserved5;
 } mpidbg_process_summary;
 
 /* One point-to-point operation in full. */

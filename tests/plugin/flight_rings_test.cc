@@ -419,6 +419,37 @@ TEST_P(DamagedFlightRings, PostNewerThanTheHeadIsNotRead) {
   EXPECT_EQ(world_send_tags(), (std::vector<int>{7, 8, 50}));
 }
 
+// What the walk left out reaches the host through the process summary (extension
+// version 5); a healthy image reports nothing.
+TEST_P(DamagedFlightRings, TheProcessSummaryCountsWhatTheWalkLeftOut) {
+  add_thread_with(1450, ring_with_one_send(8, 45), 6, 1);  // bad geometry
+  add_thread_with(1451, 0x1000, 8, 3);                      // mapped nowhere
+  mpidbg_thread_record torn = ring_thread(1452);
+  torn.hdr.seq = 7;  // being written, and still so after the retries
+  scenario_.builder->add_thread(torn);
+  EXPECT_EQ(world_send_tags(), (std::vector<int>{7, 8}));
+  mpidbg_process_summary s{};
+  s.size = sizeof s;
+  ASSERT_EQ(plugin().mpidbg_process_get_summary(session_->process(), &s), mqs_ok);
+  EXPECT_EQ(s.size, sizeof s);
+  EXPECT_EQ(s.rings_damaged, 2u);
+  EXPECT_EQ(s.records_torn, 1u);
+  EXPECT_EQ(s.records_bad, 0u);
+  EXPECT_EQ(s.tables_damaged, 0u);
+  EXPECT_EQ(s.live_unreadable, 0u);
+}
+
+TEST_P(DamagedFlightRings, AHealthyImageReportsNothingLeftOut) {
+  add_thread_with(1460, ring_with_one_send(8, 46), 8, 1);
+  EXPECT_EQ(world_send_tags(), (std::vector<int>{7, 8, 46}));
+  mpidbg_process_summary s{};
+  s.size = sizeof s;
+  ASSERT_EQ(plugin().mpidbg_process_get_summary(session_->process(), &s), mqs_ok);
+  EXPECT_EQ(s.records_torn + s.records_bad + s.tables_damaged + s.rings_damaged +
+                s.live_unreadable,
+            0u);
+}
+
 TEST_P(DamagedFlightRings, LargerEntriesOfANewerRuntimeAreRead) {
   add_thread_with(1440, ring_with_one_send(8, 44, 128), 8, 1, 128);
   EXPECT_EQ(world_send_tags(), (std::vector<int>{7, 8, 44}));

@@ -197,6 +197,41 @@ TEST(Text, IncompleteVerdictNamesTheRankNotRead) {
   EXPECT_EQ(doc["world_size"], 4);
 }
 
+// A rank whose records were read in part: the deadlock among the others is still
+// reported, but the verdict is incomplete and says which rank and why.
+TEST(Text, RankReadInPartMakesTheVerdictIncomplete) {
+  JobBuilder job(2);
+  job.Recv(0, R(1), Tag(5));
+  job.Recv(1, R(0), Tag(5));
+  std::vector<model::ProcessSnapshot> snaps = job.snapshots();
+  snaps[1].process.pid = 4243;
+  snaps[1].process.damage = model::WalkDamage{};
+  EXPECT_FALSE(Analyze(snaps).Incomplete());  // counted, nothing left out
+  snaps[1].process.damage->rings_damaged = 1;
+  const JobReport report = Analyze(snaps);
+  EXPECT_TRUE(report.Incomplete());
+  EXPECT_TRUE(report.deadlock.detected);
+  const std::string text = ToText(report);
+  EXPECT_EQ(text.rfind("INCOMPLETE: 2 of 2 ranks read, 1 in part; the verdict covers only what "
+                       "was read\n"
+                       "  rank 1 (pid 4243): read in part: the runtime's records could not all "
+                       "be read (1 flight ring unreadable); operations, threads or objects may "
+                       "be missing\n"
+                       "DEADLOCK: ranks 0-1 can never proceed\n"
+                       "  proven from what was read: rank 1 was read in part\n",
+                       0),
+            0u)
+      << text;
+  const json doc = ToJson(report);
+  EXPECT_EQ(doc["incomplete"], true);
+  EXPECT_EQ(doc["complete"], false);
+  EXPECT_TRUE(doc["unreadable"].empty());
+  ASSERT_EQ(doc["partial"].size(), 1u) << doc.dump(1);
+  EXPECT_EQ(doc["partial"][0]["rank"], 1);
+  EXPECT_EQ(doc["partial"][0]["pid"], 4243);
+  EXPECT_EQ(doc["partial"][0]["source"], "live");
+}
+
 // Ranks not given at all (--pids naming three of four): the fourth is named.
 TEST(Text, RanksNotGivenAreNamed) {
   JobBuilder job(4);

@@ -294,6 +294,35 @@ TEST(SnapshotJson, TheReducedViewRoundTrips) {
   EXPECT_EQ(SnapshotFromJson(doc)->process.view, "records");
 }
 
+// What the DLL's walk left out: null when the DLL does not say, else every count and
+// whether the view is partial; it survives a round trip and heads the text.
+TEST(SnapshotJson, WalkDamageRoundTripsAndMarksAPartialView) {
+  model::ProcessSnapshot s = HandBuilt();
+  EXPECT_TRUE(SnapshotToJson(s)["process"]["damage"].is_null());
+  EXPECT_EQ(SnapshotText(s).find("PARTIAL VIEW"), std::string::npos);
+  s.process.damage = model::WalkDamage{};
+  EXPECT_EQ(SnapshotToJson(s)["process"]["damage"]["partial"], false);
+  EXPECT_EQ(SnapshotText(s).find("PARTIAL VIEW"), std::string::npos);
+  s.process.damage->records_torn = 2;
+  s.process.damage->rings_damaged = 1;
+  const json doc = SnapshotToJson(s);
+  EXPECT_EQ(doc["process"]["damage"],
+            json({{"partial", true}, {"records_torn", 2}, {"records_bad", 0},
+                  {"tables_damaged", 0}, {"rings_damaged", 1}, {"live_unreadable", 0}}));
+  auto parsed = SnapshotFromJson(json::parse(doc.dump()));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  ASSERT_TRUE(parsed->process.damage.has_value());
+  EXPECT_EQ(parsed->process.damage->records_torn, 2u);
+  EXPECT_EQ(parsed->process.damage->rings_damaged, 1u);
+  EXPECT_EQ(SnapshotToJson(parsed.value()), doc);
+  const std::string text = SnapshotText(s);
+  EXPECT_NE(text.find("  PARTIAL VIEW: the runtime's records could not all be read (2 records "
+                      "torn, 1 flight ring unreadable); operations, threads or objects may be "
+                      "missing\n"),
+            std::string::npos)
+      << text;
+}
+
 // An intercommunicator to another job: "remote_job" names the job and the remote
 // ranks in its world (null for every other communicator), and survives a round trip.
 TEST(SnapshotJson, RemoteJobOfAnIntercommunicatorToAnotherJob) {
