@@ -49,15 +49,11 @@ uint32_t OrphanList::TakeExcessLocked(Entry* out, uint32_t max) {
   return n;
 }
 
-bool OrphanList::CarryOutAskedRelease(bool beside_mpi) {
-  if (c_.release_asked == nullptr || c_.release_done == nullptr) return false;
-  const uint64_t asked = __atomic_load_n(c_.release_asked, __ATOMIC_ACQUIRE);
-  if (asked == __atomic_load_n(c_.release_done, __ATOMIC_ACQUIRE)) return false;
+void OrphanList::CarryOutRelease(uint64_t asked, bool beside_mpi) {
   uint64_t kept = 0;
   ReleaseAllKeeping(beside_mpi, &kept);
   // Orphans left for an MPI call to release: the request stays outstanding.
   if (kept == 0) __atomic_store_n(c_.release_done, asked, __ATOMIC_RELEASE);
-  return true;
 }
 
 void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside) {
@@ -75,7 +71,7 @@ void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, 
       ++size_;
       PublishCountLocked();
       kept = true;
-      n = TakeExcessLocked(batch, kBatch);
+      if (size_ > __atomic_load_n(c_.budget, __ATOMIC_RELAXED)) n = TakeExcessLocked(batch, kBatch);
     } else {
       StepLocked(c_.evictions, 1);  // released at once, below
     }

@@ -72,7 +72,14 @@ class OrphanList {
   // so a debugger that reads it sees them done). True if there was one. Add does this
   // first; the runtime also calls it from its clock thread (`beside_mpi`), where an
   // orphan that may not be released there keeps the request outstanding.
-  bool CarryOutAskedRelease(bool beside_mpi = false);
+  bool CarryOutAskedRelease(bool beside_mpi = false) {
+    if (c_.release_asked == nullptr || c_.release_done == nullptr) return false;
+    // Two loads on every free and every reuse: a request is rare.
+    const uint64_t asked = __atomic_load_n(c_.release_asked, __ATOMIC_ACQUIRE);
+    if (asked == __atomic_load_n(c_.release_done, __ATOMIC_ACQUIRE)) return false;
+    CarryOutRelease(asked, beside_mpi);
+    return true;
+  }
 
   // Applies a new budget now (evicting if it shrank).
   void SetBudget(uint32_t budget);
@@ -89,6 +96,8 @@ class OrphanList {
     void* owner;
     bool beside;  // may be released beside a thread in MPI
   };
+  // CarryOutAskedRelease once a request numbered `asked` is outstanding.
+  void CarryOutRelease(uint64_t asked, bool beside_mpi);
   // ReleaseAll; *kept gets how many orphans stayed because of `beside_mpi`.
   uint64_t ReleaseAllKeeping(bool beside_mpi, uint64_t* kept);
   // Puts entries back as the oldest, in their order.

@@ -19,7 +19,15 @@ class SpinLock {
   SpinLock(const SpinLock&) = delete;
   SpinLock& operator=(const SpinLock&) = delete;
 
+  // The uncontended lock is one exchange inline; the wait is out of line, so a caller
+  // does not keep registers saved for a loop it almost never runs.
   void lock() {
+    if (__builtin_expect(flag_.test_and_set(std::memory_order_acquire), 0)) LockContended();
+  }
+  void unlock() { flag_.clear(std::memory_order_release); }
+
+ private:
+  __attribute__((noinline, cold)) void LockContended() {
     unsigned spins = 0;
     while (flag_.test_and_set(std::memory_order_acquire)) {
       if (++spins < 64) {
@@ -31,9 +39,7 @@ class SpinLock {
       }
     }
   }
-  void unlock() { flag_.clear(std::memory_order_release); }
 
- private:
   std::atomic_flag flag_ = ATOMIC_FLAG_INIT;
 };
 
