@@ -62,7 +62,8 @@ T* RoomOrHeap(T (&room)[kRoom], size_t want) {
 
 template <typename T, size_t kRoom>
 void FreeRoomOrHeap(T (&room)[kRoom], T* p) {
-  if (p != room) free(p);
+  // Contents taken from the call's arguments have no arrays: no call to free at all.
+  if (p != nullptr && p != room) free(p);
 }
 
 bool IsF90(int combiner) {

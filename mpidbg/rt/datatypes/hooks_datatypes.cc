@@ -9,15 +9,12 @@
 #include "rt/handle_widening.h"
 
 namespace mpidbg::rt {
-void PreTypeCreate(CallScope&, TypeCreateArgs&) {}
 
 void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc) {
   RecheckFreedDatatypes();
   if (rc != MPI_SUCCESS || args.newtype == nullptr || *args.newtype == MPI_DATATYPE_NULL) return;
   RecordConstructedDatatype(*args.newtype, scope.call(), args);
 }
-
-void PreTypeCommit(CallScope&, TypeHandleArgs&) {}
 
 void PostTypeCommit(CallScope&, TypeHandleArgs& args, int rc) {
   RecheckFreedDatatypes();
@@ -53,13 +50,9 @@ void PostTypeFree(CallScope&, TypeHandleArgs& args, int rc) {
   RecheckFreedDatatypes();
 }
 
-void PreTypeSetName(CallScope&, TypeSetNameArgs&) {}
-
 void PostTypeSetName(CallScope&, TypeSetNameArgs& args, int rc) {
   if (rc == MPI_SUCCESS) RenameDatatype(args.datatype);
 }
-
-void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
 
 // The application's own MPI_Type_get_contents: every derived input type it hands back
 // is a reference the application now holds and frees with MPI_Type_free. One that is a

@@ -7,15 +7,19 @@
 
 namespace mpidbg::rt {
 
-void PreTypeCreate(CallScope& scope, TypeCreateArgs& args);
+// Nothing before the call; inline, so a wrapper calls nothing.
+inline void PreTypeCreate(CallScope&, TypeCreateArgs&) {}
 void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc);
-void PreTypeCommit(CallScope& scope, TypeHandleArgs& args);
+// Nothing before the call; inline, so a wrapper calls nothing.
+inline void PreTypeCommit(CallScope&, TypeHandleArgs&) {}
 void PostTypeCommit(CallScope& scope, TypeHandleArgs& args, int rc);
 void PreTypeFree(CallScope& scope, TypeHandleArgs& args);
 void PostTypeFree(CallScope& scope, TypeHandleArgs& args, int rc);
-void PreTypeSetName(CallScope& scope, TypeSetNameArgs& args);
+// Nothing before the call; inline, so a wrapper calls nothing.
+inline void PreTypeSetName(CallScope&, TypeSetNameArgs&) {}
 void PostTypeSetName(CallScope& scope, TypeSetNameArgs& args, int rc);
-void PreTypeGetContents(CallScope& scope, TypeContentsArgs& args);
+// Nothing before the call; inline, so a wrapper calls nothing.
+inline void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
 void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc);
 
 }  // namespace mpidbg::rt

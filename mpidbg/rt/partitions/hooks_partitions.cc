@@ -21,8 +21,6 @@ void PostPartitionedInit(CallScope& scope, PartitionedInitArgs& args, int rc) {
                    args.partition_count);
 }
 
-void PrePartitionMark(CallScope&, PartitionMarkArgs&) {}
-
 void PostPartitionMark(CallScope&, PartitionMarkArgs& args, int rc) {
   // Only what MPI accepted: a failed MPI_Pready marked nothing, and MPI_Parrived
   // answering "not yet" says nothing either.
