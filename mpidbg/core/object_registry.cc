@@ -43,7 +43,7 @@ mpidbg_record_header* ObjectRegistry::ReuseEvictedOrphan(uint32_t flags) {
 
 void ObjectRegistry::EndCreate(mpidbg_object_head* rec) {
   if (rec == nullptr) return;
-  table_->EndCreate(&rec->hdr);
+  table_->EndCreateInCall(&rec->hdr);  // object records are made by MPI calls only
   if ((rec->hdr.flags & MPIDBG_REC_PREDEFINED) != 0) {
     SpinGuard guard(lock_);
     mpidbg_object_head* replaced = nullptr;

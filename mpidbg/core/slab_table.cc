@@ -130,13 +130,20 @@ void SlabTable::RecreateOpened(mpidbg_record_header* rec, uint32_t flags) {
   rec->size = static_cast<uint16_t>(record_size_);
   rec->flags = flags;
   rec->reserved = 0;
-  __atomic_fetch_sub(&table_->live_count, 1, __ATOMIC_RELAXED);
+  CounterAdd(&table_->live_count, ~0u);  // -1; an MPI call's step (EndCreateInCall)
 }
 
 void SlabTable::EndCreate(mpidbg_record_header* slot) {
   EndRecordWrite(slot);
   GenerationBump(&changes_);
   __atomic_fetch_add(&table_->live_count, 1, __ATOMIC_RELAXED);
+  GenerationBump(generation_);
+}
+
+void SlabTable::EndCreateInCall(mpidbg_record_header* slot) {
+  EndRecordWrite(slot);
+  GenerationBump(&changes_);
+  CounterAdd(&table_->live_count, 1u);
   GenerationBump(generation_);
 }
 

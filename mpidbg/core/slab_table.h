@@ -63,11 +63,19 @@ class SlabTable {
   void BeginCreate(mpidbg_record_header* slot, uint32_t flags);
   // Closes it: seq even, the record counts as live, generation changes.
   void EndCreate(mpidbg_record_header* slot);
+  // The same for a record only MPI calls create (the object registries' kinds): below
+  // MPI_THREAD_MULTIPLE live_count steps plainly, as CloseRecord's does. The runtime's
+  // clock thread releasing orphans beside MPI calls steps it with a locked subtract, so
+  // a race can lose only that step: the count may run high, never low (the lock
+  // policy, doc/hot_path.md). Not for the thread table: a thread's first call of the
+  // calls MPI allows at any time (MPI_Wtime, ...) creates its record beside others.
+  void EndCreateInCall(mpidbg_record_header* slot);
   // Opens the write window of a new record over a live one whose slot is reused (an
   // orphan the budget evicts): seq odd, body zeroed, kind/flags set, as BeginCreate
   // does on a free slot. The caller first drops what the old record owned (inside the
   // window it opened with BeginUpdate); a reader sees the old record or the new one.
-  // The slot stops counting as live until EndCreate counts it again.
+  // The slot stops counting as live until EndCreateInCall counts it again (stepped as
+  // that steps it: only MPI calls recreate).
   void RecreateOpened(mpidbg_record_header* rec, uint32_t flags);
   // Update of a live record's fields.
   void BeginUpdate(mpidbg_record_header* rec) const;
