@@ -244,6 +244,32 @@ TEST(SlabTable, VacateBesideFreesTheSlotAndCountsItOut) {
   for (auto* r : h) table.ReturnSlot(r);
 }
 
+TEST(SlabTable, RecreateTurnsALiveRecordIntoANewOneInOneWindow) {
+  TestRoot root;
+  SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION,
+                  sizeof(mpidbg_operation_record), 4);
+  mpidbg_record_header* h = table.Create(MPIDBG_REC_FREED);
+  ASSERT_NE(h, nullptr);
+  reinterpret_cast<mpidbg_operation_record*>(h)->tag = 7;
+  table.EndCreateInCall(h);
+  EXPECT_EQ(root.table.live_count, 1u);
+  const uint32_t seq = h->seq;
+  const uint64_t changes = table.changes();
+  table.BeginUpdate(h);
+  table.RecreateOpened(h, 0);
+  EXPECT_EQ(h->seq, seq + 1);  // still being written
+  EXPECT_EQ(h->kind, MPIDBG_KIND_OPERATION);
+  EXPECT_EQ(h->flags, 0u);
+  EXPECT_EQ(reinterpret_cast<mpidbg_operation_record*>(h)->tag, 0);  // the body starts zeroed
+  table.EndCreateInCall(h);
+  EXPECT_EQ(h->seq, seq + 2);
+  EXPECT_EQ(root.table.live_count, 1u);  // the same slot, counted once
+  EXPECT_GT(table.changes(), changes);
+  ASSERT_EQ(LiveRecords(root.table).size(), 1u);
+  table.Release(h);
+  EXPECT_EQ(root.table.live_count, 0u);
+}
+
 TEST(SlabTable, ChangesCountCreatesUpdatesAndClears) {
   TestRoot root;
   SlabTable table(&root.table, &root.generation, MPIDBG_KIND_OPERATION, sizeof(mpidbg_operation_record), 4);
