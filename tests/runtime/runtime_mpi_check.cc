@@ -335,10 +335,15 @@ void CheckNonblocking() {
   CHECK_EQ(g_root->operations.live_count, live_before);
 }
 
-void CheckPersistent() {
+// One pair of persistent requests made, started three times and freed. The second
+// pass makes them with the same arguments but other buffers: its records are copies of
+// the first pass's (the thread's request memo), and must say the same but for those.
+void CheckPersistentPass(int pass) {
   const int peer = 1 - g_rank;
   const uint32_t live_before = g_root->operations.live_count;
-  double sb[4] = {1, 2, 3, 4}, rb[4];
+  double buffers[2][2][4] = {{{1, 2, 3, 4}, {0}}, {{5, 6, 7, 8}, {0}}};
+  double* sb = buffers[pass][0];
+  double* rb = buffers[pass][1];
   MPI_Request pr[2];
   MPI_Recv_init(rb, 4, MPI_DOUBLE, peer, 21, MPI_COMM_WORLD, &pr[0]);
   MPI_Send_init(sb, 4, MPI_DOUBLE, peer, 21, MPI_COMM_WORLD, &pr[1]);
@@ -351,6 +356,15 @@ void CheckPersistent() {
   CHECK_EQ(send->hdr.flags & both, both);
   CHECK_EQ(recv->call, MPIDBG_CALL_MPI_Recv_init);
   CHECK_EQ(send->call, MPIDBG_CALL_MPI_Send_init);
+  CHECK_EQ(recv->direction, MPIDBG_OPERATION_RECV);
+  CHECK_EQ(send->direction, MPIDBG_OPERATION_SEND);
+  CHECK_EQ(recv->request, U64(pr[0]));
+  CHECK_EQ(send->request, U64(pr[1]));
+  CHECK_EQ(recv->buffer, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(rb)));
+  CHECK_EQ(send->buffer, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(sb)));
+  CHECK(recv->post_serial != send->post_serial);
+  CHECK_EQ(recv->peer, peer);
+  CHECK_EQ(send->tag, 21);
   CHECK_EQ(send->bytes, 32);
   CHECK(strcmp(send->datatype_name, "MPI_DOUBLE") == 0);
   for (int round = 0; round < 3; ++round) {
@@ -374,6 +388,12 @@ void CheckPersistent() {
   MPI_Request_free(&pr[1]);
   CHECK(FindOp(handles[0]) == nullptr && FindOp(handles[1]) == nullptr);
   CHECK_EQ(g_root->operations.live_count, live_before);
+  if (pass == 1) CHECK_EQ(rb[0], 5.0);
+}
+
+void CheckPersistent() {
+  CheckPersistentPass(0);
+  CheckPersistentPass(1);
 }
 
 void CheckNonblockingCollectives() {

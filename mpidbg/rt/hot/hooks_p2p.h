@@ -348,16 +348,17 @@ MPIDBG_ALWAYS_INLINE bool MemoMatches(const RequestMemo& m, int32_t call, const 
   return a.message == nullptr && MemoKeyMatches(m.key, call, a);
 }
 
-// Remembers a plain (not persistent, not message-handle) operation record for the next
-// call with the same arguments, when nothing else decided it (see BlockingMemo).
+// Remembers an operation record (not a message-handle one) for the next call with the
+// same arguments, when nothing else decided it (see BlockingMemo).
 MPIDBG_ALWAYS_INLINE void RememberRequest(ThreadState* ts, RequestMemo& m, int32_t call,
                                           const P2pArgs& a, const mpidbg_operation_record& rec) {
   if (SetMemoKey(m.key, ts, call, a)) m.record = rec;
 }
 
 // A operation record for the call, indexed under *a.request (nothing if the slot cache
-// could not be filled); counts a send. A plain request whose arguments (but the buffer)
-// match the thread's last one of its direction is a copy of that record. Below
+// could not be filled); counts a send. A request whose arguments (but the buffer) match
+// the thread's last one of its direction and kind (plain or persistent) is a copy of
+// that record. Below
 // MPI_THREAD_MULTIPLE a stale record under the same handle is rewritten in place
 // (operation_registry.h, OpenOwnedOperationRecord).
 MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2pArgs& a, uint32_t flags,
@@ -365,10 +366,12 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
   const uint64_t request = HandleToU64(*a.request);
   const bool shared = core::Concurrent();
   OwnedOperationSlot slot;
-  RequestMemo& m = ts->request_memo[a.direction == MPIDBG_OPERATION_SEND ? 0 : 1];
-  if (flags == 0 && MemoMatches(m, call, a)) {
-    mpidbg_operation_record* rec =
-        shared ? OpenOperationRecord(ts, 0) : OpenOwnedOperationRecord(ts, request, 0, &slot);
+  // A call's records always have the same flags (the memo's key holds the call).
+  RequestMemo& m =
+      ts->request_memo[(a.direction == MPIDBG_OPERATION_SEND ? 0 : 1) + (flags != 0 ? 2 : 0)];
+  if (MemoMatches(m, call, a)) {
+    mpidbg_operation_record* rec = shared ? OpenOperationRecord(ts, flags)
+                                          : OpenOwnedOperationRecord(ts, request, flags, &slot);
     if (rec == nullptr) return;
     // What differs, the two fields other areas read atomically, then the rest.
     static_assert(offsetof(mpidbg_operation_record, datatype) + 8 == offsetof(mpidbg_operation_record, count),
@@ -398,7 +401,7 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
     FillConstants(rec, ts);
     FillEnvelope(rec, ts, call, a, type);
     rec->request = request;
-    if (flags == 0) RememberRequest(ts, m, call, a, *rec);
+    RememberRequest(ts, m, call, a, *rec);
   }
   // Counted before the record is indexed: once indexed, another thread completing a
   // request with a reused handle could release it.

@@ -104,9 +104,10 @@ struct BlockingMemo {
 };
 
 // The same for operation records (hooks_p2p.h, PostOperationRecord): a copy of the last record
-// the thread filled for a nonblocking send (0) and receive (1), with the arguments it
-// came from but the buffer. A call with the same arguments copies it and sets buffer,
-// request, post serial and time.
+// the thread filled for a nonblocking send (0) and receive (1), and for a persistent
+// send (2) and receive (3) made by MPI_*_init — kept apart, since programs make both in
+// one loop — with the arguments it came from but the buffer. A call with the same
+// arguments copies it and sets buffer, request, post serial and time.
 struct RequestMemo {
   RequestMemoKey key;
   mpidbg_operation_record record = {};
@@ -141,7 +142,7 @@ struct ThreadState {
   // arguments reuses (blocking_memo).
   mpidbg_operation_record* blocking_requests[2] = {nullptr, nullptr};
   BlockingMemo blocking_memo[2];
-  RequestMemo request_memo[2];
+  RequestMemo request_memo[4];
   FlightMemo flight_memo[4];  // nonblocking send, receive; blocking send, receive
   // Free request slots (kind FREE) for requests.
   mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
