@@ -367,8 +367,8 @@ MPIDBG_ALWAYS_INLINE void PostOperationRecord(ThreadState* ts, int32_t call, P2p
   const bool shared = core::Concurrent();
   OwnedOperationSlot slot;
   // A call's records always have the same flags (the memo's key holds the call).
-  RequestMemo& m =
-      ts->request_memo[(a.direction == MPIDBG_OPERATION_SEND ? 0 : 1) + (flags != 0 ? 2 : 0)];
+  RequestMemo& m = (flags != 0 ? ts->persistent_memo
+                                : ts->request_memo)[a.direction == MPIDBG_OPERATION_SEND ? 0 : 1];
   if (MemoMatches(m, call, a)) {
     mpidbg_operation_record* rec = shared ? OpenOperationRecord(ts, flags)
                                           : OpenOwnedOperationRecord(ts, request, flags, &slot);
