@@ -190,7 +190,6 @@ void ApplySummary(const mpidbg_process_summary& s, model::ProcessInfo* p) {
   p->mpi_library = FixedString(s.mpi_library);
   p->thread_level = ThreadLevelName(s.thread_level);
   p->state = ProcessStateName(s.process_state);
-  p->damage = DamageFromSummary(s);
 }
 
 std::optional<model::WalkDamage> DamageFromSummary(const mpidbg_process_summary& s) {

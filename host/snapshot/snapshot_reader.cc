@@ -35,8 +35,8 @@ void ReadSummary(MqSession& s, TargetContext& ctx, model::ProcessSnapshot* snap)
   ctx.global_rank = summary.world_rank;
 }
 
-// The walk's counts again once every query ran: reading the threads reads their live
-// words too, and counts the ones it could not read.
+// What the DLL's walk left out, asked once every query ran: reading the threads reads
+// their live words too, and counts the ones it could not read.
 void ReadDamage(MqSession& s, model::ProcessSnapshot* snap) {
   const ExtensionFunctions& extensions = s.dll().extensions();
   if (extensions.process_get_summary == nullptr) return;

@@ -7,18 +7,16 @@
 
 namespace mpidbg::rt {
 
-// Nothing before the call; inline, so a wrapper calls nothing.
+// A hook with nothing to do is defined here, inline, so the wrapper calls nothing.
+
 inline void PreTypeCreate(CallScope&, TypeCreateArgs&) {}
 void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc);
-// Nothing before the call; inline, so a wrapper calls nothing.
 inline void PreTypeCommit(CallScope&, TypeHandleArgs&) {}
 void PostTypeCommit(CallScope& scope, TypeHandleArgs& args, int rc);
 void PreTypeFree(CallScope& scope, TypeHandleArgs& args);
 void PostTypeFree(CallScope& scope, TypeHandleArgs& args, int rc);
-// Nothing before the call; inline, so a wrapper calls nothing.
 inline void PreTypeSetName(CallScope&, TypeSetNameArgs&) {}
 void PostTypeSetName(CallScope& scope, TypeSetNameArgs& args, int rc);
-// Nothing before the call; inline, so a wrapper calls nothing.
 inline void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
 void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc);
 

@@ -8,9 +8,10 @@
 
 namespace mpidbg::rt {
 
+// A hook with nothing to do is defined here, inline, so the wrapper calls nothing.
+
 void PrePartitionedInit(CallScope& scope, PartitionedInitArgs& args);
 void PostPartitionedInit(CallScope& scope, PartitionedInitArgs& args, int rc);
-// Nothing before the call; inline, so a wrapper calls nothing.
 inline void PrePartitionMark(CallScope&, PartitionMarkArgs&) {}
 void PostPartitionMark(CallScope& scope, PartitionMarkArgs& args, int rc);
 
