@@ -13,6 +13,18 @@
 namespace mpidbg::job {
 namespace {
 
+// "rank 2", and with several jobs which job's rank that is (analysis ranks, job_join.h).
+std::string RankLabel(const JobReport& report, int rank) {
+  std::string out = "rank " + std::to_string(rank);
+  if (!report.jobs.empty()) out += " (" + RankName(report, rank) + ")";
+  return out;
+}
+
+// "pid 4242" or "core of pid 4242".
+std::string ProcessLabel(const std::string& source, int64_t pid) {
+  return (source == "core" ? "core of pid " : "pid ") + std::to_string(pid);
+}
+
 // Said before the verdict: what the verdict does not cover, one line per rank or input.
 void Coverage(const JobReport& report, std::ostringstream& out) {
   if (!report.Incomplete()) return;
@@ -31,25 +43,14 @@ void Coverage(const JobReport& report, std::ostringstream& out) {
   }
   for (const UnreadRank& u : report.unread) {
     out << "  ";
-    if (u.rank) {
-      out << "rank " << *u.rank;
-      // Several jobs: which job's rank that is (analysis ranks, job_join.h).
-      if (!report.jobs.empty()) out << " (" << RankName(report, *u.rank) << ")";
-    }
-    if (u.pid > 0) {
-      out << (u.rank ? " (" : "") << (u.source == "core" ? "core of pid " : "pid ") << u.pid
-          << (u.rank ? ")" : "");
-    }
+    if (u.rank) out << RankLabel(report, *u.rank);
+    if (u.pid > 0) out << (u.rank ? " (" : "") << ProcessLabel(u.source, u.pid) << (u.rank ? ")" : "");
     out << ": " << u.reason << "\n";
   }
   for (const PartialRank& r : report.partial) {
-    if (r.rank >= 0) {
-      out << "  rank " << r.rank;
-      if (!report.jobs.empty()) out << " (" << RankName(report, r.rank) << ")";
-    } else {
-      out << "  a process of unknown rank";  // read before MPI_Init said its rank
-    }
-    if (r.pid > 0) out << " (" << (r.source == "core" ? "core of pid " : "pid ") << r.pid << ")";
+    // A rank < 0: read before MPI_Init said its rank.
+    out << "  " << (r.rank >= 0 ? RankLabel(report, r.rank) : "a process of unknown rank");
+    if (r.pid > 0) out << " (" << ProcessLabel(r.source, r.pid) << ")";
     out << ": read in part: " << r.reason << "\n";
   }
   for (const UnreadableInput& u : report.unreadable_inputs) {
