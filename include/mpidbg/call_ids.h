@@ -472,6 +472,7 @@
   X(MPI_Neighbor_alltoallw_init_c, 748, COLL) \
   X(MPI_Buffer_attach_c, 749, OTHER)          \
   X(MPI_Buffer_detach_c, 750, OTHER)          \
+  X(MPI_Type_c2f, 751, OTHER)                 \
   X(MPIDBG_PREDEFINED, 200, OTHER)
 
 enum mpidbg_call_class {

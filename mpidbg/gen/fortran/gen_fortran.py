@@ -333,6 +333,7 @@ def emit_body(call, w, fn_name):
         f"    next_({fwd_user});",
         "    return;",
         "  }",
+        "  scope_.MarkFortran();",
         "  // mpi_f08's IERROR is optional (null when the caller left it out).",
         "  MPI_Fint ierr_own_ = MPI_SUCCESS;",
         "  MPI_Fint* ierr_ = ierr_f != nullptr ? ierr_f : &ierr_own_;",

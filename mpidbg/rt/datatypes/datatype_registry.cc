@@ -270,8 +270,9 @@ void FillArrays(const Contents& c, const MPI_Datatype* inputs, int n,
   });
 }
 
+// `fortran`: the type was made through a Fortran binding (CallScope::fortran).
 mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents& c,
-                                const MPI_Datatype* inputs, int n) {
+                                const MPI_Datatype* inputs, int n, bool fortran) {
   uint32_t flags = 0;
   if (c.combiner == MPI_COMBINER_NAMED || IsF90(c.combiner)) {
     // Named types and the MPI_Type_create_f90_* results are predefined (usable
@@ -292,7 +293,15 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
                            (flags & MPIDBG_REC_PREDEFINED) != 0 ||
                            ConstructedTypeMayBeNamed(creator, rec->size);
   if (maybe_named) ReadName(t, rec->obj.name, sizeof rec->obj.name);
-  rec->obj.fortran_index = static_cast<int32_t>(PMPI_Type_c2f(t));
+  // Where MPI gives a type its Fortran index only when first asked (Open MPI), asking
+  // here would give every type one the application never asked for: a slot in MPI's
+  // Fortran table per type made, filled and emptied again at its free (about 150
+  // instructions of a type's life), and other indices than the program would get without
+  // the runtime. It is asked only where it exists already (named types, types made
+  // through a Fortran binding; not MPI_Type_create_f90_*'s, made on demand); the
+  // application's own MPI_Type_c2f fills it in (NoteDatatypeFortranIndex).
+  const bool has_index = !kFortranIndexOnRequest || fortran || c.combiner == MPI_COMBINER_NAMED;
+  rec->obj.fortran_index = has_index ? static_cast<int32_t>(PMPI_Type_c2f(t)) : -1;
   g_datatypes.EndCreate(head);
   return rec;
 }
@@ -303,7 +312,8 @@ mpidbg_datatype_record* LiveRecord(MPI_Datatype t) {
 }
 
 mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Datatype* inputs,
-                               int ninputs, int depth, const TypeCreateArgs* call = nullptr);
+                               int ninputs, int depth, const TypeCreateArgs* call = nullptr,
+                               bool fortran = false);
 
 // The input handles' records, each recorded first when it has none, so every handle in
 // a record's `types` has a record of its own. Predefined inputs the runtime has already
@@ -324,7 +334,8 @@ int RecordInputs(const MPI_Datatype* in, int n, int depth, mpidbg_object_head** 
 }
 
 mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Datatype* inputs,
-                               int ninputs, int depth, const TypeCreateArgs* call) {
+                               int ninputs, int depth, const TypeCreateArgs* call,
+                               bool fortran) {
   if (t == MPI_DATATYPE_NULL || depth > kMaxInputDepth) return nullptr;
   Contents c;
   // The call's arguments are the contents of what it made: no MPI_Type_get_contents,
@@ -349,7 +360,7 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
   mpidbg_object_head* room[16];
   mpidbg_object_head** derived = RoomOrHeap(room, static_cast<size_t>(n > 0 ? n : 0));
   const int nderived = RecordInputs(in, n, depth, derived);
-  mpidbg_datatype_record* rec = Publish(t, creator, c, in, n);
+  mpidbg_datatype_record* rec = Publish(t, creator, c, in, n, fortran);
   if (rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
     NoteDatatypeInputs(&rec->obj, derived, nderived);
   }
@@ -413,9 +424,18 @@ mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
 }
 
 mpidbg_datatype_record* RecordConstructedDatatype(MPI_Datatype datatype, int32_t creator,
-                                                  const TypeCreateArgs& call) {
+                                                  const TypeCreateArgs& call, bool fortran) {
   core::MaybeSpinGuard guard(g_record_lock);
-  return Record(datatype, creator, call.inputs, call.ninputs, 0, &call);
+  return Record(datatype, creator, call.inputs, call.ninputs, 0, &call, fortran);
+}
+
+void NoteDatatypeFortranIndex(MPI_Datatype datatype, int32_t index) {
+  if (!kFortranIndexOnRequest || index < 0) return;
+  mpidbg_datatype_record* rec = LiveRecord(datatype);
+  if (rec == nullptr || rec->obj.fortran_index == index) return;
+  g_datatypes.BeginUpdate(&rec->obj);
+  rec->obj.fortran_index = index;
+  g_datatypes.EndUpdate(&rec->obj);
 }
 
 void MarkDatatypeCommitted(MPI_Datatype datatype) {

@@ -28,9 +28,16 @@ mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
                                        const MPI_Datatype* inputs = nullptr, int ninputs = 0);
 
 // Records the type a constructor just made, from the call's own arguments where they
-// are its contents (TypeCreateArgs), else as RecordDatatype does.
+// are its contents (TypeCreateArgs), else as RecordDatatype does. `fortran`: the call
+// came through a Fortran binding (CallScope::fortran).
 mpidbg_datatype_record* RecordConstructedDatatype(MPI_Datatype datatype, int32_t creator,
-                                                  const TypeCreateArgs& call);
+                                                  const TypeCreateArgs& call, bool fortran);
+
+// Open MPI gives a datatype a Fortran index only when first asked for one
+// (MPI_Type_c2f), so a type made by a C call is recorded with fortran_index -1, and the
+// application's MPI_Type_c2f notes the index it got here. Elsewhere a no-op.
+constexpr bool kFortranIndexOnRequest = MPIDBG_RT_FLAVOUR == MPIDBG_FLAVOUR_OPENMPI;
+void NoteDatatypeFortranIndex(MPI_Datatype datatype, int32_t index);
 
 // Frees the record's arrays that are not in its contents_room and empties all three
 // (the registry's DropArrays for datatype records).

@@ -13,7 +13,7 @@ namespace mpidbg::rt {
 void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc) {
   RecheckFreedDatatypes();
   if (rc != MPI_SUCCESS || args.newtype == nullptr || *args.newtype == MPI_DATATYPE_NULL) return;
-  RecordConstructedDatatype(*args.newtype, scope.call(), args);
+  RecordConstructedDatatype(*args.newtype, scope.call(), args, scope.fortran());
 }
 
 void PostTypeCommit(CallScope&, TypeHandleArgs& args, int rc) {
@@ -79,6 +79,10 @@ void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc) {
       RecordDatatype(t, scope.call());
     }
   }
+}
+
+void PostTypeC2f(CallScope&, TypeC2fArgs& args, int index) {
+  NoteDatatypeFortranIndex(args.datatype, index);
 }
 
 }  // namespace mpidbg::rt

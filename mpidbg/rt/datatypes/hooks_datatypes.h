@@ -19,6 +19,8 @@ inline void PreTypeSetName(CallScope&, TypeSetNameArgs&) {}
 void PostTypeSetName(CallScope& scope, TypeSetNameArgs& args, int rc);
 inline void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
 void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc);
+inline void PreTypeC2f(CallScope&, TypeC2fArgs&) {}
+void PostTypeC2f(CallScope& scope, TypeC2fArgs& args, int index);
 
 }  // namespace mpidbg::rt
 

@@ -82,6 +82,11 @@ struct TypeSetNameArgs {
   const char* name = nullptr;
 };
 
+// MPI_Type_c2f (Open MPI: the first one gives the type its Fortran index).
+struct TypeC2fArgs {
+  MPI_Datatype datatype = MPI_DATATYPE_NULL;
+};
+
 // MPI_Type_get_contents called by the application: the input types it hands back
 // (at most max_datatypes of them) are references the application now holds.
 struct TypeContentsArgs {

@@ -344,6 +344,10 @@ class CallScope {
     detail_.request_count = count;
     extras_ |= kRequests;
   }
+  // The call came through a Fortran binding (the generated Fortran wrappers say so):
+  // handles it makes have a Fortran index already, which MPI_*_c2f only looks up.
+  void MarkFortran() { fortran_ = true; }
+  bool fortran() const { return fortran_; }
   // CLOCK_REALTIME (coarse) at entry, for records the call creates.
   int64_t entry_time_ns() const { return ts_->live.entry_time_ns; }
 
@@ -426,6 +430,7 @@ class CallScope {
   bool published_ = false;
   bool light_ = false;
   bool live_op_ = false;  // SetFlightEntry: the op goes in the live words
+  bool fortran_ = false;  // MarkFortran
   uint8_t extras_ = 0;
   CallDetail detail_;
 };
