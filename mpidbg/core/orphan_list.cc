@@ -50,10 +50,19 @@ uint32_t OrphanList::TakeExcessLocked(Entry* out, uint32_t max) {
 }
 
 void OrphanList::CarryOutRelease(uint64_t asked, bool beside_mpi) {
-  uint64_t kept = 0;
-  ReleaseAllKeeping(beside_mpi, &kept);
-  // Orphans left for an MPI call to release: the request stays outstanding.
-  if (kept == 0) __atomic_store_n(c_.release_done, asked, __ATOMIC_RELEASE);
+  // One asked release at a time. The clock thread's holds aside the orphans only MPI
+  // calls may release while it runs its callbacks; an MPI call's release meanwhile would
+  // find them gone from the list, release the rest and acknowledge the request before
+  // they are back. So a release that finds another under way does nothing: that one
+  // acknowledges, or leaves the request outstanding for the next free inside MPI.
+  if (!release_lock_.try_lock()) return;
+  if (asked != __atomic_load_n(c_.release_done, __ATOMIC_ACQUIRE)) {
+    uint64_t kept = 0;
+    ReleaseAllKeeping(beside_mpi, &kept);
+    // Orphans left for an MPI call to release: the request stays outstanding.
+    if (kept == 0) __atomic_store_n(c_.release_done, asked, __ATOMIC_RELEASE);
+  }
+  release_lock_.unlock();
 }
 
 void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside) {

@@ -71,7 +71,8 @@ class OrphanList {
   // released, then the request's number stored in `release_done` (after the releases,
   // so a debugger that reads it sees them done). True if there was one. Add does this
   // first; the runtime also calls it from its clock thread (`beside_mpi`), where an
-  // orphan that may not be released there keeps the request outstanding.
+  // orphan that may not be released there keeps the request outstanding. While one
+  // thread carries a release out, another's call does nothing (the first acknowledges).
   bool CarryOutAskedRelease(bool beside_mpi = false) {
     if (c_.release_asked == nullptr || c_.release_done == nullptr) return false;
     // Two loads on every free and every reuse: a request is rare.
@@ -109,6 +110,7 @@ class OrphanList {
 
   Counters c_;
   mutable SpinLock lock_;
+  SpinLock release_lock_;  // held by the one asked release under way (CarryOutRelease)
   Entry* ring_ = nullptr;
   uint32_t capacity_ = 0;  // power of two
   uint32_t head_ = 0;      // oldest

@@ -24,6 +24,8 @@ class SpinLock {
   void lock() {
     if (__builtin_expect(flag_.test_and_set(std::memory_order_acquire), 0)) LockContended();
   }
+  // Takes the lock if it is free; never waits.
+  bool try_lock() { return !flag_.test_and_set(std::memory_order_acquire); }
   void unlock() { flag_.clear(std::memory_order_release); }
 
  private:

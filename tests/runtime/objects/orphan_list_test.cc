@@ -259,6 +259,55 @@ TEST(OrphanListBeside, ReleaseBesideMpiLeavesWhatOnlyMpiCallsMayRelease) {
   list.ReleaseMemoryForTests();
 }
 
+// An MPI call's release that runs while the clock thread's release is midway (here:
+// from inside one of its callbacks, where the clock thread holds aside the orphans only
+// MPI calls may release) must not acknowledge the request: those orphans are not
+// released yet. The next release inside MPI, once the clock thread's is over, finishes
+// it.
+struct Interleaved {
+  OrphanList* list = nullptr;
+  uint64_t* done = nullptr;
+  uint64_t done_seen_inside = ~uint64_t{0};
+  bool ran = false;
+};
+
+void ReleaseAndInterleave(mpidbg_record_header*, void* owner) {
+  auto* in = static_cast<Interleaved*>(owner);
+  if (in->ran) return;
+  in->ran = true;
+  in->list->CarryOutAskedRelease(/*beside_mpi=*/false);  // an MPI call's free, meanwhile
+  in->done_seen_inside = *in->done;
+}
+
+void ReleaseQuietly(mpidbg_record_header*, void*) {}
+
+TEST(OrphanListBeside, AReleaseInsideMpiMeanwhileDoesNotAcknowledgeEarly) {
+  FakeRoot root;
+  root.budget = 100;
+  uint64_t asked = 0, done = 0;
+  OrphanList::Counters counters{&root.budget, &root.keep_all, &root.count, &root.evictions,
+                                &root.releases};
+  counters.release_asked = &asked;
+  counters.release_done = &done;
+  OrphanList list(counters);
+  Interleaved in{&list, &done};
+  mpidbg_record_header request_orphan{}, other{};
+  list.Add(&request_orphan, &ReleaseQuietly, nullptr, /*beside=*/false);
+  list.Add(&other, &ReleaseAndInterleave, &in, /*beside=*/true);
+
+  asked = 1;
+  EXPECT_TRUE(list.CarryOutAskedRelease(/*beside_mpi=*/true));
+  ASSERT_TRUE(in.ran);
+  EXPECT_EQ(in.done_seen_inside, 0u) << "acknowledged while an orphan was held aside";
+  EXPECT_EQ(done, 0u);
+  EXPECT_EQ(list.size(), 1u) << "the request's orphan stays, in its place";
+
+  list.CarryOutAskedRelease(/*beside_mpi=*/false);  // the next MPI call's free
+  EXPECT_EQ(done, 1u);
+  EXPECT_EQ(list.size(), 0u);
+  list.ReleaseMemoryForTests();
+}
+
 TEST_F(OrphanListTest, IgnoresNullArguments) {
   list.Add(nullptr, &Release, &sink);
   mpidbg_record_header h{};
