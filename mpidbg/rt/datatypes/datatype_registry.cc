@@ -295,7 +295,7 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
   if (maybe_named) ReadName(t, rec->obj.name, sizeof rec->obj.name);
   // Where MPI gives a type its Fortran index only when first asked (Open MPI), asking
   // here would give every type one the application never asked for: a slot in MPI's
-  // Fortran table per type made, filled and emptied again at its free (about 150
+  // Fortran table per type made, filled and emptied again at its free (about 140
   // instructions of a type's life), and other indices than the program would get without
   // the runtime. It is asked only where it exists already (named types, types made
   // through a Fortran binding; not MPI_Type_create_f90_*'s, made on demand); the
