@@ -206,18 +206,27 @@ TEST_F(OrphanListTest, ConcurrentAddsLoseNothing) {
   }
 }
 
+// A list whose root carries a debugger's release request (asked above done: pending).
+class OrphanListBeside : public ::testing::Test {
+ protected:
+  OrphanListBeside() : list(CountersOf(root, &asked, &done)) { root.budget = 100; }
+
+  static OrphanList::Counters CountersOf(FakeRoot& r, uint64_t* asked, uint64_t* done) {
+    OrphanList::Counters c{&r.budget, &r.keep_all, &r.count, &r.evictions, &r.releases};
+    c.release_asked = asked;
+    c.release_done = done;
+    return c;
+  }
+
+  FakeRoot root;
+  uint64_t asked = 0, done = 0;
+  OrphanList list;
+};
+
 // Orphans added with `beside` false (a request's, below MPI_THREAD_MULTIPLE) stay when
 // the release runs beside MPI calls (the clock thread), in their place as the oldest,
 // and keep the debugger's request outstanding until a release inside MPI finishes it.
-TEST(OrphanListBeside, ReleaseBesideMpiLeavesWhatOnlyMpiCallsMayRelease) {
-  FakeRoot root;
-  root.budget = 100;
-  uint64_t asked = 0, done = 0;
-  OrphanList::Counters counters{&root.budget, &root.keep_all, &root.count, &root.evictions,
-                                &root.releases};
-  counters.release_asked = &asked;
-  counters.release_done = &done;
-  OrphanList list(counters);
+TEST_F(OrphanListBeside, ReleaseBesideMpiLeavesWhatOnlyMpiCallsMayRelease) {
   Sink sink;
   std::vector<std::unique_ptr<mpidbg_record_header>> recs;
   for (uint32_t i = 0; i < 70; ++i) {  // more than one callback batch
@@ -281,15 +290,7 @@ void ReleaseAndInterleave(mpidbg_record_header*, void* owner) {
 
 void ReleaseQuietly(mpidbg_record_header*, void*) {}
 
-TEST(OrphanListBeside, AReleaseInsideMpiMeanwhileDoesNotAcknowledgeEarly) {
-  FakeRoot root;
-  root.budget = 100;
-  uint64_t asked = 0, done = 0;
-  OrphanList::Counters counters{&root.budget, &root.keep_all, &root.count, &root.evictions,
-                                &root.releases};
-  counters.release_asked = &asked;
-  counters.release_done = &done;
-  OrphanList list(counters);
+TEST_F(OrphanListBeside, AReleaseInsideMpiMeanwhileDoesNotAcknowledgeEarly) {
   Interleaved in{&list, &done};
   mpidbg_record_header request_orphan{}, other{};
   list.Add(&request_orphan, &ReleaseQuietly, nullptr, /*beside=*/false);
