@@ -5,9 +5,12 @@ usage: gen_wrappers.py --def categories.def --def mpi_calls.def [--def more.def 
                       --call-ids call_ids.h --out wrappers.cc
 
 Besides call lines, a .def file may hold directives:
-  @category name | HookSuffix | ArgsStruct | field, field, ...
+  @category name | HookSuffix | ArgsStruct | field, field, ... [| facts]
       declares a category: its wrappers call PreHookSuffix/PostHookSuffix with an
-      ArgsStruct whose fields the roles may name (a dotted field names a member's member)
+      ArgsStruct whose fields the roles may name (a dotted field names a member's member).
+      The hooks get the call scope, or with `facts` only the call's facts by value
+      (CallFacts: its id and whether it came through Fortran): for hooks that publish
+      nothing in the thread record, so the scope stays in registers
   @include rt/some_hooks.h
       a header the generated file includes (where a category's hooks are declared, or
       defined inline: the hooks of the per-message categories are, so the compiler
@@ -63,13 +66,14 @@ def parse_directive(line, where, state):
     rest = rest.strip()
     if word == "@category":
         cols = [c.strip() for c in rest.split("|")]
-        if len(cols) != 4 or not all(cols[:3]):
-            raise DefError(f"{where}: @category needs 'name | Hook | Args | fields'")
-        name, hook, args_type, fields = cols
+        if len(cols) not in (4, 5) or not all(cols[:3]) or cols[4:] not in ([], ["facts"]):
+            raise DefError(f"{where}: @category needs 'name | Hook | Args | fields [| facts]'")
+        name, hook, args_type, fields = cols[:4]
         if name in state["categories"]:
             raise DefError(f"{where}: category '{name}' is declared twice")
         state["categories"][name] = (hook, args_type,
-                                     {f.strip() for f in fields.split(",") if f.strip()})
+                                     {f.strip() for f in fields.split(",") if f.strip()},
+                                     "scope_.facts()" if cols[4:] else "scope_")
     elif word == "@include":
         if not rest:
             raise DefError(f"{where}: @include needs a header")
@@ -147,10 +151,11 @@ def parse(paths, call_ids):
                 if field not in fields:
                     raise DefError(f"{where}: category {category} has no field '{field}'")
                 roles.append((field, expr))
-            hook, args_type, _ = CATEGORIES[category]
+            hook, args_type, _, hook_scope = CATEGORIES[category]
             calls.append(dict(ret=ret, name=name, params=params, names=names,
                               category=category, state=state_name, roles=roles,
-                              hook=hook, args_type=args_type, condition=state["condition"]))
+                              hook=hook, hook_scope=hook_scope, args_type=args_type,
+                              condition=state["condition"]))
         except DefError as e:
             errors.append(str(e))
     seen = set()
@@ -180,10 +185,10 @@ def emit_wrapper(c):
     ]
     out += [f"  args_.{field} = {expr};" for field, expr in c["roles"]]
     out += [
-        f"  ::mpidbg::rt::Pre{hook}(scope_, args_);",
+        f"  ::mpidbg::rt::Pre{hook}({c['hook_scope']}, args_);",
         "  scope_.Publish();",
         f"  {c['ret']} rc_ = {pmpi};",
-        f"  ::mpidbg::rt::Post{hook}(scope_, args_, rc_);",
+        f"  ::mpidbg::rt::Post{hook}({c['hook_scope']}, args_, rc_);",
         "  return rc_;",
         "}",
     ]

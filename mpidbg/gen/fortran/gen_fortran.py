@@ -342,13 +342,13 @@ def emit_body(call, w, fn_name):
     out.append(f"  rt::{call['args_type']} args_;")
     out += [f"  args_.{field} = {expr};" for field, expr in call["roles"]]
     out += [
-        f"  rt::Pre{call['hook']}(scope_, args_);",
+        f"  rt::Pre{call['hook']}({call['hook_scope']}, args_);",
         "  scope_.Publish();",
         f"  next_({fwd_own});",
     ]
     out += w.post
     out += [
-        f"  rt::Post{call['hook']}(scope_, args_, static_cast<int>(*ierr_));",
+        f"  rt::Post{call['hook']}({call['hook_scope']}, args_, static_cast<int>(*ierr_));",
         "}",
     ]
     return out

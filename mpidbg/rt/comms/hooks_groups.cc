@@ -122,11 +122,11 @@ void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc) {
   RecordGroup(group, scope.call(), 0, src, rank_args, nargs, name);
 }
 
-void PreGroupFree(CallScope&, GroupFreeArgs& args) {
+void PreGroupFree(CallFacts, GroupFreeArgs& args) {
   if (args.group != nullptr) args.saved = HandleToU64(*args.group);
 }
 
-void PostGroupFree(CallScope&, GroupFreeArgs& args, int rc) {
+void PostGroupFree(CallFacts, GroupFreeArgs& args, int rc) {
   // The user's handle is gone; MPI may keep the object for a communicator that uses it,
   // which the application can no longer reach through this handle.
   if (rc == MPI_SUCCESS && args.saved != 0) g_groups.MarkFreed(args.saved, /*released_now=*/true);

@@ -10,8 +10,8 @@ namespace mpidbg::rt {
 
 void PreGroupMake(CallScope& scope, GroupMakeArgs& args);
 void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc);
-void PreGroupFree(CallScope& scope, GroupFreeArgs& args);
-void PostGroupFree(CallScope& scope, GroupFreeArgs& args, int rc);
+void PreGroupFree(CallFacts call, GroupFreeArgs& args);
+void PostGroupFree(CallFacts call, GroupFreeArgs& args, int rc);
 
 // At MPI_Init (rt/objects/predefined_objects.cc).
 void RegisterPredefinedGroups();

@@ -10,13 +10,13 @@
 
 namespace mpidbg::rt {
 
-void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc) {
+void PostTypeCreate(CallFacts call, TypeCreateArgs& args, int rc) {
   RecheckFreedDatatypes();
   if (rc != MPI_SUCCESS || args.newtype == nullptr || *args.newtype == MPI_DATATYPE_NULL) return;
-  RecordConstructedDatatype(*args.newtype, scope.call(), args, scope.fortran());
+  RecordConstructedDatatype(*args.newtype, call.call, args, call.fortran);
 }
 
-void PostTypeCommit(CallScope&, TypeHandleArgs& args, int rc) {
+void PostTypeCommit(CallFacts, TypeHandleArgs& args, int rc) {
   RecheckFreedDatatypes();
   if (rc != MPI_SUCCESS || args.datatype == nullptr) return;
   MarkDatatypeCommitted(*args.datatype);
@@ -26,7 +26,7 @@ void PostTypeCommit(CallScope&, TypeHandleArgs& args, int rc) {
 // may give the same handle value to another thread's new type. Unless the application
 // holds other references to the type (from MPI_Type_get_contents): then one of them is
 // given back and the record stays.
-void PreTypeFree(CallScope&, TypeHandleArgs& args) {
+void PreTypeFree(CallFacts, TypeHandleArgs& args) {
   if (args.datatype == nullptr) return;
   args.saved = HandleToU64(*args.datatype);
   if (DatatypeReferencesHeld()) {
@@ -39,7 +39,7 @@ void PreTypeFree(CallScope&, TypeHandleArgs& args) {
   args.record = g_datatypes.Detach(args.saved);
 }
 
-void PostTypeFree(CallScope&, TypeHandleArgs& args, int rc) {
+void PostTypeFree(CallFacts, TypeHandleArgs& args, int rc) {
   if (args.reference != nullptr) {
     if (rc != MPI_SUCCESS) DatatypeReferenced(args.reference);  // still held
   } else if (rc == MPI_SUCCESS) {
@@ -50,7 +50,7 @@ void PostTypeFree(CallScope&, TypeHandleArgs& args, int rc) {
   RecheckFreedDatatypes();
 }
 
-void PostTypeSetName(CallScope&, TypeSetNameArgs& args, int rc) {
+void PostTypeSetName(CallFacts, TypeSetNameArgs& args, int rc) {
   if (rc == MPI_SUCCESS) RenameDatatype(args.datatype);
 }
 
@@ -62,7 +62,7 @@ void PostTypeSetName(CallScope&, TypeSetNameArgs& args, int rc) {
 // Open MPI a live record of the same handle value can only be a stale one (its type
 // freed where the runtime could not see), which recording the new type displaces.
 // Predefined types (named, MPI_Type_create_f90_*) are never references.
-void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc) {
+void PostTypeGetContents(CallFacts call, TypeContentsArgs& args, int rc) {
   RecheckFreedDatatypes();
   if (rc != MPI_SUCCESS || args.types == nullptr || args.max_datatypes <= 0) return;
   TypeEnvelope e;
@@ -76,12 +76,12 @@ void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc) {
     if (live != nullptr) {
       DatatypeReferenced(live);
     } else {
-      RecordDatatype(t, scope.call());
+      RecordDatatype(t, call.call);
     }
   }
 }
 
-void PostTypeC2f(CallScope&, TypeC2fArgs& args, int index) {
+void PostTypeC2f(CallFacts, TypeC2fArgs& args, int index) {
   NoteDatatypeFortranIndex(args.datatype, index);
 }
 

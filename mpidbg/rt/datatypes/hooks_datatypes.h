@@ -9,18 +9,18 @@ namespace mpidbg::rt {
 
 // A hook with nothing to do is defined here, inline, so the wrapper calls nothing.
 
-inline void PreTypeCreate(CallScope&, TypeCreateArgs&) {}
-void PostTypeCreate(CallScope& scope, TypeCreateArgs& args, int rc);
-inline void PreTypeCommit(CallScope&, TypeHandleArgs&) {}
-void PostTypeCommit(CallScope& scope, TypeHandleArgs& args, int rc);
-void PreTypeFree(CallScope& scope, TypeHandleArgs& args);
-void PostTypeFree(CallScope& scope, TypeHandleArgs& args, int rc);
-inline void PreTypeSetName(CallScope&, TypeSetNameArgs&) {}
-void PostTypeSetName(CallScope& scope, TypeSetNameArgs& args, int rc);
-inline void PreTypeGetContents(CallScope&, TypeContentsArgs&) {}
-void PostTypeGetContents(CallScope& scope, TypeContentsArgs& args, int rc);
-inline void PreTypeC2f(CallScope&, TypeC2fArgs&) {}
-void PostTypeC2f(CallScope& scope, TypeC2fArgs& args, int index);
+inline void PreTypeCreate(CallFacts, TypeCreateArgs&) {}
+void PostTypeCreate(CallFacts call, TypeCreateArgs& args, int rc);
+inline void PreTypeCommit(CallFacts, TypeHandleArgs&) {}
+void PostTypeCommit(CallFacts call, TypeHandleArgs& args, int rc);
+void PreTypeFree(CallFacts call, TypeHandleArgs& args);
+void PostTypeFree(CallFacts call, TypeHandleArgs& args, int rc);
+inline void PreTypeSetName(CallFacts, TypeSetNameArgs&) {}
+void PostTypeSetName(CallFacts call, TypeSetNameArgs& args, int rc);
+inline void PreTypeGetContents(CallFacts, TypeContentsArgs&) {}
+void PostTypeGetContents(CallFacts call, TypeContentsArgs& args, int rc);
+inline void PreTypeC2f(CallFacts, TypeC2fArgs&) {}
+void PostTypeC2f(CallFacts call, TypeC2fArgs& args, int index);
 
 }  // namespace mpidbg::rt
 

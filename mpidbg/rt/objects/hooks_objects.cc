@@ -143,17 +143,17 @@ uint64_t ErrhandlerValue(MPI_Errhandler errhandler) {
   return errhandler == MPI_ERRHANDLER_NULL ? 0 : HandleToU64(errhandler);
 }
 
-void PreInfo(CallScope&, InfoArgs& args) {
+void PreInfo(CallFacts, InfoArgs& args) {
   if (args.freed != nullptr) args.saved = HandleToU64(*args.freed);
 }
 
-void PostInfo(CallScope& scope, InfoArgs& args, int rc) {
+void PostInfo(CallFacts call, InfoArgs& args, int rc) {
   if (rc != MPI_SUCCESS) return;
-  switch (scope.call()) {
+  switch (call.call) {
     case MPIDBG_CALL_MPI_Info_create:
     case MPIDBG_CALL_MPI_Info_dup:
       if (args.newinfo != nullptr && *args.newinfo != MPI_INFO_NULL)
-        RecordInfo(*args.newinfo, scope.call(), 0, "");
+        RecordInfo(*args.newinfo, call.call, 0, "");
       return;
     case MPIDBG_CALL_MPI_Info_set:
     case MPIDBG_CALL_MPI_Info_delete:
@@ -167,24 +167,24 @@ void PostInfo(CallScope& scope, InfoArgs& args, int rc) {
       // Every other call that hands out a new info object (the hints in use of a
       // communicator, window, file or session; the environment's info).
       if (args.newinfo != nullptr && *args.newinfo != MPI_INFO_NULL)
-        RecordInfo(*args.newinfo, scope.call(), 0, "");
+        RecordInfo(*args.newinfo, call.call, 0, "");
       return;
   }
 }
 
-void PreErrhandler(CallScope&, ErrhandlerArgs& args) {
+void PreErrhandler(CallFacts, ErrhandlerArgs& args) {
   if (args.freed != nullptr) args.saved = HandleToU64(*args.freed);
 }
 
-void PostErrhandler(CallScope& scope, ErrhandlerArgs& args, int rc) {
+void PostErrhandler(CallFacts call, ErrhandlerArgs& args, int rc) {
   if (rc != MPI_SUCCESS) return;
-  if (scope.call() == MPIDBG_CALL_MPI_Errhandler_free) {
+  if (call.call == MPIDBG_CALL_MPI_Errhandler_free) {
     if (args.saved != 0) g_errhandlers.MarkFreed(args.saved, !ErrhandlerInUse(args.saved));
     return;
   }
   if (args.newerrhandler == nullptr || *args.newerrhandler == MPI_ERRHANDLER_NULL) return;
   const MPI_Errhandler eh = *args.newerrhandler;
-  RecordErrhandler(HandleToU64(eh), static_cast<int32_t>(PMPI_Errhandler_c2f(eh)), scope.call(),
+  RecordErrhandler(HandleToU64(eh), static_cast<int32_t>(PMPI_Errhandler_c2f(eh)), call.call,
                    0, args.function, args.target, "");
 }
 
@@ -202,31 +202,31 @@ void ErrhandlerDetached(uint64_t errhandler) {
   if (!ErrhandlerInUse(errhandler)) g_errhandlers.MarkHandleReleased(errhandler);
 }
 
-void PreReduceOp(CallScope&, ReduceOpArgs& args) {
+void PreReduceOp(CallFacts, ReduceOpArgs& args) {
   if (args.freed != nullptr) args.saved = HandleToU64(*args.freed);
 }
 
-void PostReduceOp(CallScope& scope, ReduceOpArgs& args, int rc) {
+void PostReduceOp(CallFacts call, ReduceOpArgs& args, int rc) {
   if (rc != MPI_SUCCESS) return;
-  if (scope.call() == MPIDBG_CALL_MPI_Op_free) {
+  if (call.call == MPIDBG_CALL_MPI_Op_free) {
     if (args.saved != 0) g_reduce_ops.MarkFreed(args.saved, /*released_now=*/true);
     return;
   }
   if (args.newop != nullptr && *args.newop != MPI_OP_NULL)
-    RecordOp(*args.newop, scope.call(), 0, args.function, args.commute, "");
+    RecordOp(*args.newop, call.call, 0, args.function, args.commute, "");
 }
 
 #if MPI_VERSION >= 4
-void PreSession(CallScope&, SessionArgs& args) {
+void PreSession(CallFacts, SessionArgs& args) {
   if (args.freed == nullptr) return;
   args.saved = HandleToU64(*args.freed);
   mpidbg_object_head* head = g_sessions.FindLive(args.saved);
   if (head != nullptr) args.saved_errhandler = core::As<mpidbg_session_record>(head)->errhandler;
 }
 
-void PostSession(CallScope& scope, SessionArgs& args, int rc) {
+void PostSession(CallFacts call, SessionArgs& args, int rc) {
   if (rc != MPI_SUCCESS) return;
-  if (scope.call() == MPIDBG_CALL_MPI_Session_finalize) {
+  if (call.call == MPIDBG_CALL_MPI_Session_finalize) {
     if (args.saved == 0) return;
     g_sessions.MarkFreed(args.saved, /*released_now=*/true);
     ErrhandlerDetached(args.saved_errhandler);
@@ -239,7 +239,7 @@ void PostSession(CallScope& scope, SessionArgs& args, int rc) {
       MPIDBG_PROCESS_BEFORE_INIT)
     ConfigureOrphans();
   const MPI_Session session = *args.newsession;
-  mpidbg_object_head* head = g_sessions.BeginCreate(HandleToU64(session), scope.call(), 0);
+  mpidbg_object_head* head = g_sessions.BeginCreate(HandleToU64(session), call.call, 0);
   if (head == nullptr) return;
   auto* rec = core::As<mpidbg_session_record>(head);
   rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();

@@ -13,15 +13,15 @@
 
 namespace mpidbg::rt {
 
-void PreInfo(CallScope& scope, InfoArgs& args);
-void PostInfo(CallScope& scope, InfoArgs& args, int rc);
-void PreErrhandler(CallScope& scope, ErrhandlerArgs& args);
-void PostErrhandler(CallScope& scope, ErrhandlerArgs& args, int rc);
-void PreReduceOp(CallScope& scope, ReduceOpArgs& args);
-void PostReduceOp(CallScope& scope, ReduceOpArgs& args, int rc);
+void PreInfo(CallFacts call, InfoArgs& args);
+void PostInfo(CallFacts call, InfoArgs& args, int rc);
+void PreErrhandler(CallFacts call, ErrhandlerArgs& args);
+void PostErrhandler(CallFacts call, ErrhandlerArgs& args, int rc);
+void PreReduceOp(CallFacts call, ReduceOpArgs& args);
+void PostReduceOp(CallFacts call, ReduceOpArgs& args, int rc);
 #if MPI_VERSION >= 4
-void PreSession(CallScope& scope, SessionArgs& args);
-void PostSession(CallScope& scope, SessionArgs& args, int rc);
+void PreSession(CallFacts call, SessionArgs& args);
+void PostSession(CallFacts call, SessionArgs& args, int rc);
 #endif
 
 // At MPI_Init (rt/objects/predefined_objects.cc): predefined ops, errhandlers and MPI_INFO_ENV.

@@ -21,7 +21,7 @@ void PostPartitionedInit(CallScope& scope, PartitionedInitArgs& args, int rc) {
                    args.partition_count);
 }
 
-void PostPartitionMark(CallScope&, PartitionMarkArgs& args, int rc) {
+void PostPartitionMark(CallFacts, PartitionMarkArgs& args, int rc) {
   // Only what MPI accepted: a failed MPI_Pready marked nothing, and MPI_Parrived
   // answering "not yet" says nothing either.
   if (rc != MPI_SUCCESS) return;

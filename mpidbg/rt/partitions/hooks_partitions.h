@@ -12,8 +12,8 @@ namespace mpidbg::rt {
 
 void PrePartitionedInit(CallScope& scope, PartitionedInitArgs& args);
 void PostPartitionedInit(CallScope& scope, PartitionedInitArgs& args, int rc);
-inline void PrePartitionMark(CallScope&, PartitionMarkArgs&) {}
-void PostPartitionMark(CallScope& scope, PartitionMarkArgs& args, int rc);
+inline void PrePartitionMark(CallFacts, PartitionMarkArgs&) {}
+void PostPartitionMark(CallFacts call, PartitionMarkArgs& args, int rc);
 
 }  // namespace mpidbg::rt
 
