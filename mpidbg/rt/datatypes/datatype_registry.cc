@@ -115,6 +115,10 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
 // scalar argument.
 template <typename T>
 void CopyRuns(const ArgRuns<T>& runs, T* out) {
+  if (runs.singles) {
+    for (int i = 0; i < runs.count; ++i) out[i] = *runs.run[i].at;
+    return;
+  }
   for (int i = 0; i < runs.count; ++i) {
     const ArgRun<T>& r = runs.run[i];
     if (r.n == 1) {
@@ -148,6 +152,7 @@ void CopyAddrs(const Contents& c, int64_t* out) {
 template <typename T>
 int64_t RunsLength(const ArgRuns<T>& runs) {
   constexpr int64_t kMaxElements = int64_t{1} << 24;
+  if (runs.singles) return runs.count;  // each a scalar argument, never null
   int64_t total = 0;
   for (int i = 0; i < runs.count; ++i) {
     if (runs.run[i].n < 0 || (runs.run[i].n > 0 && runs.run[i].at == nullptr)) return -1;
@@ -361,15 +366,12 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
   mpidbg_object_head** derived = RoomOrHeap(room, static_cast<size_t>(n > 0 ? n : 0));
   const int nderived = RecordInputs(in, n, depth, derived);
   mpidbg_datatype_record* rec = Publish(t, creator, c, in, n, fortran);
-  if (rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
+  if (nderived > 0 && rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
     NoteDatatypeInputs(&rec->obj, derived, nderived);
   }
   FreeRoomOrHeap(room, derived);
-  if (described) {
-    FreeContents(&c);
-  } else {
-    ReleaseContents(&c, /*recorded_copies=*/!from_call);
-  }
+  // Contents that were the call's own arguments have nothing to give back or free.
+  if (!described) ReleaseContents(&c, /*recorded_copies=*/!from_call);
   return rec;
 }
 

@@ -33,21 +33,30 @@ struct ArgRun {
 // 272 bytes that way, and read each stretch back as one 16-byte word right after
 // storing it as a pointer and an int, a store the processor cannot forward to such a
 // load; in place it runs about 50 instructions fewer).
+//
+// `singles`: every stretch is one scalar argument (MPI_Type_vector's, MPI_Type_contiguous's,
+// most constructors'). The wrapper's stretch lengths are constants, so the compiler
+// works this out while it compiles the wrapper; the record is then written without
+// counting and checking stretch by stretch.
 template <typename T>
 struct ArgRuns {
   static constexpr int kMax = 8;
   ArgRun<T> run[kMax];
   int count = 0;
+  bool singles = true;
 
   MPIDBG_ALWAYS_INLINE ArgRuns& operator=(std::initializer_list<ArgRun<T>> runs) {
     count = 0;
+    bool all_single = true;
 #pragma GCC unroll 8
     for (const ArgRun<T>& r : runs) {
       if (count == kMax) break;
       run[count].at = r.at;
       run[count].n = r.n;
+      all_single = all_single && r.n == 1;
       ++count;
     }
+    singles = all_single;
     return *this;
   }
 };
