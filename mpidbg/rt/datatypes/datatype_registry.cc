@@ -116,7 +116,9 @@ bool ReadContents(MPI_Datatype t, Contents* c) {
 template <typename T>
 void CopyRuns(const ArgRuns<T>& runs, T* out) {
   if (runs.singles) {
-    for (int i = 0; i < runs.count; ++i) out[i] = *runs.run[i].at;
+    // The count read once: `out` may alias it as far as the compiler knows.
+    const int n = runs.count;
+    for (int i = 0; i < n; ++i) out[i] = *runs.run[i].at;
     return;
   }
   for (int i = 0; i < runs.count; ++i) {

@@ -22,9 +22,6 @@ MPIDBG_DECLARE_HOOKS(Sendrecv, SendrecvArgs)
 MPIDBG_DECLARE_HOOKS(SendrecvNonblocking, SendrecvArgs)
 MPIDBG_DECLARE_HOOKS(Iprobe, P2pArgs)
 MPIDBG_DECLARE_HOOKS(P2pPersistent, P2pArgs)
-MPIDBG_DECLARE_HOOKS(Start, StartArgs)
-MPIDBG_DECLARE_HOOKS(RequestFree, RequestFreeArgs)
-MPIDBG_DECLARE_HOOKS(Cancel, CancelArgs)
 MPIDBG_DECLARE_HOOKS(CollBlocking, CollArgs)
 MPIDBG_DECLARE_HOOKS(CollNonblocking, CollArgs)
 MPIDBG_DECLARE_HOOKS(CollPersistent, CollArgs)
@@ -34,6 +31,17 @@ MPIDBG_DECLARE_HOOKS(CommFree, CommFreeArgs)
 MPIDBG_DECLARE_HOOKS(CommSetName, CommSetNameArgs)
 
 #undef MPIDBG_DECLARE_HOOKS
+
+// Categories declared with `facts` (their hooks publish nothing in the thread record).
+#define MPIDBG_DECLARE_FACTS_HOOKS(Category, Args) \
+  void Pre##Category(CallFacts call, Args& args);  \
+  void Post##Category(CallFacts call, Args& args, int rc);
+
+MPIDBG_DECLARE_FACTS_HOOKS(Start, StartArgs)
+MPIDBG_DECLARE_FACTS_HOOKS(RequestFree, RequestFreeArgs)
+MPIDBG_DECLARE_FACTS_HOOKS(Cancel, CancelArgs)
+
+#undef MPIDBG_DECLARE_FACTS_HOOKS
 
 // The hooks of P2pBlocking and P2pNonblocking are inline, in rt/hot/hooks_p2p.h, and those
 // of Completion in rt/hot/hooks_completion.h (the generated wrappers include both).

@@ -131,11 +131,11 @@ void PostP2pPersistent(CallScope& scope, P2pArgs& args, int rc) {
                 false);
 }
 
-void PreStart(CallScope&, StartArgs&) {}
+void PreStart(CallFacts, StartArgs&) {}
 
-void PostStart(CallScope& scope, StartArgs& args, int rc) {
+void PostStart(CallFacts call, StartArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.requests == nullptr) return;
-  ThreadState* ts = scope.thread();
+  ThreadState* ts = call.thread;
   // Partitioned requests (rt/partitions/) are rare: one relaxed load when there are none.
   const bool partitioned = __atomic_load_n(&g_partitioned_requests, __ATOMIC_RELAXED) != 0;
   for (int i = 0; i < args.count; ++i) {
@@ -156,7 +156,7 @@ void PostIprobe(CallScope& scope, P2pArgs& args, int rc) {
   MessageMatched(scope.thread(), scope.call(), args);
 }
 
-void PreRequestFree(CallScope& scope, RequestFreeArgs& args) {
+void PreRequestFree(CallFacts call, RequestFreeArgs& args) {
   if (args.request == nullptr) return;
   args.saved = HandleToU64(*args.request);
   // A request in a flight ring gets its record first: a freed active request is kept as
@@ -164,14 +164,14 @@ void PreRequestFree(CallScope& scope, RequestFreeArgs& args) {
   // it is the one freed (completed_request.h).
   if (!core::Concurrent()) {
     mpidbg_flight_entry* e = CompletedRequestHandle(args.saved)
-                                 ? LastCompletedPost(scope.thread(), args.saved)
+                                 ? LastCompletedPost(call.thread, args.saved)
                                  : FindFlight(args.saved);
-    if (e != nullptr) CarryFlightEntry(scope.thread(), e);
+    if (e != nullptr) CarryFlightEntry(call.thread, e);
   }
   PrepareRequestFree(args.saved, &args.ticket);
 }
 
-void PostRequestFree(CallScope&, RequestFreeArgs& args, int rc) {
+void PostRequestFree(CallFacts, RequestFreeArgs& args, int rc) {
   if (args.saved == 0) return;
   FinishRequestFree(args.saved, args.ticket, rc == MPI_SUCCESS);
   if (rc == MPI_SUCCESS && __atomic_load_n(&g_partitioned_requests, __ATOMIC_RELAXED) != 0) {
@@ -179,8 +179,8 @@ void PostRequestFree(CallScope&, RequestFreeArgs& args, int rc) {
   }
 }
 
-void PreCancel(CallScope&, CancelArgs&) { NoteCancelRequested(); }
+void PreCancel(CallFacts, CancelArgs&) { NoteCancelRequested(); }
 
-void PostCancel(CallScope&, CancelArgs&, int) {}
+void PostCancel(CallFacts, CancelArgs&, int) {}
 
 }  // namespace mpidbg::rt

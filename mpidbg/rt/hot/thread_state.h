@@ -256,12 +256,14 @@ inline uint64_t CurrentCallSite() {
   return ts != nullptr && ts->depth > 0 ? ts->live.site : 0;
 }
 
-// What the hooks of most object calls need to know of their call: its id, and whether
-// it came through a Fortran binding. They take it by value, not the scope: a scope whose
-// address no out-of-line hook gets stays in registers, and the compiler folds its
-// publication for the call's fixed state (a category declares this with `facts`,
-// gen/gen_wrappers.py).
+// What the hooks of most calls that publish nothing beyond their call need to know of
+// it: the thread, the call's id, and whether it came through a Fortran binding. They
+// take it by value, not the scope: a scope whose address no out-of-line hook gets stays
+// in registers, and the compiler folds its publication for the call's fixed state (a
+// category declares this with `facts`, gen/gen_wrappers.py). Hooks run in outermost
+// calls only, so `thread` is never null.
 struct CallFacts {
+  ThreadState* thread;
   int32_t call;
   bool fortran;
 };
@@ -358,7 +360,7 @@ class CallScope {
   // handles it makes have a Fortran index already, which MPI_*_c2f only looks up.
   void MarkFortran() { fortran_ = true; }
   bool fortran() const { return fortran_; }
-  CallFacts facts() const { return CallFacts{call_, fortran_}; }
+  CallFacts facts() const { return CallFacts{ts_, call_, fortran_}; }
   // CLOCK_REALTIME (coarse) at entry, for records the call creates.
   int64_t entry_time_ns() const { return ts_->live.entry_time_ns; }
 
