@@ -5,12 +5,14 @@ usage: gen_wrappers.py --def categories.def --def mpi_calls.def [--def more.def 
                       --call-ids call_ids.h --out wrappers.cc
 
 Besides call lines, a .def file may hold directives:
-  @category name | HookSuffix | ArgsStruct | field, field, ... [| facts]
+  @category name | HookSuffix | ArgsStruct | field, field, ... [| facts [comm]]
       declares a category: its wrappers call PreHookSuffix/PostHookSuffix with an
       ArgsStruct whose fields the roles may name (a dotted field names a member's member).
       The hooks get the call scope, or with `facts` only the call's facts by value
-      (CallFacts: its id and whether it came through Fortran): for hooks that publish
-      nothing in the thread record, so the scope stays in registers
+      (CallFacts: the thread, the call's id, whether it came through Fortran): for hooks
+      that publish nothing in the thread record, so the scope stays in registers. With
+      `facts comm` the Pre hook returns the communicator the call publishes (CallComm),
+      and the wrapper hands it to the scope
   @include rt/some_hooks.h
       a header the generated file includes (where a category's hooks are declared, or
       defined inline: the hooks of the per-message categories are, so the compiler
@@ -66,14 +68,20 @@ def parse_directive(line, where, state):
     rest = rest.strip()
     if word == "@category":
         cols = [c.strip() for c in rest.split("|")]
-        if len(cols) not in (4, 5) or not all(cols[:3]) or cols[4:] not in ([], ["facts"]):
-            raise DefError(f"{where}: @category needs 'name | Hook | Args | fields [| facts]'")
+        if (len(cols) not in (4, 5) or not all(cols[:3])
+                or cols[4:] not in ([], ["facts"], ["facts comm"])):
+            raise DefError(f"{where}: @category needs "
+                           "'name | Hook | Args | fields [| facts [comm]]'")
         name, hook, args_type, fields = cols[:4]
         if name in state["categories"]:
             raise DefError(f"{where}: category '{name}' is declared twice")
+        # How the wrapper calls the hooks: what it hands them, and around the Pre hook's
+        # call, what it does with its result.
+        passing = {(): ("scope_", "{}"), ("facts",): ("scope_.facts()", "{}"),
+                   ("facts comm",): ("scope_.facts()", "scope_.SetComm({})")}[tuple(cols[4:])]
         state["categories"][name] = (hook, args_type,
                                      {f.strip() for f in fields.split(",") if f.strip()},
-                                     "scope_.facts()" if cols[4:] else "scope_")
+                                     passing)
     elif word == "@include":
         if not rest:
             raise DefError(f"{where}: @include needs a header")
@@ -151,11 +159,12 @@ def parse(paths, call_ids):
                 if field not in fields:
                     raise DefError(f"{where}: category {category} has no field '{field}'")
                 roles.append((field, expr))
-            hook, args_type, _, hook_scope = CATEGORIES[category]
+            hook, args_type, _, (hook_scope, pre_call) = CATEGORIES[category]
             calls.append(dict(ret=ret, name=name, params=params, names=names,
                               category=category, state=state_name, roles=roles,
-                              hook=hook, hook_scope=hook_scope, args_type=args_type,
-                              condition=state["condition"]))
+                              hook=hook, hook_scope=hook_scope,
+                              pre=pre_call.format(f"::mpidbg::rt::Pre{hook}({hook_scope}, args_)"),
+                              args_type=args_type, condition=state["condition"]))
         except DefError as e:
             errors.append(str(e))
     seen = set()
@@ -185,7 +194,7 @@ def emit_wrapper(c):
     ]
     out += [f"  args_.{field} = {expr};" for field, expr in c["roles"]]
     out += [
-        f"  ::mpidbg::rt::Pre{hook}({c['hook_scope']}, args_);",
+        f"  {c['pre']};",
         "  scope_.Publish();",
         f"  {c['ret']} rc_ = {pmpi};",
         f"  ::mpidbg::rt::Post{hook}({c['hook_scope']}, args_, rc_);",

@@ -342,7 +342,7 @@ def emit_body(call, w, fn_name):
     out.append(f"  rt::{call['args_type']} args_;")
     out += [f"  args_.{field} = {expr};" for field, expr in call["roles"]]
     out += [
-        f"  rt::Pre{call['hook']}({call['hook_scope']}, args_);",
+        f"  {call['pre']};",
         "  scope_.Publish();",
         f"  next_({fwd_own});",
     ]

@@ -165,28 +165,28 @@ void AfterCommMake(int32_t call, const CommMakeArgs& args, int rc) {
 
 }  // namespace
 
-void PreCommMake(CallScope& scope, CommMakeArgs& args) {
-  if (args.parent != MPI_COMM_NULL) scope.SetComm(LookupComm(args.parent));
+CallComm PreCommMake(CallFacts, CommMakeArgs& args) {
+  return args.parent != MPI_COMM_NULL ? CallCommOf(LookupComm(args.parent)) : CallComm{0, 0};
 }
 
-void PostCommMake(CallScope& scope, CommMakeArgs& args, int rc) {
-  AfterCommMake(scope.call(), args, rc);
+void PostCommMake(CallFacts call, CommMakeArgs& args, int rc) {
+  AfterCommMake(call.call, args, rc);
 }
 
 // The older category (gen/categories.def) for tables that still name it.
-void PreCommCreate(CallScope& scope, CommCreateArgs& args) {
-  scope.SetComm(LookupComm(args.parent));
+CallComm PreCommCreate(CallFacts, CommCreateArgs& args) {
+  return CallCommOf(LookupComm(args.parent));
 }
 
-void PostCommCreate(CallScope& scope, CommCreateArgs& args, int rc) {
+void PostCommCreate(CallFacts call, CommCreateArgs& args, int rc) {
   CommMakeArgs make;
   static_cast<CommCreateArgs&>(make) = args;
-  AfterCommMake(scope.call(), make, rc);
+  AfterCommMake(call.call, make, rc);
 }
 
-void PreCommIdup(CallScope& scope, CommCreateArgs& args) { PreCommCreate(scope, args); }
+CallComm PreCommIdup(CallFacts call, CommCreateArgs& args) { return PreCommCreate(call, args); }
 
-void PostCommIdup(CallScope& scope, CommCreateArgs& args, int rc) {
+void PostCommIdup(CallFacts call, CommCreateArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.newcomm == nullptr || args.request == nullptr ||
       *args.request == MPI_REQUEST_NULL)
     return;
@@ -195,11 +195,11 @@ void PostCommIdup(CallScope& scope, CommCreateArgs& args, int rc) {
   const uint64_t request = HandleToU64(*args.request);
 
   OperationDescription d;
-  d.call = scope.call();
+  d.call = call.call;
   d.direction = MPIDBG_OPERATION_COLLECTIVE;
   d.peer = -1;
   d.comm = &parent;
-  TrackRequest(request, d, 0, scope.thread()->tid);
+  TrackRequest(request, d, 0, call.thread->tid);
 
   auto* pending = static_cast<PendingIdup*>(malloc(sizeof(PendingIdup)));
   if (pending == nullptr) return;
@@ -235,14 +235,15 @@ void CompleteIdup(uint64_t request) {
 }
 
 // MPI_Comm_free and MPI_Comm_disconnect.
-void PreCommFree(CallScope& scope, CommFreeArgs& args) {
-  if (args.comm == nullptr) return;
+CallComm PreCommFree(CallFacts, CommFreeArgs& args) {
+  if (args.comm == nullptr) return CallComm{0, 0};
   args.saved = HandleToU64(*args.comm);
-  scope.SetComm(LookupComm(*args.comm));
+  const CallComm comm = CallCommOf(LookupComm(*args.comm));
   args.record = DetachCommForFree(args.saved);
+  return comm;
 }
 
-void PostCommFree(CallScope&, CommFreeArgs& args, int rc) {
+void PostCommFree(CallFacts, CommFreeArgs& args, int rc) {
   if (rc != MPI_SUCCESS) {
     ReattachComm(args.record);
     return;
@@ -251,21 +252,21 @@ void PostCommFree(CallScope&, CommFreeArgs& args, int rc) {
   if (MarkCommFreed(args.record, &errhandler)) ErrhandlerDetached(errhandler);
 }
 
-void PreCommSetName(CallScope& scope, CommSetNameArgs& args) {
-  scope.SetComm(LookupComm(args.comm));
+CallComm PreCommSetName(CallFacts, CommSetNameArgs& args) {
+  return CallCommOf(LookupComm(args.comm));
 }
 
-void PostCommSetName(CallScope&, CommSetNameArgs& args, int rc) {
+void PostCommSetName(CallFacts, CommSetNameArgs& args, int rc) {
   if (rc == MPI_SUCCESS) SetCommName(args.comm, args.name);
 }
 
-void PreCommUpdate(CallScope& scope, CommUpdateArgs& args) {
-  scope.SetComm(LookupComm(args.comm));
+CallComm PreCommUpdate(CallFacts, CommUpdateArgs& args) {
+  return CallCommOf(LookupComm(args.comm));
 }
 
-void PostCommUpdate(CallScope& scope, CommUpdateArgs& args, int rc) {
+void PostCommUpdate(CallFacts call, CommUpdateArgs& args, int rc) {
   if (rc != MPI_SUCCESS) return;
-  switch (scope.call()) {
+  switch (call.call) {
     case MPIDBG_CALL_MPI_Comm_set_attr:
       SetCommAttribute(args.comm, args.keyval, AddressOf(args.value));
       return;

@@ -8,10 +8,10 @@
 
 namespace mpidbg::rt {
 
-void PreCommMake(CallScope& scope, CommMakeArgs& args);
-void PostCommMake(CallScope& scope, CommMakeArgs& args, int rc);
-void PreCommUpdate(CallScope& scope, CommUpdateArgs& args);
-void PostCommUpdate(CallScope& scope, CommUpdateArgs& args, int rc);
+CallComm PreCommMake(CallFacts call, CommMakeArgs& args);
+void PostCommMake(CallFacts call, CommMakeArgs& args, int rc);
+CallComm PreCommUpdate(CallFacts call, CommUpdateArgs& args);
+void PostCommUpdate(CallFacts call, CommUpdateArgs& args, int rc);
 
 }  // namespace mpidbg::rt
 

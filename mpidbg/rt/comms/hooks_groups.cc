@@ -66,11 +66,11 @@ uint64_t CommJobIdOf(core::ObjectRegistry& registry, uint64_t handle) {
 
 }  // namespace
 
-void PreGroupMake(CallScope& scope, GroupMakeArgs& args) {
-  if (args.comm != MPI_COMM_NULL) scope.SetComm(LookupComm(args.comm));
+CallComm PreGroupMake(CallFacts, GroupMakeArgs& args) {
+  return args.comm != MPI_COMM_NULL ? CallCommOf(LookupComm(args.comm)) : CallComm{0, 0};
 }
 
-void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc) {
+void PostGroupMake(CallFacts call, GroupMakeArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.newgroup == nullptr || *args.newgroup == MPI_GROUP_NULL) return;
   const MPI_Group group = *args.newgroup;
   GroupSource src;
@@ -78,7 +78,7 @@ void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc) {
   uint64_t nargs = 0;
   const char* name = "";
   const int n = args.n > 0 ? args.n : 0;
-  switch (scope.call()) {
+  switch (call.call) {
     case MPIDBG_CALL_MPI_Comm_group:
     case MPIDBG_CALL_MPI_Comm_remote_group:
       src.handle = HandleToU64(args.comm);
@@ -119,7 +119,7 @@ void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc) {
     default:
       break;
   }
-  RecordGroup(group, scope.call(), 0, src, rank_args, nargs, name);
+  RecordGroup(group, call.call, 0, src, rank_args, nargs, name);
 }
 
 void PreGroupFree(CallFacts, GroupFreeArgs& args) {

@@ -8,8 +8,8 @@
 
 namespace mpidbg::rt {
 
-void PreGroupMake(CallScope& scope, GroupMakeArgs& args);
-void PostGroupMake(CallScope& scope, GroupMakeArgs& args, int rc);
+CallComm PreGroupMake(CallFacts call, GroupMakeArgs& args);
+void PostGroupMake(CallFacts call, GroupMakeArgs& args, int rc);
 void PreGroupFree(CallFacts call, GroupFreeArgs& args);
 void PostGroupFree(CallFacts call, GroupFreeArgs& args, int rc);
 

@@ -11,37 +11,33 @@
 
 namespace mpidbg::rt {
 
-#define MPIDBG_DECLARE_HOOKS(Category, Args)        \
-  void Pre##Category(CallScope& scope, Args& args); \
-  void Post##Category(CallScope& scope, Args& args, int rc);
+// What each category's hooks get (gen/categories.def): the call scope, or for a
+// category declared `facts` the call's facts by value (its hooks publish nothing in the
+// thread record); for one declared `facts comm` the Pre hook also returns the
+// communicator the call publishes.
+#define MPIDBG_DECLARE_HOOKS(Category, Args, Given, PreResult) \
+  PreResult Pre##Category(Given, Args& args);                 \
+  void Post##Category(Given, Args& args, int rc);
 
-MPIDBG_DECLARE_HOOKS(Init, InitArgs)
-MPIDBG_DECLARE_HOOKS(Finalize, FinalizeArgs)
-MPIDBG_DECLARE_HOOKS(Plain, PlainArgs)
-MPIDBG_DECLARE_HOOKS(Sendrecv, SendrecvArgs)
-MPIDBG_DECLARE_HOOKS(SendrecvNonblocking, SendrecvArgs)
-MPIDBG_DECLARE_HOOKS(Iprobe, P2pArgs)
-MPIDBG_DECLARE_HOOKS(P2pPersistent, P2pArgs)
-MPIDBG_DECLARE_HOOKS(CollBlocking, CollArgs)
-MPIDBG_DECLARE_HOOKS(CollNonblocking, CollArgs)
-MPIDBG_DECLARE_HOOKS(CollPersistent, CollArgs)
-MPIDBG_DECLARE_HOOKS(CommCreate, CommCreateArgs)
-MPIDBG_DECLARE_HOOKS(CommIdup, CommCreateArgs)
-MPIDBG_DECLARE_HOOKS(CommFree, CommFreeArgs)
-MPIDBG_DECLARE_HOOKS(CommSetName, CommSetNameArgs)
+MPIDBG_DECLARE_HOOKS(Init, InitArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(Finalize, FinalizeArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(Plain, PlainArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(Sendrecv, SendrecvArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(SendrecvNonblocking, SendrecvArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(CollBlocking, CollArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(CollNonblocking, CollArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(CollPersistent, CollArgs, CallScope& scope, void)
+MPIDBG_DECLARE_HOOKS(Start, StartArgs, CallFacts call, void)
+MPIDBG_DECLARE_HOOKS(RequestFree, RequestFreeArgs, CallFacts call, void)
+MPIDBG_DECLARE_HOOKS(Cancel, CancelArgs, CallFacts call, void)
+MPIDBG_DECLARE_HOOKS(Iprobe, P2pArgs, CallFacts call, CallComm)
+MPIDBG_DECLARE_HOOKS(P2pPersistent, P2pArgs, CallFacts call, CallComm)
+MPIDBG_DECLARE_HOOKS(CommCreate, CommCreateArgs, CallFacts call, CallComm)
+MPIDBG_DECLARE_HOOKS(CommIdup, CommCreateArgs, CallFacts call, CallComm)
+MPIDBG_DECLARE_HOOKS(CommFree, CommFreeArgs, CallFacts call, CallComm)
+MPIDBG_DECLARE_HOOKS(CommSetName, CommSetNameArgs, CallFacts call, CallComm)
 
 #undef MPIDBG_DECLARE_HOOKS
-
-// Categories declared with `facts` (their hooks publish nothing in the thread record).
-#define MPIDBG_DECLARE_FACTS_HOOKS(Category, Args) \
-  void Pre##Category(CallFacts call, Args& args);  \
-  void Post##Category(CallFacts call, Args& args, int rc);
-
-MPIDBG_DECLARE_FACTS_HOOKS(Start, StartArgs)
-MPIDBG_DECLARE_FACTS_HOOKS(RequestFree, RequestFreeArgs)
-MPIDBG_DECLARE_FACTS_HOOKS(Cancel, CancelArgs)
-
-#undef MPIDBG_DECLARE_FACTS_HOOKS
 
 // The hooks of P2pBlocking and P2pNonblocking are inline, in rt/hot/hooks_p2p.h, and those
 // of Completion in rt/hot/hooks_completion.h (the generated wrappers include both).

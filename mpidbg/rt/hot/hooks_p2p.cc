@@ -123,11 +123,13 @@ void PostSendrecvNonblocking(CallScope& scope, SendrecvArgs& args, int rc) {
   IndexRequest(ts, handle, recv, send);
 }
 
-void PreP2pPersistent(CallScope& scope, P2pArgs& args) { ResolveComm(scope, args); }
+CallComm PreP2pPersistent(CallFacts call, P2pArgs& args) {
+  return ResolveCallComm(call.thread, args);
+}
 
-void PostP2pPersistent(CallScope& scope, P2pArgs& args, int rc) {
+void PostP2pPersistent(CallFacts call, P2pArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.request == nullptr || *args.request == MPI_REQUEST_NULL) return;
-  PostOperationRecord(scope.thread(), scope.call(), args, MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE,
+  PostOperationRecord(call.thread, call.call, args, MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE,
                 false);
 }
 
@@ -146,14 +148,15 @@ void PostStart(CallFacts call, StartArgs& args, int rc) {
   }
 }
 
-void PreIprobe(CallScope& scope, P2pArgs& args) {
-  ResolveComm(scope, args);
-  if (args.message != nullptr) KeepStatus(args, &scope.thread()->own_status[0]);
+CallComm PreIprobe(CallFacts call, P2pArgs& args) {
+  const CallComm comm = ResolveCallComm(call.thread, args);
+  if (args.message != nullptr) KeepStatus(args, &call.thread->own_status[0]);
+  return comm;
 }
 
-void PostIprobe(CallScope& scope, P2pArgs& args, int rc) {
+void PostIprobe(CallFacts call, P2pArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.flag == nullptr || *args.flag == 0) return;
-  MessageMatched(scope.thread(), scope.call(), args);
+  MessageMatched(call.thread, call.call, args);
 }
 
 void PreRequestFree(CallFacts call, RequestFreeArgs& args) {

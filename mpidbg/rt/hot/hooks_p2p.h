@@ -66,20 +66,26 @@ void ConsumeIfGone(uint64_t saved_message, const MPI_Message* message, int rc);
 // The view of "no communicator".
 extern const CommView kNoCommView;
 
-// The call's communicator (for Mrecv/Imrecv the matched message's) in a.view, and in
-// the thread record.
-MPIDBG_ALWAYS_INLINE void ResolveComm(CallScope& scope, P2pArgs& a) {
+// The call's communicator (for Mrecv/Imrecv the matched message's) in a.view; returns
+// what the call publishes of it ({0, 0} for none).
+MPIDBG_ALWAYS_INLINE CallComm ResolveCallComm(ThreadState* ts, P2pArgs& a) {
   if (a.comm != MPI_COMM_NULL) {
-    a.view = &CommViewOf(scope.thread(), a.comm);
-    scope.SetComm(*a.view);
-  } else if (a.message == nullptr || a.direction != MPIDBG_OPERATION_RECV) {
-    a.view = &kNoCommView;
-  } else {
-    const MessageComm m = ResolveMessageComm(scope.thread(), HandleToU64(*a.message));
-    a.view = m.view;
-    a.saved_message = m.saved_message;
-    if (m.view != &kNoCommView) scope.SetComm(*m.view);
+    a.view = &CommViewOf(ts, a.comm);
+    return CallCommOf(*a.view);
   }
+  if (a.message == nullptr || a.direction != MPIDBG_OPERATION_RECV) {
+    a.view = &kNoCommView;
+    return CallComm{0, 0};
+  }
+  const MessageComm m = ResolveMessageComm(ts, HandleToU64(*a.message));
+  a.view = m.view;
+  a.saved_message = m.saved_message;
+  return CallCommOf(*m.view);  // kNoCommView's words are {0, 0}
+}
+
+// The same, published in the thread record.
+MPIDBG_ALWAYS_INLINE void ResolveComm(CallScope& scope, P2pArgs& a) {
+  scope.SetComm(ResolveCallComm(scope.thread(), a));
 }
 
 // The peer's world rank (comm_registry's PeerWorld, inline: it runs per message).

@@ -268,6 +268,14 @@ struct CallFacts {
   bool fortran;
 };
 
+// The communicator a call publishes in the live words: what the Pre hooks of a `facts
+// comm` category return, and the wrapper hands to CallScope::SetComm. {0, 0}: none.
+struct CallComm {
+  uint64_t handle;
+  uint64_t job_id;
+};
+inline CallComm CallCommOf(const CommView& v) { return CallComm{v.handle, v.job_id}; }
+
 // Defined inline, and forced so: every wrapper runs these, and a call into another
 // object per step would cost more than the steps (the compiler otherwise outlines them,
 // being used by hundreds of wrappers).
@@ -339,6 +347,10 @@ class CallScope {
     return detail_;
   }
   void SetComm(const CommView& comm) {
+    detail_.comm_handle = comm.handle;
+    detail_.comm_job_id = comm.job_id;
+  }
+  void SetComm(CallComm comm) {
     detail_.comm_handle = comm.handle;
     detail_.comm_job_id = comm.job_id;
   }

@@ -7,13 +7,13 @@
 
 namespace mpidbg::rt {
 
-void PrePartitionedInit(CallScope& scope, PartitionedInitArgs& args) {
-  PreP2pPersistent(scope, args.p2p);
+CallComm PrePartitionedInit(CallFacts call, PartitionedInitArgs& args) {
+  return PreP2pPersistent(call, args.p2p);
 }
 
-void PostPartitionedInit(CallScope& scope, PartitionedInitArgs& args, int rc) {
+void PostPartitionedInit(CallFacts call, PartitionedInitArgs& args, int rc) {
   // The request's envelope is an ordinary persistent operation record.
-  PostP2pPersistent(scope, args.p2p, rc);
+  PostP2pPersistent(call, args.p2p, rc);
   if (rc != MPI_SUCCESS || args.p2p.request == nullptr || *args.p2p.request == MPI_REQUEST_NULL) {
     return;
   }

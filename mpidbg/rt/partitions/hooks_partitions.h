@@ -10,8 +10,8 @@ namespace mpidbg::rt {
 
 // A hook with nothing to do is defined here, inline, so the wrapper calls nothing.
 
-void PrePartitionedInit(CallScope& scope, PartitionedInitArgs& args);
-void PostPartitionedInit(CallScope& scope, PartitionedInitArgs& args, int rc);
+CallComm PrePartitionedInit(CallFacts call, PartitionedInitArgs& args);
+void PostPartitionedInit(CallFacts call, PartitionedInitArgs& args, int rc);
 inline void PrePartitionMark(CallFacts, PartitionMarkArgs&) {}
 void PostPartitionMark(CallFacts call, PartitionMarkArgs& args, int rc);
 
