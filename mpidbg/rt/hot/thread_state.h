@@ -346,14 +346,11 @@ class CallScope {
     }
     return detail_;
   }
-  void SetComm(const CommView& comm) {
-    detail_.comm_handle = comm.handle;
-    detail_.comm_job_id = comm.job_id;
-  }
   void SetComm(CallComm comm) {
     detail_.comm_handle = comm.handle;
     detail_.comm_job_id = comm.job_id;
   }
+  void SetComm(const CommView& comm) { SetComm(CallCommOf(comm)); }
   // The op record of a blocking point-to-point call (published in the thread record).
   void SetOperationRecord(uint64_t op) { detail_.op = op; }
   // The flight entry of a blocking send or receive (below MPI_THREAD_MULTIPLE): named
