@@ -10,6 +10,7 @@
 #include "core/spinlock.h"
 #include "rt/datatypes/datatype_lifetime.h"
 #include "rt/datatypes/type_envelope.h"
+#include "rt/datatypes/type_extents.h"
 #include "rt/hot/datatype_info.h"
 #include "rt/handle_widening.h"
 #include "rt/process/init_steps.h"
@@ -205,7 +206,15 @@ void ReleaseContents(Contents* c, bool recorded_copies) {
   FreeContents(c);
 }
 
-void FillSizes(MPI_Datatype t, mpidbg_datatype_record* rec) {
+void FillSizes(MPI_Datatype t, const TypeExtents* bounds, mpidbg_datatype_record* rec) {
+  if (bounds != nullptr) {
+    rec->size = bounds->size;
+    rec->lb = bounds->lb;
+    rec->extent = bounds->extent;
+    rec->true_lb = bounds->true_lb;
+    rec->true_extent = bounds->true_extent;
+    return;
+  }
   MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
   if (PMPI_Type_size_x(t, &size) == MPI_SUCCESS) rec->size = size;
   if (PMPI_Type_get_extent_x(t, &lb, &extent) == MPI_SUCCESS) {
@@ -277,9 +286,12 @@ void FillArrays(const Contents& c, const MPI_Datatype* inputs, int n,
   });
 }
 
-// `fortran`: the type was made through a Fortran binding (CallScope::fortran).
+// `fortran`: the type was made through a Fortran binding (CallScope::fortran). `bounds`:
+// the type's size and bounds when the caller knows them (type_extents.h), else nullptr:
+// asked of MPI.
 mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents& c,
-                                const MPI_Datatype* inputs, int n, bool fortran) {
+                                const MPI_Datatype* inputs, int n, bool fortran,
+                                const TypeExtents* bounds) {
   uint32_t flags = 0;
   if (c.combiner == MPI_COMBINER_NAMED || IsF90(c.combiner)) {
     // Named types and the MPI_Type_create_f90_* results are predefined (usable
@@ -290,7 +302,7 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
   if (head == nullptr) return nullptr;
   auto* rec = core::As<mpidbg_datatype_record>(head);
   rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
-  FillSizes(t, rec);
+  FillSizes(t, bounds, rec);
   FillArrays(c, inputs, n, rec);
   rec->combiner = CombinerOf(c.combiner);
   // Where a type a constructor just made has no name (ConstructedTypeMayBeNamed),
@@ -366,8 +378,15 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
   // (datatype_lifetime.h).
   mpidbg_object_head* room[16];
   mpidbg_object_head** derived = RoomOrHeap(room, static_cast<size_t>(n > 0 ? n : 0));
-  const int nderived = RecordInputs(in, n, depth, derived);
-  mpidbg_datatype_record* rec = Publish(t, creator, c, in, n, fortran);
+  // One predefined input (one look-up of the named-type cache says so and gives its
+  // bounds): nothing to record first, and a contiguous or vector type's own bounds
+  // follow from the arguments.
+  TypeExtents input, bounds;
+  const bool one_predefined = described && n == 1 && DescribedPredefinedExtents(in[0], &input);
+  const bool bounds_known = one_predefined && ExtentsFromArguments(*call, input, &bounds);
+  const int nderived = one_predefined ? 0 : RecordInputs(in, n, depth, derived);
+  mpidbg_datatype_record* rec =
+      Publish(t, creator, c, in, n, fortran, bounds_known ? &bounds : nullptr);
   if (nderived > 0 && rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
     NoteDatatypeInputs(&rec->obj, derived, nderived);
   }

@@ -34,6 +34,21 @@ bool DatatypeMayBeInOperations(uint64_t handle);
 // (its cache); false says nothing (not described yet, or derived).
 bool IsDescribedPredefined(MPI_Datatype datatype);
 
+// A type's size and bounds: MPI_Type_size_x, MPI_Type_get_extent_x,
+// MPI_Type_get_true_extent_x.
+struct TypeExtents {
+  int64_t size = 0;
+  int64_t lb = 0;
+  int64_t extent = 0;
+  int64_t true_lb = 0;
+  int64_t true_extent = 0;
+};
+
+// As IsDescribedPredefined, and when true `out` holds the type's size and bounds, as
+// MPI gave them when the type was described (a predefined type's never change). False
+// also when MPI did not answer the bounds queries then.
+bool DescribedPredefinedExtents(MPI_Datatype datatype, TypeExtents* out);
+
 }  // namespace mpidbg::rt
 
 #endif  // MPIDBG_RT_DATATYPE_INFO_H

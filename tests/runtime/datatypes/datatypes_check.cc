@@ -6,6 +6,8 @@
 //    MPI_Type_get_envelope/get_contents and against the arguments given), sizes, lb,
 //    extents, Fortran index (on Open MPI none until the program's MPI_Type_c2f, then
 //    that one), COMMITTED, names (empty types too: Open MPI names them);
+//  - sizes and bounds the runtime works out from a contiguous or vector type's
+//    arguments are MPI's, over every predefined type and the edge cases;
 //  - the type map of nested types rebuilt from records alone matches MPI's size and
 //    true extent;
 //  - freeing: FREED at once, RELEASED only when no live derived type and no pending
@@ -17,6 +19,8 @@
 //    unseen) gets a record with creator MPI_Type_get_contents.
 // Usage: datatypes_check <mpich|openmpi>. Exit status 0 = all passed.
 #include <mpi.h>
+
+#include <string.h>
 
 #include <algorithm>
 #include <string>
@@ -327,6 +331,62 @@ void CheckPredefined() {
     seen.push_back(r->obj.handle);
   }
   RT_CHECK(seen.size() >= 40);
+}
+
+// The handle of a record, as this MPI's MPI_Datatype.
+// (MPICH: an int, the low 32 bits; Open MPI: a pointer.)
+MPI_Datatype TypeOf(uint64_t handle) {
+  static_assert(sizeof(MPI_Datatype) == 4 || sizeof(MPI_Datatype) == 8, "handle size");
+  MPI_Datatype t;
+  if constexpr (sizeof(MPI_Datatype) == 4) {
+    const uint32_t low = static_cast<uint32_t>(handle);
+    memcpy(&t, &low, sizeof t);
+  } else {
+    memcpy(&t, &handle, sizeof t);
+  }
+  return t;
+}
+
+// Sizes and bounds the runtime works out from the arguments (MPI_Type_contiguous and
+// MPI_Type_vector of a predefined type) must be MPI's own: every predefined type of the
+// runtime's table, over counts, block lengths and strides around the edges where it
+// asks MPI instead (empty types, negative strides, stride below the block length).
+// MPI_Type_create_hvector, always asked, for comparison.
+void CheckBoundsFromArguments() {
+  std::vector<MPI_Datatype> olds;
+  for (const Rec* r : Records<Rec>(Table())) {
+    if ((r->obj.hdr.flags & MPIDBG_REC_PREDEFINED) != 0 && r->combiner == MPIDBG_COMBINER_NAMED) {
+      olds.push_back(TypeOf(r->obj.handle));
+    }
+  }
+  RT_CHECK(olds.size() >= 40);
+  int made = 0;
+  for (MPI_Datatype old : olds) {
+    for (int count : {0, 1, 2, 5, 1000}) {
+      MPI_Datatype t;
+      if (MPI_Type_contiguous(count, old, &t) != MPI_SUCCESS) continue;
+      CheckAgainstMpi(Live(t), t);
+      MPI_Type_free(&t);
+      ++made;
+    }
+    for (int count : {0, 1, 3}) {
+      for (int blocklength : {0, 1, 2}) {
+        for (int stride : {-3, -1, 0, 1, 2, 7}) {
+          MPI_Datatype t;
+          if (MPI_Type_vector(count, blocklength, stride, old, &t) == MPI_SUCCESS) {
+            CheckAgainstMpi(Live(t), t);
+            MPI_Type_free(&t);
+            ++made;
+          }
+          if (MPI_Type_create_hvector(count, blocklength, stride * 3, old, &t) == MPI_SUCCESS) {
+            CheckAgainstMpi(Live(t), t);
+            MPI_Type_free(&t);
+          }
+        }
+      }
+    }
+  }
+  RT_CHECK(made >= 40 * 50);
 }
 
 void CheckConstructors() {
@@ -787,6 +847,7 @@ int main(int argc, char** argv) {
   if (Root() != nullptr) {
     CheckPredefined();
     CheckConstructors();
+    CheckBoundsFromArguments();
     CheckF90();
     CheckNestedAndLifetime();
     CheckPendingOperation();
