@@ -286,14 +286,15 @@ void FillArrays(const Contents& c, const MPI_Datatype* inputs, int n,
   });
 }
 
-// `fortran`: the type was made through a Fortran binding (CallScope::fortran). `bounds`:
-// the type's size and bounds when the caller knows them (type_extents.h), else nullptr:
-// asked of MPI.
-mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents& c,
-                                const MPI_Datatype* inputs, int n, bool fortran,
-                                const TypeExtents* bounds) {
+// Writes a record of `t` with MPI's combiner `combiner`; `fill_arrays(rec)` fills its
+// integers, addresses and types. `fortran`: the type was made through a Fortran binding
+// (CallScope::fortran). `bounds`: the type's size and bounds when the caller knows them
+// (type_extents.h), else nullptr: asked of MPI.
+template <typename FillArraysFn>
+mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, int combiner, bool fortran,
+                                const TypeExtents* bounds, FillArraysFn&& fill_arrays) {
   uint32_t flags = 0;
-  if (c.combiner == MPI_COMBINER_NAMED || IsF90(c.combiner)) {
+  if (combiner == MPI_COMBINER_NAMED || IsF90(combiner)) {
     // Named types and the MPI_Type_create_f90_* results are predefined (usable
     // without a commit, never freed).
     flags = MPIDBG_REC_PREDEFINED | MPIDBG_TYPE_COMMITTED;
@@ -303,8 +304,8 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
   auto* rec = core::As<mpidbg_datatype_record>(head);
   rec->create_pc = (head->hdr.flags & MPIDBG_REC_PREDEFINED) != 0 ? 0 : CurrentCallSite();
   FillSizes(t, bounds, rec);
-  FillArrays(c, inputs, n, rec);
-  rec->combiner = CombinerOf(c.combiner);
+  fill_arrays(rec);
+  rec->combiner = CombinerOf(combiner);
   // Where a type a constructor just made has no name (ConstructedTypeMayBeNamed),
   // MPI_Type_set_name gives it one later, and is recorded; a predefined type, a
   // duplicate or one met unrecorded may have one already.
@@ -319,10 +320,40 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, const Contents&
   // the runtime. It is asked only where it exists already (named types, types made
   // through a Fortran binding; not MPI_Type_create_f90_*'s, made on demand); the
   // application's own MPI_Type_c2f fills it in (NoteDatatypeFortranIndex).
-  const bool has_index = !kFortranIndexOnRequest || fortran || c.combiner == MPI_COMBINER_NAMED;
+  const bool has_index = !kFortranIndexOnRequest || fortran || combiner == MPI_COMBINER_NAMED;
   rec->obj.fortran_index = has_index ? static_cast<int32_t>(PMPI_Type_c2f(t)) : -1;
   g_datatypes.EndCreate(head);
   return rec;
+}
+
+// The commonest constructor call: every stretch of its contents one scalar argument
+// (ArgRuns::singles: MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_hvector,
+// MPI_Type_create_resized, MPI_Type_dup) and its one input a predefined type. Whether
+// the contents fit the record's room (the caller checks, ScalarsFitRoom), and
+// copies them there, without the general path's counting, checking and staging.
+bool ScalarsFitRoom(const TypeCreateArgs& call) {
+  const size_t int_words = (static_cast<size_t>(call.ints.count) * sizeof(int32_t) + 7) / 8;
+  constexpr size_t kRoomWords = sizeof(mpidbg_datatype_record::contents_room) / sizeof(uint64_t);
+  return int_words + static_cast<size_t>(call.addrs.count) + 1 <= kRoomWords;
+}
+
+void FillScalarsInRoom(const TypeCreateArgs& call, MPI_Datatype input, mpidbg_datatype_record* rec) {
+  uint64_t* room = rec->contents_room;
+  const int ni = call.ints.count, na = call.addrs.count;
+  auto* ints = reinterpret_cast<int32_t*>(room);
+  for (int i = 0; i < ni; ++i) ints[i] = *call.ints.run[i].at;
+  room += (static_cast<size_t>(ni) * sizeof(int32_t) + 7) / 8;
+  auto* addrs = reinterpret_cast<int64_t*>(room);
+  for (int i = 0; i < na; ++i) addrs[i] = *call.addrs.run[i].at;
+  room += na;
+  room[0] = HandleToU64(input);
+  auto place = [](const void* at, int count, uint32_t elem_size) {
+    return mpidbg_array{count != 0 ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(at)) : 0,
+                        static_cast<uint32_t>(count), elem_size};
+  };
+  rec->integers = place(ints, ni, sizeof(int32_t));
+  rec->addresses = place(addrs, na, sizeof(int64_t));
+  rec->types = place(room, 1, sizeof(uint64_t));
 }
 
 mpidbg_datatype_record* LiveRecord(MPI_Datatype t) {
@@ -378,15 +409,9 @@ mpidbg_datatype_record* Record(MPI_Datatype t, int32_t creator, const MPI_Dataty
   // (datatype_lifetime.h).
   mpidbg_object_head* room[16];
   mpidbg_object_head** derived = RoomOrHeap(room, static_cast<size_t>(n > 0 ? n : 0));
-  // One predefined input (one look-up of the named-type cache says so and gives its
-  // bounds): nothing to record first, and a contiguous or vector type's own bounds
-  // follow from the arguments.
-  TypeExtents input, bounds;
-  const bool one_predefined = described && n == 1 && DescribedPredefinedExtents(in[0], &input);
-  const bool bounds_known = one_predefined && ExtentsFromArguments(*call, input, &bounds);
-  const int nderived = one_predefined ? 0 : RecordInputs(in, n, depth, derived);
-  mpidbg_datatype_record* rec =
-      Publish(t, creator, c, in, n, fortran, bounds_known ? &bounds : nullptr);
+  const int nderived = RecordInputs(in, n, depth, derived);
+  mpidbg_datatype_record* rec = Publish(t, creator, c.combiner, fortran, nullptr,
+                                        [&](mpidbg_datatype_record* r) { FillArrays(c, in, n, r); });
   if (nderived > 0 && rec != nullptr && (rec->obj.hdr.flags & MPIDBG_REC_PREDEFINED) == 0) {
     NoteDatatypeInputs(&rec->obj, derived, nderived);
   }
@@ -449,6 +474,18 @@ mpidbg_datatype_record* RecordDatatype(MPI_Datatype datatype, int32_t creator,
 mpidbg_datatype_record* RecordConstructedDatatype(MPI_Datatype datatype, int32_t creator,
                                                   const TypeCreateArgs& call, bool fortran) {
   core::MaybeSpinGuard guard(g_record_lock);
+  // Scalar contents and one predefined input (one look-up of the named-type cache says
+  // so and gives its bounds): nothing to record first, and a contiguous or vector
+  // type's own bounds follow from the arguments (type_extents.h).
+  TypeExtents input;
+  if (datatype != MPI_DATATYPE_NULL && call.combiner >= 0 && call.ints.singles &&
+      call.addrs.singles && call.ninputs == 1 && call.inputs != nullptr && ScalarsFitRoom(call) &&
+      DescribedPredefinedExtents(call.inputs[0], &input)) {
+    TypeExtents bounds;
+    const bool bounds_known = ExtentsFromArguments(call, input, &bounds);
+    return Publish(datatype, creator, call.combiner, fortran, bounds_known ? &bounds : nullptr,
+                   [&](mpidbg_datatype_record* rec) { FillScalarsInRoom(call, call.inputs[0], rec); });
+  }
   return Record(datatype, creator, call.inputs, call.ninputs, 0, &call, fortran);
 }
 
