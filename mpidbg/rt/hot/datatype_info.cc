@@ -207,20 +207,16 @@ bool DatatypeMayBeInOperations(uint64_t handle) { return g_described_derived.May
 
 bool DescribedPredefinedExtents(MPI_Datatype datatype, TypeExtents* out) {
   if (datatype == MPI_DATATYPE_NULL) return false;
-  TypeExtents read;
-  if (!ReadEntry(HandleToU64(datatype), [&](CacheEntry& e) {
-        if (!e.bounds_known.load(std::memory_order_relaxed)) return false;
-        read.size = e.size.load(std::memory_order_relaxed);
-        read.lb = e.lb.load(std::memory_order_relaxed);
-        read.extent = e.extent.load(std::memory_order_relaxed);
-        read.true_lb = e.true_lb.load(std::memory_order_relaxed);
-        read.true_extent = e.true_extent.load(std::memory_order_relaxed);
-        return true;
-      })) {
-    return false;
-  }
-  *out = read;
-  return true;
+  // Written straight into `out`: the caller reads it only when this returns true.
+  return ReadEntry(HandleToU64(datatype), [out](CacheEntry& e) {
+    if (!e.bounds_known.load(std::memory_order_relaxed)) return false;
+    out->size = e.size.load(std::memory_order_relaxed);
+    out->lb = e.lb.load(std::memory_order_relaxed);
+    out->extent = e.extent.load(std::memory_order_relaxed);
+    out->true_lb = e.true_lb.load(std::memory_order_relaxed);
+    out->true_extent = e.true_extent.load(std::memory_order_relaxed);
+    return true;
+  });
 }
 
 bool IsDescribedPredefined(MPI_Datatype datatype) {

@@ -350,7 +350,8 @@ MPI_Datatype TypeOf(uint64_t handle) {
 // Sizes and bounds the runtime works out from the arguments (MPI_Type_contiguous and
 // MPI_Type_vector of a predefined type) must be MPI's own: every predefined type of the
 // runtime's table, over counts, block lengths and strides around the edges where it
-// asks MPI instead (empty types, negative strides, stride below the block length).
+// asks MPI instead (empty types, negative strides, stride below the block length,
+// counts around the bound of type_extents.h).
 // MPI_Type_create_hvector, always asked, for comparison.
 void CheckBoundsFromArguments() {
   std::vector<MPI_Datatype> olds;
@@ -362,7 +363,7 @@ void CheckBoundsFromArguments() {
   RT_CHECK(olds.size() >= 40);
   int made = 0;
   for (MPI_Datatype old : olds) {
-    for (int count : {0, 1, 2, 5, 1000}) {
+    for (int count : {0, 1, 2, 5, 1000, (1 << 20) - 1, 1 << 20, 1 << 24}) {
       MPI_Datatype t;
       if (MPI_Type_contiguous(count, old, &t) != MPI_SUCCESS) continue;
       CheckAgainstMpi(Live(t), t);
