@@ -138,8 +138,37 @@ int merge_flight_ops(const Vec<OperationEntry>& flight, Vec<OperationEntry>* ope
   if (!recorded.reserve(operations->size())) return kErrNoMemory;
   for (const OperationEntry& op : *operations) recorded.push_back(op.rec.post_serial);
   std::sort(recorded.begin(), recorded.end());
+  // The records a persistent request's start applies to (records.h, MPIDBG_FLIGHT_START),
+  // by request handle.
+  constexpr uint32_t kBoth = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
+  Vec<uint32_t> inactive;
+  for (size_t i = 0; i < operations->size(); ++i) {
+    const uint32_t flags = (*operations)[i].rec.hdr.flags;
+    if ((flags & kBoth) == kBoth && (flags & MPIDBG_REC_FREED) == 0 &&
+        !inactive.push_back(static_cast<uint32_t>(i))) {
+      return kErrNoMemory;
+    }
+  }
+  auto by_request = [operations](uint32_t a, uint32_t b) {
+    return (*operations)[a].rec.request < (*operations)[b].rec.request;
+  };
+  std::sort(inactive.begin(), inactive.end(), by_request);
   for (const OperationEntry& op : flight) {
     if (std::binary_search(recorded.begin(), recorded.end(), op.rec.post_serial)) continue;
+    if ((op.rec.hdr.flags & MPIDBG_OPERATION_PERSISTENT) != 0) {
+      const uint32_t* it = std::lower_bound(
+          inactive.begin(), inactive.end(), op.rec.request,
+          [operations](uint32_t i, uint64_t request) { return (*operations)[i].rec.request < request; });
+      if (it != inactive.end() && (*operations)[*it].rec.request == op.rec.request) {
+        // The start, as the runtime applies it when it carries one: the entry's serial
+        // and time, its thread (what the derived record holds of the entry).
+        mpidbg_flight_entry start{};
+        start.post_serial = op.rec.post_serial;
+        start.post_time_ns = op.rec.post_time_ns;
+        mpidbg_operation_apply_start(&start, op.rec.tid, &(*operations)[*it].rec);
+        continue;
+      }
+    }
     if (!operations->push_back(op)) return kErrNoMemory;
   }
   return mqs_ok;

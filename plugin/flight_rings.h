@@ -46,6 +46,8 @@ int read_flight_rings(TargetReader& reader, const SnapshotLimits& limits, TableW
 // Appends the `flight` operations to `operations`, except those whose post_serial an
 // operation record already has: the runtime carried that request into a record before
 // it marked the entry (a process stopped between the two stores), and the record wins.
+// A persistent request's start (records.h, MPIDBG_FLIGHT_START) is applied to the
+// request's inactive record instead, when there is one (mpidbg_operation_apply_start).
 // mqs_ok, or kErrNoMemory.
 int merge_flight_ops(const Vec<OperationEntry>& flight, Vec<OperationEntry>* operations);
 

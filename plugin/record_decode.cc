@@ -315,7 +315,7 @@ void decode_flight_entry(const Decoder& d, mpidbg_flight_entry* out) {
   MPIDBG_FIELD(mpidbg_flight_entry, state);
   MPIDBG_FIELD(mpidbg_flight_entry, direction);
   MPIDBG_FIELD(mpidbg_flight_entry, mode);
-  MPIDBG_FIELD(mpidbg_flight_entry, reserved);
+  MPIDBG_FIELD(mpidbg_flight_entry, flags);
   MPIDBG_FIELD(mpidbg_flight_entry, call);
   MPIDBG_FIELD(mpidbg_flight_entry, peer);
   MPIDBG_FIELD(mpidbg_flight_entry, peer_world);

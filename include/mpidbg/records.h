@@ -42,8 +42,11 @@ extern "C" {
 /* "MPIDSLAB" read as a little-endian uint64. */
 #define MPIDBG_SLAB_MAGIC UINT64_C(0x42414c5344495043)
 /* 2: nonblocking point-to-point requests live in per-thread flight rings (below
- * MPI_THREAD_MULTIPLE); a reader that knows only op records would miss them. */
-#define MPIDBG_LAYOUT_VERSION 2
+ * MPI_THREAD_MULTIPLE); a reader that knows only op records would miss them.
+ * 3: so do the starts of persistent point-to-point requests (MPIDBG_FLIGHT_START); a
+ * reader that does not apply them (mpidbg_operation_apply_start) sees such a request
+ * inactive, and its start as a pending request of its own. */
+#define MPIDBG_LAYOUT_VERSION 3
 
 /* Normalised rank and tag values. */
 #define MPIDBG_RANK_ANY_SOURCE (-1)
@@ -523,6 +526,19 @@ static inline void mpidbg_thread_merge_live(const mpidbg_thread_record* publishe
  * < capacity). An entry holds post p only if its seq is 2 * (p + 1) truncated to 32 bits;
  * any other value (odd: being written; else an older or newer post) means skip it.
  *
+ * A start of a persistent point-to-point request (MPI_Start, MPI_Startall of a request
+ * from MPI_Send_init, MPI_Bsend_init, MPI_Ssend_init, MPI_Rsend_init, MPI_Recv_init or
+ * their large-count forms) is such an entry too, flagged MPIDBG_FLIGHT_START, with the
+ * request's envelope (call: the init call) and the start's post_serial and time; the
+ * request's operation record (MPIDBG_OPERATION_PERSISTENT) stays as the init made it,
+ * INACTIVE. While the entry is POSTED a reader takes that record as started, as the
+ * runtime would have written it: mpidbg_operation_apply_start() of the entry to a copy
+ * of the record (the operation record with the entry's request handle that is
+ * PERSISTENT and INACTIVE and not FREED), and derives no operation of its own from the
+ * entry; only without such a record does the entry give an operation of its own
+ * (mpidbg_operation_from_flight, flagged PERSISTENT). A start the runtime carries
+ * (above) is applied to that record in place, with the entry's post_serial.
+ *
  * The rings are also the send log of these requests (mpidbg_traffic): a send posted into
  * a ring is counted in the traffic counters but not written to the send log; every
  * whole SEND entry of a ring with a nonzero ordinal (0: not counted, e.g. MPI_PROC_NULL),
@@ -535,12 +551,15 @@ enum mpidbg_flight_state {
   MPIDBG_FLIGHT_CARRIED = 3  /* now an operation record with the same post_serial */
 };
 
+/* Flight entry flags. */
+#define MPIDBG_FLIGHT_START 0x1u /* a start of the persistent request `request` (above) */
+
 typedef struct mpidbg_flight_entry {
   uint32_t seq;          /* odd while written; 2 * (position + 1) (mod 2^32) once whole */
   uint8_t state;         /* enum mpidbg_flight_state (changes after seq, one byte store) */
   uint8_t direction;     /* enum mpidbg_operation_direction: SEND or RECV */
   uint8_t mode;          /* enum mpidbg_send_mode */
-  uint8_t reserved;
+  uint8_t flags;         /* MPIDBG_FLIGHT_* (0 before layout 3) */
   int32_t call;          /* enum mpidbg_call_id that posted it */
   int32_t peer;          /* as in mpidbg_operation_record */
   int32_t peer_world;
@@ -570,6 +589,7 @@ static inline void mpidbg_operation_from_flight(const mpidbg_flight_entry* e, ui
   r->hdr.kind = MPIDBG_KIND_OPERATION;
   r->hdr.size = (uint16_t)sizeof *r;
   r->hdr.flags = e->request == 0 ? MPIDBG_OPERATION_BLOCKING : 0u;
+  if ((e->flags & MPIDBG_FLIGHT_START) != 0) r->hdr.flags |= MPIDBG_OPERATION_PERSISTENT;
   r->request = e->request;
   r->comm_handle = e->comm_handle;
   r->comm_job_id = e->comm_job_id;
@@ -591,6 +611,18 @@ static inline void mpidbg_operation_from_flight(const mpidbg_flight_entry* e, ui
   r->actual_tag = MPIDBG_TAG_ANY;
   r->file_offset = -1;
   r->create_pc = e->create_pc;
+}
+
+/* The persistent request's operation record `r` (PERSISTENT, INACTIVE) as the start a
+ * POSTED MPIDBG_FLIGHT_START entry `e` of the thread `tid` is makes it: active, pending,
+ * with the start's post_serial, time and thread. */
+static inline void mpidbg_operation_apply_start(const mpidbg_flight_entry* e, uint64_t tid,
+                                                mpidbg_operation_record* r) {
+  r->hdr.flags &= ~MPIDBG_OPERATION_INACTIVE;
+  r->status = MPIDBG_OPERATION_PENDING;
+  r->post_serial = e->post_serial;
+  r->post_time_ns = e->post_time_ns;
+  r->tid = tid;
 }
 
 /* Partitioned communication (MPI-4: MPI_Psend_init, MPI_Precv_init). The request's

@@ -325,6 +325,128 @@ TEST_P(FlightRings, RingReadInOneFetch) {
 
 INSTANTIATE_TEST_SUITE_P(AllTargets, FlightRings, all_kinds_and_handles(), kind_name);
 
+// Starts of persistent requests (records.h, MPIDBG_FLIGHT_START): a POSTED start entry
+// makes the request's inactive record started (one operation, the start's serial, time
+// and thread); a start whose record is not there is an operation of its own, flagged
+// persistent; a DONE start leaves the record inactive.
+class PersistentStarts : public testing::TestWithParam<KindAndHandles> {
+ protected:
+  static constexpr uint64_t kStartedRequest = 0xac000301;
+  static constexpr uint64_t kLoneRequest = 0xac000302;
+  static constexpr uint64_t kIdleRequest = 0xac000303;
+  static constexpr uint64_t kStartTid = 1500;
+
+  void SetUp() override {
+    FakeDebugger::log().clear();
+    hs_ = GetParam().handle_size;
+    scenario_ = build_main_scenario(GetParam().kind, hs_);
+    ImageBuilder& b = *scenario_.builder;
+    b.root.thread_level = MPIDBG_THREAD_SINGLE;
+    b.root.post_counter = 60;
+    // The records the inits made: inactive, with their first serials.
+    for (uint64_t request : {kStartedRequest, kIdleRequest}) {
+      mpidbg_operation_record rec = make_op(MPIDBG_CALL_MPI_Recv_init, MPIDBG_OPERATION_RECV,
+                                            kWorldHandle, kWorldJob, 40, 2, 2, 41);
+      rec.hdr.flags = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
+      rec.request = request_value(request, hs_);
+      rec.count = 4;
+      rec.bytes = 16;
+      std::strcpy(rec.datatype_name, "MPI_INT");
+      rec.tid = 99;
+      b.add_op(rec);
+    }
+    auto start = [&](uint64_t request, uint64_t serial, uint8_t state) {
+      mpidbg_flight_entry e = make_flight_entry(MPIDBG_CALL_MPI_Recv_init, MPIDBG_OPERATION_RECV,
+                                                kWorldHandle, kWorldJob, serial, 2, 2, 41);
+      e.flags = MPIDBG_FLIGHT_START;
+      e.request = request_value(request, hs_);
+      e.count = 4;
+      e.bytes = 16;
+      e.state = state;
+      e.post_time_ns = 1700000000000000000 + static_cast<int64_t>(serial);
+      return e;
+    };
+    mpidbg_thread_record t = ring_thread(kStartTid);
+    attach_ring(&t, b.add_flight_ring(4, {{0, start(kIdleRequest, 50, MPIDBG_FLIGHT_DONE)},
+                                          {1, start(kStartedRequest, 55, MPIDBG_FLIGHT_POSTED)},
+                                          {2, start(kLoneRequest, 57, MPIDBG_FLIGHT_POSTED)}}),
+                4, 3);
+    b.add_thread(t);
+    b.commit();
+  }
+
+  mpidbg_request_ext_info_t* Request(uint64_t request) {
+    session_ = std::make_unique<HandleSession>(scenario_.target.get());
+    EXPECT_EQ(session_->start(), MPIDBG_SUCCESS);
+    mpidbg_request_ext_info_t* r = nullptr;
+    EXPECT_EQ(session_->request_ext(request_value(request, hs_), &r), MPIDBG_SUCCESS)
+        << std::hex << request;
+    return r;
+  }
+
+  // The world communicator's pending receives with tag 41.
+  std::vector<mqs_pending_operation> Receives() {
+    Session s(scenario_.target.get());
+    EXPECT_EQ(s.start(), mqs_ok) << s.process_message;
+    std::vector<WalkedComm> comms;
+    EXPECT_EQ(s.walk(&comms), mqs_ok);
+    std::vector<mqs_pending_operation> out;
+    for (const WalkedComm& c : comms) {
+      if (c.comm.unique_id != kWorldJob) continue;
+      for (const mqs_pending_operation& r : c.receives) {
+        if (r.desired_tag == 41) out.push_back(r);
+      }
+    }
+    return out;
+  }
+
+  uint32_t hs_ = 4;
+  Scenario scenario_;
+  std::unique_ptr<HandleSession> session_;
+};
+
+TEST_P(PersistentStarts, APostedStartIsItsRecordStarted) {
+  mpidbg_request_ext_info_t* r = Request(kStartedRequest);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->req_ext_bitflags & (MPIDBG_REQUEST_PERSISTENT | MPIDBG_REQUEST_INACTIVE),
+            MPIDBG_REQUEST_PERSISTENT);
+  EXPECT_STREQ(r->req_creator_name, "MPI_Recv_init");
+  EXPECT_EQ(r->req_post_serial, 55u);
+  EXPECT_EQ(r->req_post_time_ns, 1700000000000000055);
+  EXPECT_EQ(r->req_tid, kStartTid);
+  EXPECT_EQ(r->req_tag, 41);
+  EXPECT_STREQ(r->req_datatype_name, "MPI_INT");  // the record's
+  debugger_free(r);
+}
+
+TEST_P(PersistentStarts, ADoneStartLeavesTheRecordInactive) {
+  mpidbg_request_ext_info_t* r = Request(kIdleRequest);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->req_ext_bitflags & (MPIDBG_REQUEST_PERSISTENT | MPIDBG_REQUEST_INACTIVE),
+            MPIDBG_REQUEST_PERSISTENT | MPIDBG_REQUEST_INACTIVE);
+  EXPECT_EQ(r->req_tid, 99u);
+  debugger_free(r);
+}
+
+TEST_P(PersistentStarts, AStartWithoutItsRecordIsAPersistentOperationOfItsOwn) {
+  mpidbg_request_ext_info_t* r = Request(kLoneRequest);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->req_ext_bitflags & (MPIDBG_REQUEST_PERSISTENT | MPIDBG_REQUEST_INACTIVE),
+            MPIDBG_REQUEST_PERSISTENT);
+  EXPECT_EQ(r->req_post_serial, 57u);
+  debugger_free(r);
+}
+
+TEST_P(PersistentStarts, EachStartedRequestIsOnePendingReceive) {
+  // The started record and the lone start; the idle record is not pending.
+  const std::vector<mqs_pending_operation> receives = Receives();
+  ASSERT_EQ(receives.size(), 2u);
+  EXPECT_STREQ(receives[0].extra_text[0], "MPI_Recv_init");
+  EXPECT_STREQ(receives[1].extra_text[0], "MPI_Recv_init");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTargets, PersistentStarts, all_kinds_and_handles(), kind_name);
+
 // Rings whose geometry is damaged: each is skipped and logged, the healthy ring beside
 // them still read, and nothing is read or allocated to the damaged ring's sizes.
 class DamagedFlightRings : public testing::TestWithParam<KindAndHandles> {

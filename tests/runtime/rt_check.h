@@ -161,8 +161,9 @@ void ForEachWholeEntry(const mpidbg_thread_record& t, Fn fn) {
 
 // Operation records as a reader derives them (records.h, mpidbg_flight_entry): the
 // operation table's, and one per POSTED entry of every thread's flight ring that no
-// record carries (same post_serial), with the fields records.h gives. The derived ones
-// stay valid until the next call.
+// record carries (same post_serial), with the fields records.h gives; a persistent
+// request's start (MPIDBG_FLIGHT_START) applied to a copy of the request's inactive
+// record instead. The derived ones stay valid until the next call.
 inline std::vector<const mpidbg_operation_record*> Operations(
     std::vector<std::pair<uint64_t, const mpidbg_operation_record*>>* at = nullptr) {
   static std::deque<mpidbg_operation_record> derived;
@@ -176,6 +177,22 @@ inline std::vector<const mpidbg_operation_record*> Operations(
       bool carried = false;
       for (size_t i = 0; i < recorded; ++i) carried = carried || out[i]->post_serial == e.post_serial;
       if (carried) return;
+      if ((e.flags & MPIDBG_FLIGHT_START) != 0) {
+        // A persistent request's start: its inactive record, as the start makes it.
+        constexpr uint32_t kBoth = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
+        for (size_t i = 0; i < recorded; ++i) {
+          const uint32_t flags = out[i]->hdr.flags;
+          if (out[i]->request != e.request || (flags & kBoth) != kBoth || (flags & MPIDBG_REC_FREED) != 0) {
+            continue;
+          }
+          mpidbg_operation_record started = *out[i];
+          mpidbg_operation_apply_start(&e, t->tid, &started);
+          derived.push_back(started);
+          if (at != nullptr) at->emplace_back(Addr(out[i]), &derived.back());
+          out[i] = &derived.back();
+          return;
+        }
+      }
       mpidbg_operation_record r;
       mpidbg_operation_from_flight(&e, t->tid, &r);
       if (const auto* type = FindObject<mpidbg_datatype_record>(Root()->datatypes, e.datatype, false)) {

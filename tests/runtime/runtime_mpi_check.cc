@@ -73,6 +73,14 @@ const mpidbg_operation_record* FindOp(uint64_t request) {
   return nullptr;
 }
 
+// A request as a reader sees it (rt_check.h Operations(): a persistent request's start
+// in a flight ring applied to its record), copied; request 0 when there is none.
+mpidbg_operation_record Seen(MPI_Request r) {
+  mpidbg_operation_record out{};
+  if (const mpidbg_operation_record* op = rtcheck::RequestOp(U64(r))) out = *op;
+  return out;
+}
+
 const mpidbg_thread_record* FindThread(uint64_t tid) {
   for (const auto* t : Records<mpidbg_thread_record>(g_root->threads)) {
     if (t->tid == tid) return t;
@@ -367,22 +375,40 @@ void CheckPersistentPass(int pass) {
   CHECK_EQ(send->tag, 21);
   CHECK_EQ(send->bytes, 32);
   CHECK(strcmp(send->datatype_name, "MPI_DOUBLE") == 0);
+  // Started, a request is what a reader makes of its record and the start (below
+  // MPI_THREAD_MULTIPLE an entry of the thread's flight ring, records.h
+  // MPIDBG_FLIGHT_START): active, pending, a new post serial, the init's envelope.
+  uint64_t serial = send->post_serial;
   for (int round = 0; round < 3; ++round) {
-    const uint64_t serial = send->post_serial;
     MPI_Startall(2, pr);
-    CHECK_EQ(recv->hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
-    CHECK_EQ(send->hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
-    CHECK(send->post_serial > serial);
+    const mpidbg_operation_record rs = Seen(pr[0]), ss = Seen(pr[1]);
+    CHECK_EQ(rs.request, U64(pr[0]));
+    CHECK_EQ(ss.request, U64(pr[1]));
+    CHECK_EQ(rs.hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
+    CHECK_EQ(ss.hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
+    CHECK_EQ(ss.status, MPIDBG_OPERATION_PENDING);
+    CHECK(ss.post_serial > serial && rs.post_serial > serial && rs.post_serial != ss.post_serial);
+    serial = ss.post_serial > rs.post_serial ? ss.post_serial : rs.post_serial;
+    CHECK_EQ(ss.call, MPIDBG_CALL_MPI_Send_init);
+    CHECK_EQ(rs.call, MPIDBG_CALL_MPI_Recv_init);
+    CHECK_EQ(ss.bytes, 32);
+    CHECK_EQ(ss.tag, 21);
+    CHECK_EQ(rs.peer, peer);
+    CHECK_EQ(ss.buffer, static_cast<uint64_t>(reinterpret_cast<uintptr_t>(sb)));
+    CHECK(strcmp(ss.datatype_name, "MPI_DOUBLE") == 0);
     MPI_Waitall(2, pr, MPI_STATUSES_IGNORE);
+    CHECK_EQ(Seen(pr[0]).hdr.flags & both, both);
+    CHECK_EQ(Seen(pr[1]).hdr.flags & both, both);
     CHECK_EQ(recv->hdr.flags & both, both);
     CHECK_EQ(send->hdr.flags & both, both);
   }
   MPI_Start(&pr[0]);
-  CHECK_EQ(recv->hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
+  CHECK_EQ(Seen(pr[0]).hdr.flags & both, MPIDBG_OPERATION_PERSISTENT);
+  CHECK_EQ(Seen(pr[1]).hdr.flags & both, both);
   MPI_Start(&pr[1]);
   MPI_Wait(&pr[0], MPI_STATUS_IGNORE);
   MPI_Wait(&pr[1], MPI_STATUS_IGNORE);
-  CHECK_EQ(recv->hdr.flags & both, both);
+  CHECK_EQ(Seen(pr[0]).hdr.flags & both, both);
   const uint64_t handles[2] = {U64(pr[0]), U64(pr[1])};
   MPI_Request_free(&pr[0]);
   MPI_Request_free(&pr[1]);

@@ -1,5 +1,6 @@
 // flight_ring.cc — the out-of-line half of flight_ring.h that runs inside MPI calls:
-// carrying an entry into an operation record, and the lifetime checks' scans. Runs once
+// carrying an entry into an operation record (a persistent request's start into the
+// request's own), and the lifetime checks' scans. Runs once
 // per lap of a ring for a request still pending, and on the rare paths named in
 // flight_ring.h. Making and handing on rings (they allocate) is in
 // rt/process/flight_ring_setup.cc.
@@ -51,8 +52,14 @@ void ForEachPosted(Fn fn) {
 void CarryFlightEntry(ThreadState* ts, mpidbg_flight_entry* e) {
   const mpidbg_thread_record* owner =
       ts->flight != nullptr && e >= ts->flight && e <= ts->flight + ts->flight_mask ? ts->rec : OwnerOf(e);
+  const uint64_t tid = owner != nullptr ? owner->tid : ts->tid;
+  // A persistent request's start goes into the request's own record.
+  if ((e->flags & MPIDBG_FLIGHT_START) != 0 && CarryStartIntoRecord(*e, tid)) {
+    e->state = MPIDBG_FLIGHT_CARRIED;
+    return;
+  }
   mpidbg_operation_record body;
-  mpidbg_operation_from_flight(e, owner != nullptr ? owner->tid : ts->tid, &body);
+  mpidbg_operation_from_flight(e, tid, &body);
   // The name from the type's record, not from MPI: a derived type may have been freed
   // by the application since (MPI keeps it for the request; its handle is no longer valid).
   if (e->datatype != 0) {

@@ -50,7 +50,8 @@ MPIDBG_ALWAYS_INLINE uint32_t FlightSlot(uint64_t request) {
 // or memory ran out (the caller then makes an operation record).
 bool OpenFlightRing(ThreadState* ts);
 // A POSTED entry becomes an operation record with the same fields, indexed under its
-// request, then the entry is marked CARRIED.
+// request (a persistent request's start, MPIDBG_FLIGHT_START: the request's own record
+// takes it as started), then the entry is marked CARRIED.
 void CarryFlightEntry(ThreadState* ts, mpidbg_flight_entry* e);
 // Whether a POSTED entry of any thread's ring names this datatype handle / this
 // communicator job id (read the way a debugger reads the rings; for the lifetime checks
@@ -75,6 +76,13 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* FindFlight(uint64_t request) {
   mpidbg_flight_entry* e = g_flight_map[FlightSlot(request)];
   if (e == nullptr || e->request != request || e->state != MPIDBG_FLIGHT_POSTED) return nullptr;
   return e;
+}
+
+// The map forgets `request` (its request was freed): a later request under the same
+// handle value finds no entry of this one's.
+MPIDBG_ALWAYS_INLINE void ForgetFlightHandle(uint64_t request) {
+  mpidbg_flight_entry** slot = &g_flight_map[FlightSlot(request)];
+  if (*slot != nullptr && (*slot)->request == request) *slot = nullptr;
 }
 
 // MPI handed `request` out for a request that gets an operation record: a POSTED entry
@@ -102,7 +110,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* OpenFlightEntry(ThreadState* ts, uint6
     __atomic_store_n(&e->seq, static_cast<uint32_t>(2 * p + 1), __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_RELEASE);
     e->state = kBlocking ? MPIDBG_FLIGHT_POSTED : MPIDBG_FLIGHT_DONE;
-    e->reserved = 0;
+    e->flags = 0;
     e->request = request;
     return e;
   }
@@ -118,7 +126,7 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* OpenFlightEntry(ThreadState* ts, uint6
   __atomic_store_n(&e->seq, static_cast<uint32_t>(2 * p + 1), __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_RELEASE);  // seq odd before the body changes (same thread: a stop)
   e->state = MPIDBG_FLIGHT_POSTED;
-  e->reserved = 0;
+  e->flags = 0;
   e->request = request;
   *slot = e;
   return e;

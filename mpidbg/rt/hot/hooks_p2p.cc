@@ -135,15 +135,85 @@ void PostP2pPersistent(CallFacts call, P2pArgs& args, int rc) {
 
 void PreStart(CallFacts, StartArgs&) {}
 
+namespace {
+
+// Whether a start of the request `op` records is an entry of the thread's flight ring
+// (records.h, MPIDBG_FLIGHT_START): an inactive persistent point-to-point request, not a
+// partitioned one (its rounds are kept beside its record, rt/partitions/) nor a
+// persistent collective.
+bool StartsInRing(const mpidbg_operation_record& op) {
+  constexpr uint32_t kBoth = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
+  return (op.hdr.flags & kBoth) == kBoth &&
+         (op.direction == MPIDBG_OPERATION_SEND || op.direction == MPIDBG_OPERATION_RECV) &&
+         op.call != MPIDBG_CALL_MPI_Psend_init && op.call != MPIDBG_CALL_MPI_Precv_init;
+}
+
+// The start of the persistent request `op` describes (its record, or the entry of its
+// last start, which holds the same envelope), as an entry of the thread's ring: the
+// envelope, this start's serial and time; a send counted (the entry is its logged
+// send). The record stays INACTIVE; completion finds the entry through the map and
+// marks it DONE, as a nonblocking request's. False when the thread has no ring.
+template <typename Envelope>
+bool PostStartEntry(ThreadState* ts, const Envelope& op) {
+  mpidbg_flight_entry* e = OpenFlightEntry<false>(ts, op.request);
+  if (e == nullptr) return false;
+  // `op` may be the entry `e` itself (the ring came round to the last start): only the
+  // fields OpenFlightEntry wrote differ, and every other one is copied onto itself.
+  e->flags = MPIDBG_FLIGHT_START;
+  e->direction = op.direction;
+  e->mode = op.mode;
+  e->call = op.call;
+  e->peer = op.peer;
+  e->peer_world = op.peer_world;
+  e->tag = op.tag;
+  e->comm_handle = op.comm_handle;
+  e->comm_job_id = op.comm_job_id;
+  e->buffer = op.buffer;
+  e->datatype = op.datatype;
+  e->count = op.count;
+  e->bytes = op.bytes;
+  e->post_serial = NextPostSerialPlain();
+  e->post_time_ns = ts->live.entry_time_ns;
+  e->create_pc = op.create_pc;
+  e->ordinal = op.direction == MPIDBG_OPERATION_SEND ? CountRingSend(ts, SendOf(*e)) : 0;
+  PublishFlightEntry(ts, e);
+  return true;
+}
+
+// The completed entry of the request's last start, while the map still holds it: a
+// persistent request's envelope never changes, and the map forgets the handle when the
+// request is freed (PostRequestFree), so the entry describes this very request and the
+// start needs no look-up of its record. nullptr otherwise.
+const mpidbg_flight_entry* LastStart(uint64_t request) {
+  const mpidbg_flight_entry* e = g_flight_map[FlightSlot(request)];
+  if (e == nullptr || e->request != request || (e->flags & MPIDBG_FLIGHT_START) == 0 ||
+      e->state != MPIDBG_FLIGHT_DONE) {
+    return nullptr;
+  }
+  return e;
+}
+
+}  // namespace
+
 void PostStart(CallFacts call, StartArgs& args, int rc) {
   if (rc != MPI_SUCCESS || args.requests == nullptr) return;
   ThreadState* ts = call.thread;
   // Partitioned requests (rt/partitions/) are rare: one relaxed load when there are none.
   const bool partitioned = __atomic_load_n(&g_partitioned_requests, __ATOMIC_RELAXED) != 0;
+  // Flight rings are kept only below MPI_THREAD_MULTIPLE (flight_ring.h).
+  const bool rings = !core::Concurrent();
   for (int i = 0; i < args.count; ++i) {
     const uint64_t request = HandleToU64(args.requests[i]);
-    const mpidbg_operation_record* op = StartOperationRecord(request, ts->tid);
-    if (op != nullptr && op->direction == MPIDBG_OPERATION_SEND) CountSend(ts, EnvelopeOf(*op));
+    if (rings) {
+      const mpidbg_flight_entry* last = LastStart(request);
+      if (last != nullptr && PostStartEntry(ts, *last)) continue;
+    }
+    mpidbg_operation_record* op = FindOperationRecord(request);
+    if (op != nullptr && rings && StartsInRing(*op) && PostStartEntry(ts, *op)) continue;
+    if (op != nullptr) {
+      StartFoundRecord(op, ts->tid);
+      if (op->direction == MPIDBG_OPERATION_SEND) CountSend(ts, EnvelopeOf(*op));
+    }
     if (partitioned) StartPartitionRound(request);
   }
 }
@@ -177,6 +247,8 @@ void PreRequestFree(CallFacts call, RequestFreeArgs& args) {
 void PostRequestFree(CallFacts, RequestFreeArgs& args, int rc) {
   if (args.saved == 0) return;
   FinishRequestFree(args.saved, args.ticket, rc == MPI_SUCCESS);
+  // The handle may come back for another request: no start may be taken for its (LastStart).
+  if (rc == MPI_SUCCESS && !core::Concurrent()) ForgetFlightHandle(args.saved);
   if (rc == MPI_SUCCESS && __atomic_load_n(&g_partitioned_requests, __ATOMIC_RELAXED) != 0) {
     ForgetPartitioned(args.saved);
   }

@@ -267,9 +267,7 @@ void FindOperationRecordPairs(const uint64_t* requests, int n, mpidbg_operation_
   }
 }
 
-mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid) {
-  mpidbg_operation_record* rec = FindOperationRecord(request);
-  if (rec == nullptr) return nullptr;
+void StartFoundRecord(mpidbg_operation_record* rec, uint64_t tid) {
   // The request belongs to the starting thread now (MPI forbids two threads using one
   // request at a time): its record is written without the lock.
   core::BeginRecordWrite(&rec->hdr);
@@ -280,7 +278,21 @@ mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid) {
   rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->live.entry_time_ns : core::CoarseRealtimeNs();
   rec->tid = tid;
   core::EndRecordWrite(&rec->hdr);
+}
+
+mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid) {
+  mpidbg_operation_record* rec = FindOperationRecord(request);
+  if (rec != nullptr) StartFoundRecord(rec, tid);
   return rec;
+}
+
+bool CarryStartIntoRecord(const mpidbg_flight_entry& e, uint64_t tid) {
+  mpidbg_operation_record* rec = FindOperationRecord(e.request);
+  if (rec == nullptr || (rec->hdr.flags & MPIDBG_OPERATION_PERSISTENT) == 0) return false;
+  core::BeginRecordWrite(&rec->hdr);
+  mpidbg_operation_apply_start(&e, tid, rec);
+  core::EndRecordWrite(&rec->hdr);
+  return true;
 }
 
 void RetireRequest(uint64_t request, mpidbg_operation_record* expected) {

@@ -84,6 +84,13 @@ void FindOperationRecordPairs(const uint64_t* requests, int n, mpidbg_operation_
 // A persistent request was started; returns the started record (nullptr if unknown) for
 // traffic counting. No generation step (the calling scope's covers it).
 mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid);
+// The same for a record already found (FindOperationRecord).
+void StartFoundRecord(mpidbg_operation_record* rec, uint64_t tid);
+// A POSTED start entry of a persistent request (records.h, MPIDBG_FLIGHT_START) of the
+// thread `tid`, carried: the request's record takes it as started (its post serial and
+// time). False when the request has no record to take it (the caller then carries the
+// entry into a record of its own).
+bool CarryStartIntoRecord(const mpidbg_flight_entry& e, uint64_t tid);
 // A request completed: a persistent one goes INACTIVE, others are released (with their
 // companion). Only if the handle still maps to `expected` (a handle may be reused as
 // soon as MPI frees it). No generation step (the calling scope's covers it).

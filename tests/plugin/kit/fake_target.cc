@@ -448,7 +448,7 @@ void ImageBuilder::encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidb
   PUT(mpidbg_flight_entry, state);
   PUT(mpidbg_flight_entry, direction);
   PUT(mpidbg_flight_entry, mode);
-  PUT(mpidbg_flight_entry, reserved);
+  PUT(mpidbg_flight_entry, flags);
   PUT(mpidbg_flight_entry, call);
   PUT(mpidbg_flight_entry, peer);
   PUT(mpidbg_flight_entry, peer_world);

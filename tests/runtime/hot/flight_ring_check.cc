@@ -6,6 +6,10 @@
 //    Waitany, Testsome);
 //  - a request still pending when its ring comes round is carried into an op record
 //    with the same post serial, seen once, and completed through the index;
+//  - a persistent request's start is a ring entry the reader applies to the request's
+//    inactive record; carried into that record when the ring comes round; completion
+//    makes it inactive again; freed while started it is a FREED orphan; a new request
+//    under a freed one's handle shows its own envelope when started;
 //  - MPI_Request_free of a pending ring request keeps a FREED orphan record;
 //  - a send MPI completed inside MPI_Isend (one shared, completed handle) is DONE from
 //    the start, still a logged send, and kept as a FREED orphan when its handle is freed;
@@ -172,6 +176,120 @@ void CheckCarried() {
   RT_CHECK_EQ(PendingCount(), before);
   // Its receive was counted once, at completion.
   RT_CHECK_EQ(traffic::CountsOf(traffic::JobIdOf(MPI_COMM_WORLD), g_peer, 40).receives, 1u);
+}
+
+// A persistent request's start is a flight ring entry (MPIDBG_FLIGHT_START) that the
+// reader applies to the request's inactive record: one operation, active, the start's
+// serial; the record itself stays as the init made it. Carried when the ring comes
+// round: the record takes the start in place (same serial). Completion makes it
+// inactive again, its receive counted once; MPI_Request_free of a started request keeps
+// a FREED orphan record.
+std::vector<mpidbg_flight_entry> MyEntries(int32_t tag);
+
+void CheckPersistentStarts() {
+  constexpr uint32_t kBoth = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
+  const uint64_t counted = traffic::CountsOf(traffic::JobIdOf(MPI_COMM_WORLD), g_peer, 45).receives;
+  int slow = -1;
+  MPI_Request pr;
+  MPI_Recv_init(&slow, 1, MPI_INT, g_peer, 45, MPI_COMM_WORLD, &pr);
+  const uint64_t handle = U64(pr);
+  const mpidbg_operation_record* record = RequestOp(handle);
+  RT_CHECK(record != nullptr && !FromRing(record) && (record->hdr.flags & kBoth) == kBoth);
+  const size_t before = PendingCount();  // the inactive record among them
+  MPI_Start(&pr);
+  const mpidbg_operation_record* op = RequestOp(handle);
+  RT_CHECK(op != nullptr && (op->hdr.flags & kBoth) == MPIDBG_OPERATION_PERSISTENT &&
+           op->status == MPIDBG_OPERATION_PENDING && op->tag == 45 && op->tid == Tid() &&
+           op->call == MPIDBG_CALL_MPI_Recv_init && strcmp(op->datatype_name, "MPI_INT") == 0);
+  const uint64_t serial = op != nullptr ? op->post_serial : 0;
+  RT_CHECK_EQ(PendingCount(), before);  // the record, started: no operation of its own
+  if (g_rings) {
+    RT_CHECK((record->hdr.flags & kBoth) == kBoth);  // the record as the init made it
+    const std::vector<mpidbg_flight_entry> mine = MyEntries(45);
+    RT_CHECK(!mine.empty() && mine.back().flags == MPIDBG_FLIGHT_START &&
+             mine.back().state == MPIDBG_FLIGHT_POSTED && mine.back().post_serial == serial);
+  }
+  for (int i = 0; i < 200; ++i) {  // about three laps of 64: the start is carried
+    int out = i, in = -1;
+    MPI_Request r[2];
+    MPI_Irecv(&in, 1, MPI_INT, rtcheck::g_rank, 46, MPI_COMM_WORLD, &r[0]);
+    MPI_Isend(&out, 1, MPI_INT, rtcheck::g_rank, 46, MPI_COMM_WORLD, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  }
+  int seen = 0;
+  for (const auto* o : Operations()) seen += o->request == handle ? 1 : 0;
+  RT_CHECK_EQ(seen, 1);
+  op = RequestOp(handle);
+  RT_CHECK(op != nullptr && !FromRing(op) && op->post_serial == serial &&
+           (op->hdr.flags & kBoth) == MPIDBG_OPERATION_PERSISTENT);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int v = 45;
+  MPI_Send(&v, 1, MPI_INT, g_peer, 45, MPI_COMM_WORLD);
+  MPI_Wait(&pr, MPI_STATUS_IGNORE);
+  RT_CHECK_EQ(slow, 45);
+  op = RequestOp(handle);
+  RT_CHECK(op != nullptr && (op->hdr.flags & kBoth) == kBoth);
+  RT_CHECK_EQ(PendingCount(), before);
+  // Started again and completed without a lap: the entry DONE, the record untouched.
+  MPI_Start(&pr);
+  const uint64_t again = RequestOp(handle) != nullptr ? RequestOp(handle)->post_serial : 0;
+  RT_CHECK(again > serial);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Send(&v, 1, MPI_INT, g_peer, 45, MPI_COMM_WORLD);
+  MPI_Wait(&pr, MPI_STATUS_IGNORE);
+  RT_CHECK_EQ(PendingCount(), before);
+  RT_CHECK_EQ(traffic::CountsOf(traffic::JobIdOf(MPI_COMM_WORLD), g_peer, 45).receives, counted + 2);
+  // Freed while started: a FREED orphan record with the start's serial.
+  MPI_Start(&pr);
+  const uint64_t last = RequestOp(handle) != nullptr ? RequestOp(handle)->post_serial : 0;
+  MPI_Request_free(&pr);
+  bool orphan = false;
+  for (const auto* o : traffic::OpsOf(handle, /*orphans=*/true)) {
+    orphan = orphan || ((o->hdr.flags & MPIDBG_REC_FREED) != 0 && o->post_serial == last &&
+                        (o->hdr.flags & MPIDBG_OPERATION_INACTIVE) == 0);
+  }
+  RT_CHECK(orphan);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Send(&v, 1, MPI_INT, g_peer, 45, MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// A persistent request freed and another made under the same handle value (both MPIs
+// hand a freed request's handle out again): the new one's start shows its own envelope,
+// not the freed one's last start. Checked only when MPI did reuse the handle.
+std::vector<mpidbg_flight_entry> MyEntries(int32_t tag);
+
+void CheckPersistentHandleReuse() {
+  int reused = 0;
+  for (int round = 0; round < 4; ++round) {
+    int a = -1, b = -1;
+    MPI_Request first;
+    MPI_Recv_init(&a, 1, MPI_INT, MPI_PROC_NULL, 47, MPI_COMM_WORLD, &first);
+    MPI_Start(&first);
+    MPI_Wait(&first, MPI_STATUS_IGNORE);
+    const uint64_t handle = U64(first);
+    MPI_Request_free(&first);
+    MPI_Request second;
+    MPI_Recv_init(&b, 2, MPI_SHORT, MPI_PROC_NULL, 48, MPI_COMM_WORLD, &second);
+    if (U64(second) == handle) {
+      ++reused;
+      MPI_Start(&second);
+      const mpidbg_operation_record* op = RequestOp(handle);
+      RT_CHECK(op != nullptr && op->tag == 48 && op->count == 2 &&
+               op->buffer == static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&b)));
+      // The start's own entry (what the send log, the lifetime checks and a reader
+      // without the record take), not only the record a reader applies it to.
+      if (g_rings) {
+        const std::vector<mpidbg_flight_entry> mine = MyEntries(48);
+        RT_CHECK(!mine.empty() && mine.back().request == handle && mine.back().count == 2 &&
+                 (mine.back().flags & MPIDBG_FLIGHT_START) != 0 &&
+                 mine.back().buffer == static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&b)));
+      }
+      MPI_Wait(&second, MPI_STATUS_IGNORE);
+    }
+    MPI_Request_free(&second);
+  }
+  if (reused == 0) fprintf(stderr, "note: MPI reused no persistent request handle\n");
 }
 
 // MPI_Request_free of a pending ring request: a FREED orphan record.
@@ -527,6 +645,10 @@ int main(int argc, char** argv) {
   CheckFreedComm();
   CheckExitedPoster();
   CheckChurn();
+  // After the checks that look requests up by handle: the orphan it frees keeps a
+  // handle value MPI hands out again.
+  CheckPersistentStarts();
+  CheckPersistentHandleReuse();
   CheckBlockedThread();
   const int rc = rtcheck::Finish("flight_ring_check");
   MPI_Finalize();
