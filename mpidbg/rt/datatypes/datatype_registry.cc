@@ -236,27 +236,35 @@ void ReadName(MPI_Datatype t, char* out, uint32_t out_size) {
   core::CopyName(out, out_size, name);
 }
 
-// The arrays in the record's own contents_room when they fit there together (each from
-// an 8-byte boundary): no allocation, nothing to free. False when they do not fit.
+// The record's contents_room holds the integers, the addresses and the input types one
+// after the other, each from an 8-byte boundary: the words they take, and whether they
+// fit.
+constexpr size_t kRoomWords = sizeof(mpidbg_datatype_record::contents_room) / sizeof(uint64_t);
+constexpr size_t IntWords(int ni) { return (static_cast<size_t>(ni) * sizeof(int32_t) + 7) / 8; }
+constexpr bool FitsRoom(int ni, int na, int nd) {
+  return IntWords(ni) + static_cast<size_t>(na) + static_cast<size_t>(nd) <= kRoomWords;
+}
+
+// An array of `count` elements at `at` in the room (address 0 when empty).
+mpidbg_array RoomArray(const void* at, int count, uint32_t elem_size) {
+  return mpidbg_array{count != 0 ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(at)) : 0,
+                      static_cast<uint32_t>(count), elem_size};
+}
+
+// The arrays in the record's own contents_room when they fit there together: no
+// allocation, nothing to free. False when they do not fit.
 bool FillArraysInRoom(const Contents& c, const MPI_Datatype* inputs, int n,
                       mpidbg_datatype_record* rec) {
-  if (n < 0 || (n > 0 && inputs == nullptr)) return false;
-  const size_t int_words = (static_cast<size_t>(c.ni) * sizeof(int32_t) + 7) / 8;
-  const size_t words = int_words + static_cast<size_t>(c.na) + static_cast<size_t>(n);
-  if (words > sizeof rec->contents_room / sizeof rec->contents_room[0]) return false;
+  if (n < 0 || (n > 0 && inputs == nullptr) || !FitsRoom(c.ni, c.na, n)) return false;
   uint64_t* room = rec->contents_room;
-  auto place = [](void* at, uint64_t count, uint32_t elem_size) {
-    return mpidbg_array{count != 0 ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(at)) : 0,
-                        static_cast<uint32_t>(count), elem_size};
-  };
   CopyInts(c, reinterpret_cast<int32_t*>(room));
-  rec->integers = place(room, static_cast<uint64_t>(c.ni), sizeof(int32_t));
-  room += int_words;
+  rec->integers = RoomArray(room, c.ni, sizeof(int32_t));
+  room += IntWords(c.ni);
   CopyAddrs(c, reinterpret_cast<int64_t*>(room));
-  rec->addresses = place(room, static_cast<uint64_t>(c.na), sizeof(int64_t));
+  rec->addresses = RoomArray(room, c.na, sizeof(int64_t));
   room += c.na;
   for (int i = 0; i < n; ++i) room[i] = HandleToU64(inputs[i]);
-  rec->types = place(room, static_cast<uint64_t>(n), sizeof(uint64_t));
+  rec->types = RoomArray(room, n, sizeof(uint64_t));
   return true;
 }
 
@@ -328,32 +336,22 @@ mpidbg_datatype_record* Publish(MPI_Datatype t, int32_t creator, int combiner, b
 
 // The commonest constructor call: every stretch of its contents one scalar argument
 // (ArgRuns::singles: MPI_Type_contiguous, MPI_Type_vector, MPI_Type_create_hvector,
-// MPI_Type_create_resized, MPI_Type_dup) and its one input a predefined type. Whether
-// the contents fit the record's room (the caller checks, ScalarsFitRoom), and
-// copies them there, without the general path's counting, checking and staging.
-bool ScalarsFitRoom(const TypeCreateArgs& call) {
-  const size_t int_words = (static_cast<size_t>(call.ints.count) * sizeof(int32_t) + 7) / 8;
-  constexpr size_t kRoomWords = sizeof(mpidbg_datatype_record::contents_room) / sizeof(uint64_t);
-  return int_words + static_cast<size_t>(call.addrs.count) + 1 <= kRoomWords;
-}
-
+// MPI_Type_create_resized, MPI_Type_dup) and its one input a predefined type, whose
+// contents fit the room (FitsRoom). Copied there straight from the arguments, without
+// the general path's staging and stretch-by-stretch counting (FillArraysInRoom).
 void FillScalarsInRoom(const TypeCreateArgs& call, MPI_Datatype input, mpidbg_datatype_record* rec) {
   uint64_t* room = rec->contents_room;
   const int ni = call.ints.count, na = call.addrs.count;
   auto* ints = reinterpret_cast<int32_t*>(room);
   for (int i = 0; i < ni; ++i) ints[i] = *call.ints.run[i].at;
-  room += (static_cast<size_t>(ni) * sizeof(int32_t) + 7) / 8;
+  rec->integers = RoomArray(room, ni, sizeof(int32_t));
+  room += IntWords(ni);
   auto* addrs = reinterpret_cast<int64_t*>(room);
   for (int i = 0; i < na; ++i) addrs[i] = *call.addrs.run[i].at;
+  rec->addresses = RoomArray(room, na, sizeof(int64_t));
   room += na;
   room[0] = HandleToU64(input);
-  auto place = [](const void* at, int count, uint32_t elem_size) {
-    return mpidbg_array{count != 0 ? static_cast<uint64_t>(reinterpret_cast<uintptr_t>(at)) : 0,
-                        static_cast<uint32_t>(count), elem_size};
-  };
-  rec->integers = place(ints, ni, sizeof(int32_t));
-  rec->addresses = place(addrs, na, sizeof(int64_t));
-  rec->types = place(room, 1, sizeof(uint64_t));
+  rec->types = RoomArray(room, 1, sizeof(uint64_t));
 }
 
 mpidbg_datatype_record* LiveRecord(MPI_Datatype t) {
@@ -479,7 +477,8 @@ mpidbg_datatype_record* RecordConstructedDatatype(MPI_Datatype datatype, int32_t
   // type's own bounds follow from the arguments (type_extents.h).
   TypeExtents input;
   if (datatype != MPI_DATATYPE_NULL && call.combiner >= 0 && call.ints.singles &&
-      call.addrs.singles && call.ninputs == 1 && call.inputs != nullptr && ScalarsFitRoom(call) &&
+      call.addrs.singles && call.ninputs == 1 && call.inputs != nullptr &&
+      FitsRoom(call.ints.count, call.addrs.count, 1) &&
       DescribedPredefinedExtents(call.inputs[0], &input)) {
     TypeExtents bounds;
     const bool bounds_known = ExtentsFromArguments(call, input, &bounds);

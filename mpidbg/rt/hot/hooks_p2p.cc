@@ -211,7 +211,7 @@ void PostStart(CallFacts call, StartArgs& args, int rc) {
     mpidbg_operation_record* op = FindOperationRecord(request);
     if (op != nullptr && rings && StartsInRing(*op) && PostStartEntry(ts, *op)) continue;
     if (op != nullptr) {
-      StartFoundRecord(op, ts->tid);
+      StartOperationRecord(op, ts->tid);
       if (op->direction == MPIDBG_OPERATION_SEND) CountSend(ts, EnvelopeOf(*op));
     }
     if (partitioned) StartPartitionRound(request);
@@ -247,7 +247,8 @@ void PreRequestFree(CallFacts call, RequestFreeArgs& args) {
 void PostRequestFree(CallFacts, RequestFreeArgs& args, int rc) {
   if (args.saved == 0) return;
   FinishRequestFree(args.saved, args.ticket, rc == MPI_SUCCESS);
-  // The handle may come back for another request: no start may be taken for its (LastStart).
+  // MPI may hand the handle out again for another request, whose starts must not copy
+  // this one's envelope (LastStart).
   if (rc == MPI_SUCCESS && !core::Concurrent()) ForgetFlightHandle(args.saved);
   if (rc == MPI_SUCCESS && __atomic_load_n(&g_partitioned_requests, __ATOMIC_RELAXED) != 0) {
     ForgetPartitioned(args.saved);

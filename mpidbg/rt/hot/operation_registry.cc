@@ -267,7 +267,7 @@ void FindOperationRecordPairs(const uint64_t* requests, int n, mpidbg_operation_
   }
 }
 
-void StartFoundRecord(mpidbg_operation_record* rec, uint64_t tid) {
+void StartOperationRecord(mpidbg_operation_record* rec, uint64_t tid) {
   // The request belongs to the starting thread now (MPI forbids two threads using one
   // request at a time): its record is written without the lock.
   core::BeginRecordWrite(&rec->hdr);
@@ -278,12 +278,6 @@ void StartFoundRecord(mpidbg_operation_record* rec, uint64_t tid) {
   rec->post_time_ns = ts != nullptr && ts->depth > 0 ? ts->live.entry_time_ns : core::CoarseRealtimeNs();
   rec->tid = tid;
   core::EndRecordWrite(&rec->hdr);
-}
-
-mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid) {
-  mpidbg_operation_record* rec = FindOperationRecord(request);
-  if (rec != nullptr) StartFoundRecord(rec, tid);
-  return rec;
 }
 
 bool CarryStartIntoRecord(const mpidbg_flight_entry& e, uint64_t tid) {

@@ -81,11 +81,10 @@ void FindOperationRecordsSaved(const uint64_t* requests, int n, mpidbg_operation
 // The same with companions (nullptr where a request has none).
 void FindOperationRecordPairs(const uint64_t* requests, int n, mpidbg_operation_record** out,
                         mpidbg_operation_record** companions);
-// A persistent request was started; returns the started record (nullptr if unknown) for
-// traffic counting. No generation step (the calling scope's covers it).
-mpidbg_operation_record* StartOperationRecord(uint64_t request, uint64_t tid);
-// The same for a record already found (FindOperationRecord).
-void StartFoundRecord(mpidbg_operation_record* rec, uint64_t tid);
+// A persistent request (its record, FindOperationRecord) was started, where the start
+// is not a flight ring entry (hooks_p2p.cc, PostStart): active, a new post serial and
+// time. No generation step (the calling scope's covers it).
+void StartOperationRecord(mpidbg_operation_record* rec, uint64_t tid);
 // A POSTED start entry of a persistent request (records.h, MPIDBG_FLIGHT_START) of the
 // thread `tid`, carried: the request's record takes it as started (its post serial and
 // time). False when the request has no record to take it (the caller then carries the
