@@ -140,11 +140,10 @@ int merge_flight_ops(const Vec<OperationEntry>& flight, Vec<OperationEntry>* ope
   std::sort(recorded.begin(), recorded.end());
   // The records a persistent request's start applies to (records.h, MPIDBG_FLIGHT_START),
   // by request handle.
-  constexpr uint32_t kBoth = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
   Vec<uint32_t> inactive;
   for (size_t i = 0; i < operations->size(); ++i) {
-    const uint32_t flags = (*operations)[i].rec.hdr.flags;
-    if ((flags & kBoth) == kBoth && (flags & MPIDBG_REC_FREED) == 0 &&
+    const mpidbg_operation_record& rec = (*operations)[i].rec;
+    if (mpidbg_operation_takes_start(&rec, rec.request) &&
         !inactive.push_back(static_cast<uint32_t>(i))) {
       return kErrNoMemory;
     }

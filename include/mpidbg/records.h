@@ -533,8 +533,9 @@ static inline void mpidbg_thread_merge_live(const mpidbg_thread_record* publishe
  * request's operation record (MPIDBG_OPERATION_PERSISTENT) stays as the init made it,
  * INACTIVE. While the entry is POSTED a reader takes that record as started, as the
  * runtime would have written it: mpidbg_operation_apply_start() of the entry to a copy
- * of the record (the operation record with the entry's request handle that is
- * PERSISTENT and INACTIVE and not FREED), and derives no operation of its own from the
+ * of the record (the operation record mpidbg_operation_takes_start() picks: the one
+ * with the entry's request handle that is PERSISTENT and INACTIVE and not FREED), and
+ * derives no operation of its own from the
  * entry; only without such a record does the entry give an operation of its own
  * (mpidbg_operation_from_flight, flagged PERSISTENT). A start the runtime carries
  * (above) is applied to that record in place, with the entry's post_serial.
@@ -611,6 +612,16 @@ static inline void mpidbg_operation_from_flight(const mpidbg_flight_entry* e, ui
   r->actual_tag = MPIDBG_TAG_ANY;
   r->file_offset = -1;
   r->create_pc = e->create_pc;
+}
+
+/* Whether a POSTED MPIDBG_FLIGHT_START entry of the persistent request `request`
+ * applies to the operation record `r` (the rule above): the record of that request,
+ * PERSISTENT and INACTIVE, not FREED. */
+static inline int mpidbg_operation_takes_start(const mpidbg_operation_record* r,
+                                               uint64_t request) {
+  const uint32_t both = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
+  return r->request == request && (r->hdr.flags & both) == both &&
+         (r->hdr.flags & MPIDBG_REC_FREED) == 0;
 }
 
 /* The persistent request's operation record `r` (PERSISTENT, INACTIVE) as the start a

@@ -179,12 +179,8 @@ inline std::vector<const mpidbg_operation_record*> Operations(
       if (carried) return;
       if ((e.flags & MPIDBG_FLIGHT_START) != 0) {
         // A persistent request's start: its inactive record, as the start makes it.
-        constexpr uint32_t kBoth = MPIDBG_OPERATION_PERSISTENT | MPIDBG_OPERATION_INACTIVE;
         for (size_t i = 0; i < recorded; ++i) {
-          const uint32_t flags = out[i]->hdr.flags;
-          if (out[i]->request != e.request || (flags & kBoth) != kBoth || (flags & MPIDBG_REC_FREED) != 0) {
-            continue;
-          }
+          if (!mpidbg_operation_takes_start(out[i], e.request)) continue;
           mpidbg_operation_record started = *out[i];
           mpidbg_operation_apply_start(&e, t->tid, &started);
           derived.push_back(started);
