@@ -1,0 +1,120 @@
+/*
+ * cycle_bench — one rank repeating one object or request cycle, for the cost per cycle
+ * with and without the runtime (bench/run_cycles.py: timed, or counted under callgrind
+ * by the difference of two run lengths, which cancels MPI_Init and MPI_Finalize).
+ *
+ *   cycle_bench LOOP [CYCLES [PASSES]]
+ *
+ * LOOP is one of
+ *   type              MPI_Type_vector(4, 2, 8, MPI_DOUBLE) + MPI_Type_commit + MPI_Type_free
+ *   comm              MPI_Comm_dup(MPI_COMM_WORLD) + MPI_Comm_free (a one-rank world: the
+ *                     dup's agreement is local, so the cycle is the objects' own cost)
+ *   persistent        MPI_Startall + MPI_Waitall of a persistent receive and send to
+ *                     itself, made once: the steady state of a persistent exchange
+ *   persistent_churn  the same pair made (MPI_Recv_init, MPI_Send_init), started,
+ *                     completed and freed every cycle
+ * Runs CYCLES cycles (default 200000) PASSES times (default 5) after one untimed warm-up
+ * pass of a tenth, and prints the best pass in microseconds per cycle, "%.4f\n". With
+ * PASSES 0 it runs CYCLES cycles once, untimed, and prints nothing: a run for callgrind.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*cycle_fn)(long n);
+
+static void TypeCycles(long n) {
+  for (long i = 0; i < n; ++i) {
+    MPI_Datatype t;
+    MPI_Type_vector(4, 2, 8, MPI_DOUBLE, &t);
+    MPI_Type_commit(&t);
+    MPI_Type_free(&t);
+  }
+}
+
+static void CommCycles(long n) {
+  for (long i = 0; i < n; ++i) {
+    MPI_Comm c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_free(&c);
+  }
+}
+
+static int g_out, g_in;
+static MPI_Request g_pair[2];
+static MPI_Status g_statuses[2];
+
+static void MakePair(void) {
+  MPI_Recv_init(&g_in, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &g_pair[0]);
+  MPI_Send_init(&g_out, 1, MPI_INT, 0, 7, MPI_COMM_SELF, &g_pair[1]);
+}
+
+static void PersistentCycles(long n) {
+  for (long i = 0; i < n; ++i) {
+    MPI_Startall(2, g_pair);
+    MPI_Waitall(2, g_pair, g_statuses);
+  }
+}
+
+static void PersistentChurnCycles(long n) {
+  for (long i = 0; i < n; ++i) {
+    MakePair();
+    MPI_Startall(2, g_pair);
+    MPI_Waitall(2, g_pair, g_statuses);
+    MPI_Request_free(&g_pair[0]);
+    MPI_Request_free(&g_pair[1]);
+  }
+}
+
+int main(int argc, char** argv) {
+  static const struct {
+    const char* name;
+    cycle_fn run;
+  } kLoops[] = {{"type", TypeCycles},
+                {"comm", CommCycles},
+                {"persistent", PersistentCycles},
+                {"persistent_churn", PersistentChurnCycles}};
+  cycle_fn run = NULL;
+  const char* loop = argc > 1 ? argv[1] : "";
+  for (size_t i = 0; i < sizeof kLoops / sizeof kLoops[0]; ++i) {
+    if (strcmp(loop, kLoops[i].name) == 0) run = kLoops[i].run;
+  }
+  if (run == NULL) {
+    fprintf(stderr, "usage: cycle_bench type|comm|persistent|persistent_churn [CYCLES [PASSES]]\n");
+    return 2;
+  }
+  const long cycles = argc > 2 ? atol(argv[2]) : 200000;
+  const int passes = argc > 3 ? atoi(argv[3]) : 5;
+  if (cycles <= 0 || passes < 0) {
+    fprintf(stderr, "cycle_bench: CYCLES must be positive and PASSES not negative\n");
+    return 2;
+  }
+  MPI_Init(&argc, &argv);
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size != 1) {
+    fprintf(stderr, "cycle_bench: run it as one rank\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (run == PersistentCycles) MakePair();
+  if (passes == 0) {
+    run(cycles);
+  } else {
+    run(cycles / 10 + 1);
+    double best = 1e30;
+    for (int p = 0; p < passes; ++p) {
+      const double t0 = MPI_Wtime();
+      run(cycles);
+      const double us = (MPI_Wtime() - t0) / (double)cycles * 1e6;
+      if (us < best) best = us;
+    }
+    printf("%.4f\n", best);
+  }
+  if (run == PersistentCycles) {
+    MPI_Request_free(&g_pair[0]);
+    MPI_Request_free(&g_pair[1]);
+  }
+  MPI_Finalize();
+  return 0;
+}
