@@ -29,8 +29,10 @@ mpidbg_record_header* ObjectRegistry::ReuseEvictedOrphan(uint32_t flags) {
   mpidbg_record_header* slot = shared_.orphans->TakeOldestForReuse(&ReleaseOrphan, this);
   if (slot == nullptr) return nullptr;
   auto* old = reinterpret_cast<mpidbg_object_head*>(slot);
-  // Orphans freed in two steps (Detach) are out of the map already; no lock for them.
-  if (by_handle_.Find(old->handle) == old) {
+  // Orphans freed in two steps (Detach) are out of the map already, and so are those a
+  // newer record of their handle displaced: only MarkFreed leaves one mapped, and a
+  // registry whose frees all detach (datatypes) never looks.
+  if (__atomic_load_n(&freed_mapped_, __ATOMIC_RELAXED) && by_handle_.Find(old->handle) == old) {
     SpinGuard guard(lock_);
     by_handle_.CompareErase(old->handle, old);
   }
@@ -104,6 +106,8 @@ mpidbg_object_head* ObjectRegistry::MarkFreed(uint64_t handle, bool released_now
     rec = by_handle_.Find(handle);
     if (rec == nullptr) return nullptr;
     if ((rec->hdr.flags & MPIDBG_REC_FREED) != 0) return rec;  // freed twice: MPI's error
+    // Before the record is marked: an eviction that sees the mark checks the map.
+    __atomic_store_n(&freed_mapped_, true, __ATOMIC_RELAXED);
     uint64_t refs = 0;
     if (counts_references() && extra_refs_.FindAsWriter(handle, &refs) && refs != 0) {
       // Other references to the object remain: it is not freed yet.

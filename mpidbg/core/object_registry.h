@@ -109,6 +109,8 @@ class ObjectRegistry {
   void Discard(mpidbg_object_head* rec);
 
   SlabTable* table() const { return table_; }
+  // Handles the map holds outside its one-word table (tests: a stale word shows here).
+  uint32_t spilled_handles() const { return by_handle_.spilled(); }
 
  private:
   static void ReleaseOrphan(mpidbg_record_header* rec, void* owner);
@@ -128,6 +130,9 @@ class ObjectRegistry {
   RecordMap by_handle_{64};   // handle -> newest non-predefined record
   RecordMap predefined_{16};  // handle -> predefined record
   HandleMap extra_refs_{16};  // handle -> references beyond the first (kCountReference only)
+  // Set by the first MarkFreed: an orphan may still be mapped (an evicted one is then
+  // looked up before its slot is reused). Under the lock; read by ReuseEvictedOrphan.
+  bool freed_mapped_ = false;
 };
 
 template <typename Record>

@@ -68,6 +68,23 @@ void OrphanList::CarryOutRelease(uint64_t asked, bool beside_mpi) {
 void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside) {
   if (rec == nullptr || release == nullptr) return;
   CarryOutAskedRelease();
+  {
+    // The common case, without AddEvicting's frame: room in the ring, and the budget not
+    // exceeded once the orphan is in (a program that makes and frees all the time: the
+    // new record of each cycle took the oldest orphan's slot).
+    SpinGuard guard(lock_);
+    if (size_ < capacity_ && size_ < __atomic_load_n(c_.budget, __ATOMIC_RELAXED)) {
+      ring_[(head_ + size_) & (capacity_ - 1)] = Entry{rec, release, owner, beside};
+      ++size_;
+      PublishCountLocked();
+      return;
+    }
+  }
+  AddEvicting(rec, release, owner, beside);
+}
+
+void OrphanList::AddEvicting(mpidbg_record_header* rec, ReleaseFn release, void* owner,
+                             bool beside) {
   Entry batch[kBatch];
   uint32_t n = 0;
   bool kept = false;

@@ -97,6 +97,9 @@ class OrphanList {
     void* owner;
     bool beside;  // may be released beside a thread in MPI
   };
+  // Add beyond the common case: the ring grown, or the excess beyond the budget evicted.
+  __attribute__((noinline)) void AddEvicting(mpidbg_record_header* rec, ReleaseFn release,
+                                             void* owner, bool beside);
   // CarryOutAskedRelease once a request numbered `asked` is outstanding.
   void CarryOutRelease(uint64_t asked, bool beside_mpi);
   // ReleaseAll; *kept gets how many orphans stayed because of `beside_mpi`.

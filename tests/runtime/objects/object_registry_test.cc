@@ -227,6 +227,24 @@ TEST_F(ObjectRegistryTest, NewRecordTakesTheSlotOfTheOrphanTheBudgetEvictsNext) 
   EXPECT_EQ(root.orphan_evictions, 2u);
 }
 
+// An orphan MarkFreed left mapped, evicted into a new record: its handle's word in the
+// map is cleared before the slot is reused, or a later handle of the same word would
+// find it taken (and go to the map behind it) while it names a record of another handle.
+TEST_F(ObjectRegistryTest, AnEvictedOrphanStillMappedLeavesTheMap) {
+  root.orphan_budget = 1;
+  const uint64_t h1 = 0x1000;
+  uint64_t h3 = h1 + 1;
+  while (mpidbg::core::RecordMap::SlotOf(h3) != mpidbg::core::RecordMap::SlotOf(h1)) ++h3;
+  mpidbg_info_record* a = Create(h1);
+  registry.MarkFreed(h1, true);  // one step: the orphan stays mapped
+  mpidbg_info_record* b = Create(0x2);  // the budget is full: takes the orphan's slot
+  ASSERT_EQ(b, a);
+  Create(h3);  // no orphan left: a slot of its own, its handle's word the orphan's was
+  EXPECT_EQ(registry.spilled_handles(), 0u);
+  EXPECT_EQ(registry.Find(h1), nullptr);
+  EXPECT_NE(registry.FindLive(h3), nullptr);
+}
+
 TEST_F(ObjectRegistryTest, PredefinedRecordsNeverTakeAnOrphansSlot) {
   root.orphan_budget = 1;
   Create(0x1);
