@@ -157,7 +157,8 @@ def main():
     ap.add_argument("--instructions", action="store_true")
     ap.add_argument("--functions", type=int, default=0)
     ap.add_argument("--library", action="append", default=[],
-                    help="NAME=PATH: another library to preload beside the runtime")
+                    help="NAME=PATH: another library to preload in its own runs ({flavour} "
+                         "in PATH is replaced by each flavour)")
     a = ap.parse_args()
     a.loops = [loop for loop in a.loops.split(",") if loop]
     unknown = [loop for loop in a.loops if loop not in LOOPS]
@@ -175,7 +176,12 @@ def main():
             name, _, path = spec.partition("=")
             if not name or not path or name in ("plain", "runtime", "ratio", "adds"):
                 ap.error(f"--library NAME=PATH, NAME not plain/runtime/ratio/adds: {spec}")
-            libraries[name] = path.replace("{flavour}", flavour)
+            path = path.replace("{flavour}", flavour)
+            if not os.path.exists(path):
+                # A preload the loader cannot find is skipped with a warning, and the run
+                # would pass for that library's.
+                ap.error(f"--library {name}: no such file: {path}")
+            libraries[name] = path
         run = count_loops if a.instructions else time_loops
         result[flavour] = run(a, flavour, exe, libraries)
     print(json.dumps(result, separators=(",", ":")), flush=True)
