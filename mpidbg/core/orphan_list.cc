@@ -68,19 +68,35 @@ void OrphanList::CarryOutRelease(uint64_t asked, bool beside_mpi) {
 void OrphanList::Add(mpidbg_record_header* rec, ReleaseFn release, void* owner, bool beside) {
   if (rec == nullptr || release == nullptr) return;
   CarryOutAskedRelease();
+  // The common cases, without AddEvicting's frame: the budget not reached (a program
+  // that makes and frees all the time: each cycle's new record took the oldest orphan's
+  // slot), or reached, when this orphan in is the oldest out (a kind whose records do not
+  // take orphans' slots). Beyond them (the ring full, keep_all, a budget that shrank),
+  // AddEvicting.
+  Entry evicted{};
   {
-    // The common case, without AddEvicting's frame: room in the ring, and the budget not
-    // exceeded once the orphan is in (a program that makes and frees all the time: the
-    // new record of each cycle took the oldest orphan's slot).
     SpinGuard guard(lock_);
-    if (size_ < capacity_ && size_ < __atomic_load_n(c_.budget, __ATOMIC_RELAXED)) {
+    const uint32_t budget = __atomic_load_n(c_.budget, __ATOMIC_RELAXED);
+    const bool one_out = size_ == budget && size_ != 0 &&
+                         __atomic_load_n(c_.keep_all, __ATOMIC_RELAXED) == 0;
+    if (size_ < capacity_ && (size_ < budget || one_out)) {
       ring_[(head_ + size_) & (capacity_ - 1)] = Entry{rec, release, owner, beside};
-      ++size_;
-      PublishCountLocked();
-      return;
+      if (one_out) {
+        evicted = ring_[head_];
+        head_ = (head_ + 1) & (capacity_ - 1);
+        StepLocked(c_.evictions, 1);
+      } else {
+        ++size_;
+        PublishCountLocked();
+      }
+      rec = nullptr;  // kept
     }
   }
-  AddEvicting(rec, release, owner, beside);
+  if (rec != nullptr) {
+    AddEvicting(rec, release, owner, beside);
+  } else if (evicted.rec != nullptr) {
+    evicted.release(evicted.rec, evicted.owner);  // outside the lock, as every release
+  }
 }
 
 void OrphanList::AddEvicting(mpidbg_record_header* rec, ReleaseFn release, void* owner,
