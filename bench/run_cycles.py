@@ -48,16 +48,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import count_instructions  # noqa: E402
+import run_bench  # noqa: E402
 
 LOOPS = ("type", "comm", "persistent", "persistent_churn")
-LAUNCH = {
-    "mpich": ["mpiexec.mpich", "-bind-to", "core", "-n", "1"],
-    "openmpi": ["mpiexec.openmpi", "--allow-run-as-root", "-n", "1"],
-}
-PRELOAD = {
-    "mpich": lambda lib: ["-env", "LD_PRELOAD", lib],
-    "openmpi": lambda lib: ["-x", "LD_PRELOAD=" + lib],
-}
+# run_bench.py's launch (each rank bound to a core), for one rank.
+LAUNCH = {flavour: cmd[:cmd.index("-n")] + ["-n", "1"] for flavour, cmd in run_bench.LAUNCH.items()}
+PRELOAD = run_bench.PRELOAD
 
 
 def command(flavour, exe, lib, args, tool=()):
