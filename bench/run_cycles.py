@@ -51,6 +51,8 @@ import count_instructions  # noqa: E402
 import run_bench  # noqa: E402
 
 LOOPS = ("type", "comm", "persistent", "persistent_churn")
+# The keys of a loop's JSON entry beside the libraries' names.
+RESERVED = ("plain", "runtime", "ratio", "adds", "functions")
 # run_bench.py's launch (each rank bound to a core), for one rank.
 LAUNCH = {flavour: cmd[:cmd.index("-n")] + ["-n", "1"] for flavour, cmd in run_bench.LAUNCH.items()}
 PRELOAD = run_bench.PRELOAD
@@ -170,8 +172,8 @@ def main():
         libraries = {"runtime": runtime}
         for spec in a.library:
             name, _, path = spec.partition("=")
-            if not name or not path or name in ("plain", "runtime", "ratio", "adds"):
-                ap.error(f"--library NAME=PATH, NAME not plain/runtime/ratio/adds: {spec}")
+            if not name or not path or name in RESERVED:
+                ap.error(f"--library NAME=PATH, NAME not {'/'.join(RESERVED)}: {spec}")
             path = path.replace("{flavour}", flavour)
             if not os.path.exists(path):
                 # A preload the loader cannot find is skipped with a warning, and the run
