@@ -62,8 +62,9 @@ ENV = {
 }
 
 
-def run_once(flavour, exe, runtime, scale, timeout, env=None):
-    """One run of the program; `env` adds variables to the ranks' environment."""
+def run_once(flavour, exe, runtime, scale, timeout, env=None, required=METRICS + CHURN_METRICS):
+    """One run of the program; `env` adds variables to the ranks' environment, and the
+    run fails unless it printed every metric in `required`."""
     cmd = list(LAUNCH[flavour])
     if runtime:
         cmd += PRELOAD[flavour](runtime)
@@ -80,7 +81,7 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None):
                 values[parts[0]] = float(parts[1])
             except ValueError:
                 pass
-    missing = [m for m in METRICS + CHURN_METRICS if m not in values]
+    missing = [m for m in required if m not in values]
     if out.returncode != 0 or missing:
         raise RuntimeError(f"{' '.join(cmd)} failed (exit {out.returncode}, missing "
                            f"{missing}):\n{out.stderr[-2000:]}")

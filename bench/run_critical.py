@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Where in a call added time costs latency or message rate: mpi_bench under a fixed wait.
+
+usage: run_critical.py --build-dir DIR [--flavours mpich,openmpi] [--rounds N]
+                       [--scale S] [--points P,...] [--delays NS,...]
+
+bench/delay_interposer.c (libmpidbg_delay_<flavour>.so) waits a set number of
+nanoseconds at one point of one call — before its PMPI call is entered (send_entry,
+recv_entry, isend_entry, irecv_entry, waitall_entry) or after it returns (send_return,
+...) — and does nothing else. mpi_bench (its latency and message-rate parts;
+MPIDBG_BENCH_CHURN=0) runs plain, interposed with no wait ("none"), and with each wait
+at each point. The ping-pong's latency answers the MPI_Send and MPI_Recv points, the
+message rate the MPI_Isend, MPI_Irecv and MPI_Waitall ones. A recording layer's work
+before a send and after a receive is on a ping-pong's critical path: the peer waits
+for it. Work after a send returns or before a receive is entered overlaps the
+message's flight. How the ratios answer a few nanoseconds at each point also shows
+whether they follow the added time or move in steps (a progress loop's poll period):
+mpidbg/doc/hot_path.md, "Where a call's time counts".
+
+Each round runs every configuration once, each beside a plain run of its own (first
+every other round), the order of configurations reversed every other round; a ratio is
+the configuration's figure over its plain run's; the result is the median of the
+rounds' ratios.
+
+Progress goes to stdout; the last line is one JSON object:
+  critical  {flavour: {"none": {"latency_0_ratio", "latency_1024_ratio",
+             "message_rate_ratio"}, point: {ns: {the same}}}}
+  plain     {flavour: {"latency_0", "latency_1024", "message_rate"}}: the medians of
+            the plain runs (us, msg/s)
+Exits non-zero if nothing ran.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_bench  # noqa: E402
+
+POINTS = tuple(f"{call}_{where}" for call in ("send", "recv", "isend", "irecv", "waitall")
+               for where in ("entry", "return"))
+MEASURED = ("latency_0", "latency_1024", "message_rate")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    run_bench.add_common_arguments(ap)
+    ap.set_defaults(scale=0.3)
+    ap.add_argument("--points", default=",".join(POINTS))
+    ap.add_argument("--delays", default="5,40", help="waits in nanoseconds")
+    a = ap.parse_args()
+    points = [p for p in a.points.split(",") if p]
+    unknown = [p for p in points if p not in POINTS]
+    if unknown:
+        ap.error(f"unknown points {unknown}; known: {', '.join(POINTS)}")
+    delays = [int(d) for d in a.delays.split(",") if d]
+    if any(d <= 0 for d in delays):
+        ap.error("--delays are positive nanoseconds")
+
+    result = {"critical": {}, "plain": {}}
+    for flavour in [f for f in a.flavours.split(",") if f]:
+        exe, _ = run_bench.paths(a.build_dir, flavour)
+        lib = os.path.join(a.build_dir, "bench", f"libmpidbg_delay_{flavour}.so")
+        if not (os.path.exists(exe) and os.path.exists(lib)):
+            print(f"{flavour}: not built ({exe}, {lib}); skipped", flush=True)
+            continue
+        # (label, environment) of each interposed run: no wait, then every point and wait.
+        configs = [("none", {})]
+        configs += [(f"{p}+{d}", {"MPIDBG_DELAY_AT": p, "MPIDBG_DELAY_NS": str(d)})
+                    for p in points for d in delays]
+        ratios = {label: [] for label, _ in configs}
+        plain_runs = []
+        for r in range(a.rounds):
+            order = configs if r % 2 == 0 else configs[::-1]
+            shown = []
+            for label, env in order:
+                # Each interposed run against a plain run beside it, which goes first
+                # every other round: this machine's speed drifts within minutes, more
+                # than a round of many configurations could ignore.
+                pair = {}
+                for side in ((False, True) if r % 2 == 0 else (True, False)):
+                    pair[side] = run_bench.run_once(
+                        flavour, exe, lib if side else None, a.scale, a.timeout,
+                        env={"MPIDBG_BENCH_CHURN": "0", **(env if side else {})},
+                        required=MEASURED)
+                plain_runs.append(pair[False])
+                ratios[label].append({m: pair[True][m] / pair[False][m] for m in MEASURED})
+                shown.append(f"{label} " + "/".join(f"{pair[True][m] / pair[False][m]:.3f}"
+                                                    for m in MEASURED))
+            print(f"{flavour} round {r + 1}/{a.rounds} ratios " + "/".join(MEASURED) + ": " +
+                  ", ".join(shown), flush=True)
+
+        def summary(label):
+            return {f"{m}_ratio": round(statistics.median(x[m] for x in ratios[label]), 4)
+                    for m in MEASURED}
+
+        out = {"none": summary("none")}
+        for p in points:
+            out[p] = {str(d): summary(f"{p}+{d}") for d in delays}
+        result["critical"][flavour] = out
+        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
+                                    for m in MEASURED}
+    print(json.dumps(result, separators=(",", ":")), flush=True)
+    return 0 if result["critical"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
