@@ -88,6 +88,21 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None, required=METRICS +
     return values
 
 
+def run_beside_plain(flavour, exe, lib, scale, timeout, first_plain, lib_env=None,
+                     program_env=None, required=METRICS + CHURN_METRICS):
+    """One run with `lib` preloaded and one plain run beside it, plain first when
+    `first_plain`: (plain, with). `lib_env` goes to the preloaded run only,
+    `program_env` to both. A driver that compares many configurations pairs each with
+    a plain run of its own: this kind of machine's speed drifts within minutes, more
+    than a round of many configurations could ignore."""
+    got = {}
+    for side in ((False, True) if first_plain else (True, False)):
+        env = {**(program_env or {}), **((lib_env or {}) if side else {})}
+        got[side] = run_once(flavour, exe, lib if side else None, scale, timeout, env=env,
+                             required=required)
+    return got[False], got[True]
+
+
 def paths(build_dir, flavour):
     """The benchmark program and the runtime library of `flavour` in a build directory."""
     return (os.path.join(build_dir, "bench", f"mpi_bench_{flavour}"),

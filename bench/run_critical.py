@@ -75,18 +75,12 @@ def main():
             order = configs if r % 2 == 0 else configs[::-1]
             shown = []
             for label, env in order:
-                # Each interposed run against a plain run beside it, which goes first
-                # every other round: this machine's speed drifts within minutes, more
-                # than a round of many configurations could ignore.
-                pair = {}
-                for side in ((False, True) if r % 2 == 0 else (True, False)):
-                    pair[side] = run_bench.run_once(
-                        flavour, exe, lib if side else None, a.scale, a.timeout,
-                        env={"MPIDBG_BENCH_CHURN": "0", **(env if side else {})},
-                        required=MEASURED)
-                plain_runs.append(pair[False])
-                ratios[label].append({m: pair[True][m] / pair[False][m] for m in MEASURED})
-                shown.append(f"{label} " + "/".join(f"{pair[True][m] / pair[False][m]:.3f}"
+                plain, waited = run_bench.run_beside_plain(
+                    flavour, exe, lib, a.scale, a.timeout, first_plain=r % 2 == 0,
+                    lib_env=env, program_env={"MPIDBG_BENCH_CHURN": "0"}, required=MEASURED)
+                plain_runs.append(plain)
+                ratios[label].append({m: waited[m] / plain[m] for m in MEASURED})
+                shown.append(f"{label} " + "/".join(f"{waited[m] / plain[m]:.3f}"
                                                     for m in MEASURED))
             print(f"{flavour} round {r + 1}/{a.rounds} ratios " + "/".join(MEASURED) + ": " +
                   ", ".join(shown), flush=True)

@@ -27,10 +27,11 @@ read). The sets, each LD_PRELOADed in place of the runtime:
            again by handle for commit and free, freed ones orphans where they stand
   runtime  libmpidbg_rt_<flavour>.so itself, for comparison (unless --no-runtime)
 
-For each flavour and round the program runs plain, then under each set, then the
-runtime; the order reverses every other round (as run_bench.py alternates), so a drift
-in machine load does not favour one side. A round's ratio is set/plain of that round;
-the result is the median of the rounds' ratios.
+For each flavour and round the program runs under each set, then the runtime, each
+run beside a plain run of its own (run_bench.run_beside_plain; plain first every other
+round, and the order of the sets reversed every other round), so a drift in the
+machine's speed does not favour one side. A ratio is the set's figure over its plain
+run's; the result is the median of the rounds' ratios.
 
 Progress goes to stdout; the last line is one JSON object:
   floor   {flavour: {set: {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",
@@ -71,7 +72,7 @@ def main():
     a = ap.parse_args()
 
     result = {"floor": {}, "target": TARGET, "plain": {}}
-    print("per round: the plain program's values, then each set's ratios to them as "
+    print("per round: each set's ratios to its plain run as "
           + "/".join(run_bench.METRICS + run_bench.CHURN_METRICS), flush=True)
     for flavour in [f for f in a.flavours.split(",") if f]:
         exe, runtime = run_bench.paths(a.build_dir, flavour)
@@ -94,25 +95,19 @@ def main():
             print(f"{flavour}: no floor library built; skipped", flush=True)
             continue
 
-        configs = ["plain"] + list(libs)
         ratios = {name: [] for name in libs}
         plain_runs = []
+        shown = run_bench.METRICS + run_bench.CHURN_METRICS
         for r in range(a.rounds):
-            order = configs if r % 2 == 0 else configs[::-1]
-            got = {}
-            for config in order:
-                got[config] = run_bench.run_once(flavour, exe, libs.get(config), a.scale,
-                                                 a.timeout)
-            plain_runs.append(got["plain"])
-            for name in libs:
-                ratios[name].append({m: got[name][m] / got["plain"][m]
-                                     for m in run_bench.METRICS + run_bench.CHURN_METRICS})
-            shown = run_bench.METRICS + run_bench.CHURN_METRICS
-            print(f"{flavour} round {r + 1}/{a.rounds}: plain " + ", ".join(
-                f"{m} {got['plain'][m]:.4g}" for m in shown) + "; ratios " +
-                "; ".join(f"{name} " + "/".join(f"{got[name][m] / got['plain'][m]:.3f}"
-                                                 for m in shown)
-                          for name in libs), flush=True)
+            order = list(libs) if r % 2 == 0 else list(libs)[::-1]
+            line = []
+            for name in order:
+                plain, got = run_bench.run_beside_plain(flavour, exe, libs[name], a.scale,
+                                                        a.timeout, first_plain=r % 2 == 0)
+                plain_runs.append(plain)
+                ratios[name].append({m: got[m] / plain[m] for m in shown})
+                line.append(f"{name} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in shown))
+            print(f"{flavour} round {r + 1}/{a.rounds}: ratios " + "; ".join(line), flush=True)
         result["floor"][flavour] = {
             name: {**run_bench.summarise(ratios[name]), **churn_summary(ratios[name])}
             for name in libs}
