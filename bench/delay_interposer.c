@@ -71,43 +71,38 @@ static inline void WaitAt(int point) {
   if (g_at == point) Spin(g_spins);
 }
 
+/* The body of every wrapper: the call's entry point (`point`), its PMPI call, its return
+ * point. */
+#define DELAYED(point, pmpi_call) \
+  do {                            \
+    WaitAt(point);                \
+    const int rc = (pmpi_call);   \
+    WaitAt((point) + 1);          \
+    return rc;                    \
+  } while (0)
+
 DELAY_EXPORT int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                           MPI_Comm comm) {
-  WaitAt(kSend);
-  const int rc = PMPI_Send(buf, count, datatype, dest, tag, comm);
-  WaitAt(kSend + 1);
-  return rc;
+  DELAYED(kSend, PMPI_Send(buf, count, datatype, dest, tag, comm));
 }
 
 DELAY_EXPORT int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                           MPI_Comm comm, MPI_Status* status) {
-  WaitAt(kRecv);
-  const int rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-  WaitAt(kRecv + 1);
-  return rc;
+  DELAYED(kRecv, PMPI_Recv(buf, count, datatype, source, tag, comm, status));
 }
 
 DELAY_EXPORT int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                            MPI_Comm comm, MPI_Request* request) {
-  WaitAt(kIsend);
-  const int rc = PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
-  WaitAt(kIsend + 1);
-  return rc;
+  DELAYED(kIsend, PMPI_Isend(buf, count, datatype, dest, tag, comm, request));
 }
 
 DELAY_EXPORT int MPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag,
                            MPI_Comm comm, MPI_Request* request) {
-  WaitAt(kIrecv);
-  const int rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-  WaitAt(kIrecv + 1);
-  return rc;
+  DELAYED(kIrecv, PMPI_Irecv(buf, count, datatype, source, tag, comm, request));
 }
 
 /* Once per call, not per request: a layer's per-request work there is a wait times the
  * count, which a longer wait stands for. */
 DELAY_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  WaitAt(kWaitall);
-  const int rc = PMPI_Waitall(count, requests, statuses);
-  WaitAt(kWaitall + 1);
-  return rc;
+  DELAYED(kWaitall, PMPI_Waitall(count, requests, statuses));
 }
