@@ -78,7 +78,10 @@ def launcher_command(args, preload):
     cmd = [args.mpiexec]
     if args.flavour == "openmpi":
         # Open MPI refuses root without this; the machine may have fewer cores than ranks.
-        cmd += ["--allow-run-as-root", "--oversubscribe"]
+        # Its treematch topology component can hang MPI_Dist_graph_create when ranks
+        # share cores with other jobs (tests/runtime/CMakeLists.txt); plain and
+        # preloaded runs both go without it.
+        cmd += ["--allow-run-as-root", "--oversubscribe", "--mca", "topo", "^treematch"]
         if preload:
             cmd += ["-x", "LD_PRELOAD=" + args.runtime]
     elif preload:
