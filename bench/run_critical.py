@@ -17,10 +17,11 @@ message's flight. How the ratios answer a few nanoseconds at each point also sho
 whether they follow the added time or move in steps (a progress loop's poll period):
 mpidbg/doc/hot_path.md, "Where a call's time counts".
 
-Each round runs every configuration once, each beside a plain run of its own (first
-every other round), the order of configurations reversed every other round; a ratio is
-the configuration's figure over its plain run's; the result is the median of the
-rounds' ratios.
+Each round runs every configuration once, each between two plain runs of its own
+(run_bench.run_beside_plain: run again when the two plain runs disagree, the machine
+having switched speed), the order of configurations reversed every other round; a
+ratio is the configuration's figure over the mean of its plain runs; the result is the
+median of the rounds' ratios.
 
 Progress goes to stdout; the last line is one JSON object:
   critical  {flavour: {"none": {"latency_0_ratio", "latency_1024_ratio",
@@ -76,7 +77,7 @@ def main():
             shown = []
             for label, env in order:
                 plain, waited = run_bench.run_beside_plain(
-                    flavour, exe, lib, a.scale, a.timeout, first_plain=r % 2 == 0,
+                    flavour, exe, lib, a.scale, a.timeout,
                     lib_env=env, program_env={"MPIDBG_BENCH_CHURN": "0"}, required=MEASURED)
                 plain_runs.append(plain)
                 ratios[label].append({m: waited[m] / plain[m] for m in MEASURED})

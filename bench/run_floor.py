@@ -28,10 +28,10 @@ read). The sets, each LD_PRELOADed in place of the runtime:
   runtime  libmpidbg_rt_<flavour>.so itself, for comparison (unless --no-runtime)
 
 For each flavour and round the program runs under each set, then the runtime, each
-run beside a plain run of its own (run_bench.run_beside_plain; plain first every other
-round, and the order of the sets reversed every other round), so a drift in the
-machine's speed does not favour one side. A ratio is the set's figure over its plain
-run's; the result is the median of the rounds' ratios.
+run between two plain runs of its own (run_bench.run_beside_plain: run again when the
+two plain runs disagree, the machine having switched speed), the order of the sets
+reversed every other round. A ratio is the set's figure over the mean of its plain
+runs; the result is the median of the rounds' ratios.
 
 Progress goes to stdout; the last line is one JSON object:
   floor   {flavour: {set: {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",
@@ -103,7 +103,7 @@ def main():
             line = []
             for name in order:
                 plain, got = run_bench.run_beside_plain(flavour, exe, libs[name], a.scale,
-                                                        a.timeout, first_plain=r % 2 == 0)
+                                                        a.timeout)
                 plain_runs.append(plain)
                 ratios[name].append({m: got[m] / plain[m] for m in shown})
                 line.append(f"{name} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in shown))
