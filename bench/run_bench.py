@@ -99,13 +99,12 @@ def run_beside_plain(flavour, exe, lib, scale, timeout, lib_env=None, program_en
     `tolerance`, the machine switched during the three runs and they are run again, up to
     `tries` times in all; the last try stands, with a warning. (A switch changes them by
     a factor of 2 to 4; two plain runs in one mode differ by up to 18 %.)"""
+    plain_env = dict(program_env or {})
+    lib_run_env = {**plain_env, **(lib_env or {})}
     for attempt in range(tries):
-        before = run_once(flavour, exe, None, scale, timeout, env=dict(program_env or {}),
-                          required=required)
-        env = {**(program_env or {}), **(lib_env or {})}
-        got = run_once(flavour, exe, lib, scale, timeout, env=env, required=required)
-        after = run_once(flavour, exe, None, scale, timeout, env=dict(program_env or {}),
-                         required=required)
+        before = run_once(flavour, exe, None, scale, timeout, env=plain_env, required=required)
+        got = run_once(flavour, exe, lib, scale, timeout, env=lib_run_env, required=required)
+        after = run_once(flavour, exe, None, scale, timeout, env=plain_env, required=required)
         drift = max(abs(before[m] - after[m]) / min(before[m], after[m])
                     for m in ("latency_0", "message_rate") if m in before and m in after)
         if drift <= tolerance:
