@@ -62,15 +62,27 @@ ENV = {
 }
 
 
-def run_once(flavour, exe, runtime, scale, timeout, env=None, required=METRICS + CHURN_METRICS):
+def run_once(flavour, exe, runtime, scale, timeout, env=None, required=METRICS + CHURN_METRICS,
+             ranks=None):
     """One run of the program; `env` adds variables to the ranks' environment, and the
-    run fails unless it printed every metric in `required`."""
-    cmd = list(LAUNCH[flavour])
-    if runtime:
-        cmd += PRELOAD[flavour](runtime)
-    for name, value in (env or {}).items():
-        cmd += ENV[flavour](name, value)
-    cmd += [exe, str(scale)]
+    run fails unless it printed every metric in `required`. `ranks`: the ranks (of the
+    two) that get `runtime` preloaded, every one when None; a subset launches each rank
+    as an application context of its own (MPMD), its environment set by env(1)."""
+    if ranks is None:
+        cmd = list(LAUNCH[flavour])
+        if runtime:
+            cmd += PRELOAD[flavour](runtime)
+        for name, value in (env or {}).items():
+            cmd += ENV[flavour](name, value)
+        cmd += [exe, str(scale)]
+    else:
+        launch = LAUNCH[flavour]
+        cmd = launch[:launch.index("-n")]
+        for rank in (0, 1):
+            variables = [f"{name}={value}" for name, value in (env or {}).items()]
+            if runtime and rank in ranks:
+                variables.append(f"LD_PRELOAD={runtime}")
+            cmd += ([":"] if rank else []) + ["-n", "1", "env"] + variables + [exe, str(scale)]
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          timeout=timeout, check=False)
     values = {}
@@ -89,10 +101,10 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None, required=METRICS +
 
 
 def run_beside_plain(flavour, exe, lib, scale, timeout, lib_env=None, program_env=None,
-                     required=METRICS + CHURN_METRICS, tolerance=0.25, tries=3):
+                     required=METRICS + CHURN_METRICS, tolerance=0.25, tries=3, ranks=None):
     """One run with `lib` preloaded between two plain runs: (plain, with), `plain` the
     mean of the two. `lib_env` goes to the preloaded run only, `program_env` to all
-    three. A driver that compares many configurations gives each plain runs of its own:
+    three; `ranks` says which ranks get `lib` (run_once). A driver that compares many configurations gives each plain runs of its own:
     this kind of machine switches between a fast and a slow mode within minutes (MPICH's
     0-byte latency 0.15 or 0.65 us), more often than a round of many configurations
     lasts. When the two plain runs' 0-byte latency or message rate differ by more than
@@ -103,7 +115,8 @@ def run_beside_plain(flavour, exe, lib, scale, timeout, lib_env=None, program_en
     lib_run_env = {**plain_env, **(lib_env or {})}
     for attempt in range(tries):
         before = run_once(flavour, exe, None, scale, timeout, env=plain_env, required=required)
-        got = run_once(flavour, exe, lib, scale, timeout, env=lib_run_env, required=required)
+        got = run_once(flavour, exe, lib, scale, timeout, env=lib_run_env, required=required,
+                       ranks=ranks)
         after = run_once(flavour, exe, None, scale, timeout, env=plain_env, required=required)
         drift = max(abs(before[m] - after[m]) / min(before[m], after[m])
                     for m in ("latency_0", "message_rate") if m in before and m in after)
