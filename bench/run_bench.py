@@ -104,13 +104,14 @@ def run_beside_plain(flavour, exe, lib, scale, timeout, lib_env=None, program_en
                      required=METRICS + CHURN_METRICS, tolerance=0.25, tries=3, ranks=None):
     """One run with `lib` preloaded between two plain runs: (plain, with), `plain` the
     mean of the two. `lib_env` goes to the preloaded run only, `program_env` to all
-    three; `ranks` says which ranks get `lib` (run_once). A driver that compares many configurations gives each plain runs of its own:
-    this kind of machine switches between a fast and a slow mode within minutes (MPICH's
-    0-byte latency 0.15 or 0.65 us), more often than a round of many configurations
-    lasts. When the two plain runs' 0-byte latency or message rate differ by more than
-    `tolerance`, the machine switched during the three runs and they are run again, up to
-    `tries` times in all; the last try stands, with a warning. (A switch changes them by
-    a factor of 2 to 4; two plain runs in one mode differ by up to 18 %.)"""
+    three; `ranks` says which ranks get `lib` (run_once). A driver that compares many
+    configurations gives each plain runs of its own: this kind of machine switches
+    between a fast and a slow mode within minutes (MPICH's 0-byte latency 0.15 or
+    0.65 us), more often than a round of many configurations lasts. When the two plain
+    runs' 0-byte latency or message rate differ by more than `tolerance`, the machine
+    switched during the three runs and they are run again, up to `tries` times in all;
+    the last try stands, with a warning. (A switch changes them by a factor of 2 to 4;
+    two plain runs in one mode differ by up to 18 %.)"""
     plain_env = dict(program_env or {})
     lib_run_env = {**plain_env, **(lib_env or {})}
     for attempt in range(tries):
@@ -150,6 +151,16 @@ def add_common_arguments(ap):
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--timeout", type=int, default=300)
+
+
+def median_ratios(per_round, metrics):
+    """{"<metric>_ratio": median over the rounds' ratios}, as the drivers print them."""
+    return {f"{m}_ratio": round(statistics.median(r[m] for r in per_round), 4) for m in metrics}
+
+
+def medians(runs, metrics):
+    """The median of each metric's figures over runs (us, msg/s): a driver's "plain"."""
+    return {m: statistics.median(r[m] for r in runs) for m in metrics}
 
 
 def summarise(per_round):
@@ -209,10 +220,8 @@ def main():
                 "message_rate_c_ratio": round(rate_c, 4),
                 "latency_0_c_vs_plain": round(lat_c / med["latency_0"], 4),
                 "message_rate_c_vs_plain": round(rate_c / med["message_rate"], 4)}
-        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
-                                    for m in METRICS + CHURN_METRICS}
-        result["runtime"][flavour] = {m: statistics.median(x[m] for x in runtime_runs)
-                                      for m in METRICS + CHURN_METRICS}
+        result["plain"][flavour] = medians(plain_runs, METRICS + CHURN_METRICS)
+        result["runtime"][flavour] = medians(runtime_runs, METRICS + CHURN_METRICS)
         if "request_bytes" in extra:
             result["request_bytes"][flavour] = int(extra["request_bytes"])
         if "orphan_budget" in extra:

@@ -33,7 +33,6 @@ Exits non-zero if nothing ran.
 import argparse
 import json
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -86,16 +85,12 @@ def main():
             print(f"{flavour} round {r + 1}/{a.rounds} ratios " + "/".join(MEASURED) + ": " +
                   ", ".join(shown), flush=True)
 
-        def summary(label):
-            return {f"{m}_ratio": round(statistics.median(x[m] for x in ratios[label]), 4)
-                    for m in MEASURED}
-
-        out = {"none": summary("none")}
+        out = {"none": run_bench.median_ratios(ratios["none"], MEASURED)}
         for p in points:
-            out[p] = {str(d): summary(f"{p}+{d}") for d in delays}
+            out[p] = {str(d): run_bench.median_ratios(ratios[f"{p}+{d}"], MEASURED)
+                      for d in delays}
         result["critical"][flavour] = out
-        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
-                                    for m in MEASURED}
+        result["plain"][flavour] = run_bench.medians(plain_runs, MEASURED)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["critical"] else 1
 

@@ -111,8 +111,8 @@ def main():
         result["floor"][flavour] = {
             name: {**run_bench.summarise(ratios[name]), **churn_summary(ratios[name])}
             for name in libs}
-        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
-                                    for m in run_bench.METRICS + run_bench.CHURN_METRICS}
+        result["plain"][flavour] = run_bench.medians(plain_runs,
+                                                     run_bench.METRICS + run_bench.CHURN_METRICS)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["floor"] else 1
 

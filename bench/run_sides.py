@@ -26,7 +26,6 @@ Exits non-zero if nothing ran.
 import argparse
 import json
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -62,12 +61,9 @@ def main():
                 shown.append(f"{label} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in MEASURED))
             print(f"{flavour} round {r + 1}/{a.rounds} ratios " + "/".join(MEASURED) + ": " +
                   ", ".join(shown), flush=True)
-        result["sides"][flavour] = {
-            label: {f"{m}_ratio": round(statistics.median(x[m] for x in ratios[label]), 4)
-                    for m in MEASURED}
-            for label, _ in SIDES}
-        result["plain"][flavour] = {m: statistics.median(x[m] for x in plain_runs)
-                                    for m in MEASURED}
+        result["sides"][flavour] = {label: run_bench.median_ratios(ratios[label], MEASURED)
+                                    for label, _ in SIDES}
+        result["plain"][flavour] = run_bench.medians(plain_runs, MEASURED)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["sides"] else 1
 
