@@ -21,7 +21,11 @@ Progress goes to stdout line by line; the last line is one JSON object:
   object_churn_ratio   mean of the churn ratios (time with / without, lower is better):
   churn                churn_comm (MPI_Comm_dup + free), churn_type (a vector type
                        created, committed, freed), churn_requests (per request of a loop of
-                       nonblocking and persistent requests made, completed and freed)
+                       nonblocking and persistent requests made, completed and freed),
+                       each the median of the runtime's runs in their lower mode over the
+                       median of the plain runs in theirs (lower_mode)
+  churn_lower_mode     for each churn figure, how many runs of each side were in their
+                       lower mode: {"plain": [k, n], "runtime": [k, n]}
   large_count          where the MPI has MPI_Send_c & co.: latency_0_c_ratio and
                        message_rate_c_ratio (with / without, as above), and their
                        quotients by latency_0_ratio and message_rate_ratio: 1.0 when a
@@ -102,9 +106,10 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None, required=METRICS +
 
 def run_beside_plain(flavour, exe, lib, scale, timeout, lib_env=None, program_env=None,
                      required=METRICS + CHURN_METRICS, tolerance=0.25, tries=3, ranks=None):
-    """One run with `lib` preloaded between two plain runs: (plain, with), `plain` the
-    mean of the two. `lib_env` goes to the preloaded run only, `program_env` to all
-    three; `ranks` says which ranks get `lib` (run_once). A driver that compares many
+    """One run with `lib` preloaded between two plain runs: (plain, with, beside),
+    `plain` the mean of the two, `beside` the two themselves (before, after). `lib_env`
+    goes to the preloaded run only, `program_env` to all three; `ranks` says which
+    ranks get `lib` (run_once). A driver that compares many
     configurations gives each plain runs of its own: this kind of machine switches
     between a fast and a slow mode within minutes (MPICH's 0-byte latency 0.15 or
     0.65 us), more often than a round of many configurations lasts. When the two plain
@@ -126,7 +131,35 @@ def run_beside_plain(flavour, exe, lib, scale, timeout, lib_env=None, program_en
         print(f"  (the plain runs around {os.path.basename(lib)} differ by {drift:.0%}: "
               + ("run again)" if attempt + 1 < tries else "kept)"), flush=True)
     plain = {m: (before[m] + after[m]) / 2 for m in before if m in after}
-    return plain, got
+    return plain, got, (before, after)
+
+
+def compare_rounds(flavour, exe, configs, rounds, scale, timeout, shown, rotate=False):
+    """The round loop of the drivers that compare configurations, each beside plain runs
+    of its own (run_beside_plain). `configs`: (label, library, keyword arguments of
+    run_beside_plain) each; a round runs every configuration once, in an order reversed
+    every other round, or rotated by one each round (`rotate`), and prints each one's
+    ratios for the metrics in `shown`. Returns (ratios, runs, plain_runs), each by label:
+    its rounds' {metric: figure / mean of its plain runs}, its runs, and its plain runs
+    one by one."""
+    ratios = {label: [] for label, _, _ in configs}
+    runs = {label: [] for label, _, _ in configs}
+    plain_runs = {label: [] for label, _, _ in configs}
+    for r in range(rounds):
+        if rotate:
+            order = configs[r % len(configs):] + configs[:r % len(configs)]
+        else:
+            order = configs if r % 2 == 0 else configs[::-1]
+        line = []
+        for label, lib, keywords in order:
+            plain, got, beside = run_beside_plain(flavour, exe, lib, scale, timeout, **keywords)
+            plain_runs[label].extend(beside)
+            runs[label].append(got)
+            ratios[label].append({m: got[m] / plain[m] for m in shown})
+            line.append(f"{label} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in shown))
+        print(f"{flavour} round {r + 1}/{rounds} ratios " + "/".join(shown) + ": "
+              + "; ".join(line), flush=True)
+    return ratios, runs, plain_runs
 
 
 def paths(build_dir, flavour):
@@ -163,6 +196,38 @@ def medians(runs, metrics):
     return {m: statistics.median(r[m] for r in runs) for m in metrics}
 
 
+# A run whose churn figure is above its side's lowest by more than this factor is in
+# the upper mode (lower_mode).
+MODE_GAP = 1.3
+
+
+def lower_mode(values, gap=MODE_GAP):
+    """The values within `gap` of the lowest. A churn loop can settle, for a whole process,
+    in one of two speeds that differ by a factor of 2 or more, whether the runtime is
+    there or not: MPICH 4.0's datatype loop (churn_type) runs 0.15 or 0.36 us per cycle
+    plain, 0.25 or 0.48 with the runtime, about as often each, and always the fast one
+    with address-space randomisation off (setarch -R). A ratio of two runs then measures
+    which speed each process drew, so the churn ratios compare the two sides' lower
+    modes, and the runs outside them are counted (churn_lower_mode), not hidden."""
+    lowest = min(values)
+    return [v for v in values if v <= lowest * gap]
+
+
+def churn_ratios(plain_runs, runtime_runs, metrics=CHURN_METRICS):
+    """({metric: lower-mode ratio}, {metric: {"plain": [k, n], "runtime": [k, n]}}) over
+    the metrics both sides reported."""
+    ratios, counts = {}, {}
+    for m in metrics:
+        plain = [r[m] for r in plain_runs if m in r]
+        runtime = [r[m] for r in runtime_runs if m in r]
+        if not plain or not runtime:
+            continue
+        lp, lr = lower_mode(plain), lower_mode(runtime)
+        ratios[m] = round(statistics.median(lr) / statistics.median(lp), 4)
+        counts[m] = {"plain": [len(lp), len(plain)], "runtime": [len(lr), len(runtime)]}
+    return ratios, counts
+
+
 def summarise(per_round):
     """Median over rounds of per-metric ratios, as the JSON keys the drivers print."""
     med = {m: statistics.median(r[m] for r in per_round) for m in METRICS}
@@ -180,6 +245,7 @@ def main():
 
     result = {"latency_ratio": {}, "latency_0_ratio": {}, "latency_1024_ratio": {},
               "message_rate_ratio": {}, "object_churn_ratio": {}, "churn": {},
+              "churn_lower_mode": {},
               "large_count": {}, "request_bytes": {}, "orphan_budget": {},
               "plain": {}, "runtime": {}}
     for flavour in [f for f in a.flavours.split(",") if f]:
@@ -187,7 +253,7 @@ def main():
         if found is None:
             continue
         exe, lib = found
-        ratios = {m: [] for m in METRICS + CHURN_METRICS + LARGE_COUNT_METRICS}
+        ratios = {m: [] for m in METRICS + LARGE_COUNT_METRICS}
         plain_runs, runtime_runs, extra = [], [], {}
         for r in range(a.rounds):
             order = [False, True] if r % 2 == 0 else [True, False]
@@ -198,7 +264,7 @@ def main():
             plain_runs.append(got[False])
             runtime_runs.append(got[True])
             extra = got[True]
-            for m in METRICS + CHURN_METRICS + LARGE_COUNT_METRICS:
+            for m in METRICS + LARGE_COUNT_METRICS:
                 if m in got[True] and m in got[False]:
                     ratios[m].append(got[True][m] / got[False][m])
             print(f"{flavour} round {r + 1}/{a.rounds}: " + ", ".join(
@@ -209,8 +275,9 @@ def main():
         result["latency_1024_ratio"][flavour] = round(med["latency_1024"], 4)
         result["latency_ratio"][flavour] = round((med["latency_0"] + med["latency_1024"]) / 2, 4)
         result["message_rate_ratio"][flavour] = round(med["message_rate"], 4)
-        churn = {m: round(statistics.median(ratios[m]), 4) for m in CHURN_METRICS}
+        churn, counts = churn_ratios(plain_runs, runtime_runs)
         result["churn"][flavour] = churn
+        result["churn_lower_mode"][flavour] = counts
         result["object_churn_ratio"][flavour] = round(statistics.mean(churn.values()), 4)
         if all(ratios[m] for m in LARGE_COUNT_METRICS):
             lat_c = statistics.median(ratios["latency_0_c"])

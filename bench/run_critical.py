@@ -65,32 +65,21 @@ def main():
         if not (os.path.exists(exe) and os.path.exists(lib)):
             print(f"{flavour}: not built ({exe}, {lib}); skipped", flush=True)
             continue
-        # (label, environment) of each interposed run: no wait, then every point and wait.
-        configs = [("none", {})]
-        configs += [(f"{p}+{d}", {"MPIDBG_DELAY_AT": p, "MPIDBG_DELAY_NS": str(d)})
+        # Each interposed run: no wait, then every point and wait.
+        keywords = {"program_env": {"MPIDBG_BENCH_CHURN": "0"}, "required": MEASURED}
+        configs = [("none", lib, keywords)]
+        configs += [(f"{p}+{d}", lib,
+                     {**keywords, "lib_env": {"MPIDBG_DELAY_AT": p, "MPIDBG_DELAY_NS": str(d)}})
                     for p in points for d in delays]
-        ratios = {label: [] for label, _ in configs}
-        plain_runs = []
-        for r in range(a.rounds):
-            order = configs if r % 2 == 0 else configs[::-1]
-            shown = []
-            for label, env in order:
-                plain, waited = run_bench.run_beside_plain(
-                    flavour, exe, lib, a.scale, a.timeout,
-                    lib_env=env, program_env={"MPIDBG_BENCH_CHURN": "0"}, required=MEASURED)
-                plain_runs.append(plain)
-                ratios[label].append({m: waited[m] / plain[m] for m in MEASURED})
-                shown.append(f"{label} " + "/".join(f"{waited[m] / plain[m]:.3f}"
-                                                    for m in MEASURED))
-            print(f"{flavour} round {r + 1}/{a.rounds} ratios " + "/".join(MEASURED) + ": " +
-                  ", ".join(shown), flush=True)
+        ratios, _, plain_runs = run_bench.compare_rounds(flavour, exe, configs, a.rounds,
+                                                         a.scale, a.timeout, MEASURED)
 
         out = {"none": run_bench.median_ratios(ratios["none"], MEASURED)}
         for p in points:
             out[p] = {str(d): run_bench.median_ratios(ratios[f"{p}+{d}"], MEASURED)
                       for d in delays}
         result["critical"][flavour] = out
-        result["plain"][flavour] = run_bench.medians(plain_runs, MEASURED)
+        result["plain"][flavour] = run_bench.medians(sum(plain_runs.values(), []), MEASURED)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["critical"] else 1
 

@@ -30,8 +30,10 @@ read). The sets, each LD_PRELOADed in place of the runtime:
 For each flavour and round the program runs under each set, then the runtime, each
 run between two plain runs of its own (run_bench.run_beside_plain: run again when the
 two plain runs disagree, the machine having switched speed), the order of the sets
-reversed every other round. A ratio is the set's figure over the mean of its plain
-runs; the result is the median of the rounds' ratios.
+reversed every other round (run_bench.compare_rounds). A ratio is the set's figure over
+the mean of its plain runs; the result is the median of the rounds' ratios. The churn
+ratios compare the set's runs with its plain runs by mode, as run_bench.py does
+(run_bench.churn_ratios): a churn loop can settle, per process, in one of two speeds.
 
 Progress goes to stdout; the last line is one JSON object:
   floor   {flavour: {set: {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",
@@ -57,10 +59,9 @@ SETS = ("pass", "state", "args", "clock", "records", "all", "flight", "objects",
 TARGET = {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90, "object_churn_ratio": 1.10}
 
 
-def churn_summary(per_round):
-    """Median over rounds of each churn ratio, and their mean (run_bench.py's rule)."""
-    churn = {m: round(statistics.median(r[m] for r in per_round), 4)
-             for m in run_bench.CHURN_METRICS}
+def churn_summary(plain_runs, runs):
+    """Each churn ratio by mode, and their mean (run_bench.py's rule)."""
+    churn, _ = run_bench.churn_ratios(plain_runs, runs)
     return {"object_churn_ratio": round(statistics.mean(churn.values()), 4), "churn": churn}
 
 
@@ -72,8 +73,6 @@ def main():
     a = ap.parse_args()
 
     result = {"floor": {}, "target": TARGET, "plain": {}}
-    print("per round: each set's ratios to its plain run as "
-          + "/".join(run_bench.METRICS + run_bench.CHURN_METRICS), flush=True)
     for flavour in [f for f in a.flavours.split(",") if f]:
         exe, runtime = run_bench.paths(a.build_dir, flavour)
         if not os.path.exists(exe):
@@ -95,24 +94,15 @@ def main():
             print(f"{flavour}: no floor library built; skipped", flush=True)
             continue
 
-        ratios = {name: [] for name in libs}
-        plain_runs = []
         shown = run_bench.METRICS + run_bench.CHURN_METRICS
-        for r in range(a.rounds):
-            order = list(libs) if r % 2 == 0 else list(libs)[::-1]
-            line = []
-            for name in order:
-                plain, got = run_bench.run_beside_plain(flavour, exe, libs[name], a.scale,
-                                                        a.timeout)
-                plain_runs.append(plain)
-                ratios[name].append({m: got[m] / plain[m] for m in shown})
-                line.append(f"{name} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in shown))
-            print(f"{flavour} round {r + 1}/{a.rounds}: ratios " + "; ".join(line), flush=True)
+        configs = [(name, lib, {}) for name, lib in libs.items()]
+        ratios, runs, plain_runs = run_bench.compare_rounds(flavour, exe, configs, a.rounds,
+                                                            a.scale, a.timeout, shown)
         result["floor"][flavour] = {
-            name: {**run_bench.summarise(ratios[name]), **churn_summary(ratios[name])}
+            name: {**run_bench.summarise(ratios[name]),
+                   **churn_summary(plain_runs[name], runs[name])}
             for name in libs}
-        result["plain"][flavour] = run_bench.medians(plain_runs,
-                                                     run_bench.METRICS + run_bench.CHURN_METRICS)
+        result["plain"][flavour] = run_bench.medians(sum(plain_runs.values(), []), shown)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["floor"] else 1
 

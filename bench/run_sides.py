@@ -47,23 +47,14 @@ def main():
         if found is None:
             continue
         exe, lib = found
-        ratios = {label: [] for label, _ in SIDES}
-        plain_runs = []
-        for r in range(a.rounds):
-            order = SIDES[r % len(SIDES):] + SIDES[:r % len(SIDES)]
-            shown = []
-            for label, ranks in order:
-                plain, got = run_bench.run_beside_plain(
-                    flavour, exe, lib, a.scale, a.timeout,
-                    program_env={"MPIDBG_BENCH_CHURN": "0"}, required=MEASURED, ranks=ranks)
-                plain_runs.append(plain)
-                ratios[label].append({m: got[m] / plain[m] for m in MEASURED})
-                shown.append(f"{label} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in MEASURED))
-            print(f"{flavour} round {r + 1}/{a.rounds} ratios " + "/".join(MEASURED) + ": " +
-                  ", ".join(shown), flush=True)
+        keywords = {"program_env": {"MPIDBG_BENCH_CHURN": "0"}, "required": MEASURED}
+        configs = [(label, lib, {**keywords, "ranks": ranks}) for label, ranks in SIDES]
+        ratios, _, plain_runs = run_bench.compare_rounds(flavour, exe, configs, a.rounds,
+                                                         a.scale, a.timeout, MEASURED,
+                                                         rotate=True)
         result["sides"][flavour] = {label: run_bench.median_ratios(ratios[label], MEASURED)
                                     for label, _ in SIDES}
-        result["plain"][flavour] = run_bench.medians(plain_runs, MEASURED)
+        result["plain"][flavour] = run_bench.medians(sum(plain_runs.values(), []), MEASURED)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["sides"] else 1
 
