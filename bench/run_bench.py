@@ -106,17 +106,17 @@ def run_once(flavour, exe, runtime, scale, timeout, env=None, required=METRICS +
 
 def run_beside_plain(flavour, exe, lib, scale, timeout, lib_env=None, program_env=None,
                      required=METRICS + CHURN_METRICS, tolerance=0.25, tries=3, ranks=None):
-    """One run with `lib` preloaded between two plain runs: (plain, with, beside),
-    `plain` the mean of the two, `beside` the two themselves (before, after). `lib_env`
-    goes to the preloaded run only, `program_env` to all three; `ranks` says which
-    ranks get `lib` (run_once). A driver that compares many
-    configurations gives each plain runs of its own: this kind of machine switches
-    between a fast and a slow mode within minutes (MPICH's 0-byte latency 0.15 or
-    0.65 us), more often than a round of many configurations lasts. When the two plain
-    runs' 0-byte latency or message rate differ by more than `tolerance`, the machine
-    switched during the three runs and they are run again, up to `tries` times in all;
-    the last try stands, with a warning. (A switch changes them by a factor of 2 to 4;
-    two plain runs in one mode differ by up to 18 %.)"""
+    """One run with `lib` preloaded between two plain runs: (plain, with, beside), `plain`
+    the mean of the two, `beside` the two themselves (before, after). `lib_env` goes to
+    the preloaded run only, `program_env` to all three; `ranks` says which ranks get
+    `lib` (run_once). A driver that compares many configurations gives each plain runs
+    of its own: this kind of machine switches between a fast and a slow mode within
+    minutes (MPICH's 0-byte latency 0.15 or 0.65 us), more often than a round of many
+    configurations lasts. When the two plain runs' 0-byte latency or message rate differ
+    by more than `tolerance`, the machine switched during the three runs and they are
+    run again, up to `tries` times in all; the last try stands, with a warning. (A
+    switch changes them by a factor of 2 to 4; two plain runs in one mode differ by up
+    to 18 %.)"""
     plain_env = dict(program_env or {})
     lib_run_env = {**plain_env, **(lib_env or {})}
     for attempt in range(tries):
