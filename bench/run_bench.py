@@ -4,10 +4,12 @@
 usage: run_bench.py --build-dir DIR [--flavours mpich,openmpi] [--rounds N] [--scale S]
                     [--instructions]
 
-For each flavour and round, the same 2-rank program runs once plain and once with the
-runtime LD_PRELOADed (the order alternates between rounds, so a drift in machine load
-does not favour one side). Each run reports the median of several batches; a round's
-ratio is with/without, and the result is the median of the rounds' ratios.
+For each flavour and round, the same 2-rank program runs with the runtime LD_PRELOADed
+between two plain runs of its own (run_beside_plain: when the two plain runs disagree,
+the machine switched speed, and the three are run again). Each run reports the median
+of several batches; a round's ratio is with / the mean of its plain runs, and the result
+is the median of the rounds' ratios; the churn figures are compared by mode
+(churn_ratios).
 
 Both flavours bind each rank to its own core (LAUNCH): Open MPI does so by default for 2
 ranks, MPICH's hydra does not bind at all unless told (-bind-to core), and an unbound
@@ -139,9 +141,9 @@ def compare_rounds(flavour, exe, configs, rounds, scale, timeout, shown, rotate=
     of its own (run_beside_plain). `configs`: (label, library, keyword arguments of
     run_beside_plain) each; a round runs every configuration once, in an order reversed
     every other round, or rotated by one each round (`rotate`), and prints each one's
-    ratios for the metrics in `shown`. Returns (ratios, runs, plain_runs), each by label:
-    its rounds' {metric: figure / mean of its plain runs}, its runs, and its plain runs
-    one by one."""
+    ratios for the metrics in `shown` that the runs reported. Returns (ratios, runs,
+    plain_runs), each by label: its rounds' {metric: figure / mean of its plain runs},
+    its runs, and its plain runs one by one."""
     ratios = {label: [] for label, _, _ in configs}
     runs = {label: [] for label, _, _ in configs}
     plain_runs = {label: [] for label, _, _ in configs}
@@ -150,14 +152,15 @@ def compare_rounds(flavour, exe, configs, rounds, scale, timeout, shown, rotate=
             order = configs[r % len(configs):] + configs[:r % len(configs)]
         else:
             order = configs if r % 2 == 0 else configs[::-1]
-        line = []
+        line, reported = [], []
         for label, lib, keywords in order:
             plain, got, beside = run_beside_plain(flavour, exe, lib, scale, timeout, **keywords)
             plain_runs[label].extend(beside)
             runs[label].append(got)
-            ratios[label].append({m: got[m] / plain[m] for m in shown})
-            line.append(f"{label} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in shown))
-        print(f"{flavour} round {r + 1}/{rounds} ratios " + "/".join(shown) + ": "
+            reported = [m for m in shown if m in got and m in plain]
+            ratios[label].append({m: got[m] / plain[m] for m in reported})
+            line.append(f"{label} " + "/".join(f"{got[m] / plain[m]:.3f}" for m in reported))
+        print(f"{flavour} round {r + 1}/{rounds} ratios " + "/".join(reported) + ": "
               + "; ".join(line), flush=True)
     return ratios, runs, plain_runs
 
@@ -253,23 +256,14 @@ def main():
         if found is None:
             continue
         exe, lib = found
-        ratios = {m: [] for m in METRICS + LARGE_COUNT_METRICS}
-        plain_runs, runtime_runs, extra = [], [], {}
-        for r in range(a.rounds):
-            order = [False, True] if r % 2 == 0 else [True, False]
-            got = {}
-            for with_runtime in order:
-                got[with_runtime] = run_once(flavour, exe, lib if with_runtime else None,
-                                             a.scale, a.timeout)
-            plain_runs.append(got[False])
-            runtime_runs.append(got[True])
-            extra = got[True]
-            for m in METRICS + LARGE_COUNT_METRICS:
-                if m in got[True] and m in got[False]:
-                    ratios[m].append(got[True][m] / got[False][m])
-            print(f"{flavour} round {r + 1}/{a.rounds}: " + ", ".join(
-                f"{m} {got[False][m]:.4g} -> {got[True][m]:.4g}" for m in METRICS + CHURN_METRICS),
-                flush=True)
+        # The runtime between two plain runs of its own each round (run_beside_plain).
+        by_round, runs, plains = compare_rounds(flavour, exe, [("runtime", lib, {})],
+                                                a.rounds, a.scale, a.timeout,
+                                                METRICS + CHURN_METRICS + LARGE_COUNT_METRICS)
+        runtime_runs, plain_runs = runs["runtime"], plains["runtime"]
+        ratios = {m: [r[m] for r in by_round["runtime"] if m in r]
+                  for m in METRICS + LARGE_COUNT_METRICS}
+        extra = runtime_runs[-1]
         med = {m: statistics.median(ratios[m]) for m in METRICS}
         result["latency_0_ratio"][flavour] = round(med["latency_0"], 4)
         result["latency_1024_ratio"][flavour] = round(med["latency_1024"], 4)

@@ -7,6 +7,7 @@ usage: run_bench_test.py <bench directory>
 """
 import contextlib
 import io
+import json
 import sys
 
 sys.dont_write_bytecode = True
@@ -84,6 +85,72 @@ try:
            f"rotate=True rotates the order by one each round (got {order})")
 finally:
     run_bench.run_beside_plain = real
+
+# --- compare_rounds: a metric a run did not report is left out of that round ---
+def partial(flavour, exe, lib, scale, timeout, **keywords):
+    got = {"m": 2.0} if lib == "a.so" else {"m": 2.0, "n": 4.0}
+    return {"m": 1.0, "n": 2.0}, got, ({"m": 1.0, "n": 2.0}, {"m": 1.0, "n": 2.0})
+
+
+run_bench.run_beside_plain = partial
+try:
+    with contextlib.redirect_stdout(io.StringIO()):
+        ratios, _, _ = run_bench.compare_rounds("f", "exe", configs[:2], 1, 0.5, 9, ("m", "n"))
+    expect(ratios["A"] == [{"m": 2.0}] and ratios["B"] == [{"m": 2.0, "n": 2.0}],
+           f"a metric missing from a run is left out of its ratios (got {ratios})")
+finally:
+    run_bench.run_beside_plain = real
+
+# --- main: the runtime beside its plain runs, every key of the JSON from them ---
+PLAIN = {"latency_0": 1.0, "latency_1024": 2.0, "message_rate": 100.0, "churn_comm": 4.0,
+         "churn_type": 0.15, "churn_requests": 0.1}
+rounds_seen = []
+
+
+def beside(flavour, exe, lib, scale, timeout, **keywords):
+    rounds_seen.append((flavour, lib, keywords))
+    # Open MPI's second runtime process draws the slow churn_type speed.
+    slow = flavour == "openmpi" and [f for f, _, _ in rounds_seen].count(flavour) == 2
+    got = {"latency_0": 1.1, "latency_1024": 2.4, "message_rate": 80.0, "churn_comm": 4.4,
+           "churn_type": 0.5 if slow else 0.3, "churn_requests": 0.12, "request_bytes": 120.0,
+           "orphan_budget": 4096.0}
+    if flavour == "mpich":
+        got.update({"latency_0_c": 1.2, "message_rate_c": 70.0})
+    plain = dict(PLAIN)
+    if flavour == "mpich":
+        plain.update({"latency_0_c": 1.0, "message_rate_c": 100.0})
+    return plain, got, (plain, plain)
+
+
+real_built = run_bench.built
+run_bench.run_beside_plain = beside
+run_bench.built = lambda build_dir, flavour: (f"exe_{flavour}", f"lib_{flavour}")
+argv = sys.argv
+sys.argv = ["run_bench.py", "--build-dir", "b", "--rounds", "3"]
+try:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = run_bench.main()
+finally:
+    sys.argv = argv
+    run_bench.run_beside_plain = real
+    run_bench.built = real_built
+doc = json.loads(out.getvalue().strip().splitlines()[-1])
+expect(code == 0, "main exits 0 when a flavour ran")
+expect(len(rounds_seen) == 6
+       and all(lib == f"lib_{f}" and kw == {} for f, lib, kw in rounds_seen),
+       f"each round runs the runtime once beside plain runs, per flavour (got {rounds_seen})")
+expect(doc["latency_0_ratio"] == {"mpich": 1.1, "openmpi": 1.1},
+       f"latency_0_ratio is the runtime over its plain runs (got {doc['latency_0_ratio']})")
+expect(doc["message_rate_ratio"]["openmpi"] == 0.8, "message_rate_ratio")
+expect(doc["churn"]["openmpi"]["churn_type"] == 2.0
+       and doc["churn"]["mpich"]["churn_type"] == 2.0,
+       f"churn_type compares the lower modes (got {doc['churn']})")
+expect(doc["churn_lower_mode"]["openmpi"]["churn_type"] == {"plain": [6, 6], "runtime": [2, 3]},
+       f"churn_lower_mode (got {doc['churn_lower_mode']['openmpi']})")
+expect("mpich" in doc["large_count"] and "openmpi" not in doc["large_count"],
+       "large_count only where the runs reported the large-count figures")
+expect(doc["request_bytes"] == {"mpich": 120, "openmpi": 120},
+       "request_bytes from the runtime's runs")
 
 # --- the medians the drivers print ---
 expect(run_bench.median_ratios([{"m": 1.0}, {"m": 3.0}, {"m": 2.0}], ("m",)) == {"m_ratio": 2.0},
