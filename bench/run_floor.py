@@ -32,8 +32,8 @@ run between two plain runs of its own (run_bench.run_beside_plain: run again whe
 two plain runs disagree, the machine having switched speed), the order of the sets
 reversed every other round (run_bench.compare_rounds). A ratio is the set's figure over
 the mean of its plain runs; the result is the median of the rounds' ratios. The churn
-ratios compare the set's runs with its plain runs by mode, as run_bench.py does
-(run_bench.churn_ratios): a churn loop can settle, per process, in one of two speeds.
+ratios compare the set's runs with its own plain runs by run_bench.py's rule
+(run_bench.churn_ratios): a churn loop can settle, per process, at one of two speeds.
 
 Progress goes to stdout; the last line is one JSON object:
   floor   {flavour: {set: {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",

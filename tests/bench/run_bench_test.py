@@ -23,12 +23,17 @@ def expect(cond, what):
         print(f"FAIL: {what}")
 
 
-# --- lower_mode: the values within MODE_GAP of the lowest ---
-expect(run_bench.lower_mode([1.0, 1.29, 1.31, 2.0]) == [1.0, 1.29],
-       "lower_mode keeps the values within 1.3 times the lowest, and only those")
-expect(run_bench.lower_mode([0.36, 0.153, 0.155]) == [0.153, 0.155],
-       "lower_mode leaves out an upper-mode run wherever it stands")
-expect(run_bench.lower_mode([5.0]) == [5.0], "lower_mode of one run is that run")
+# --- split_modes: the lowest mode (two runs or more), and whether runs stand above it ---
+expect(run_bench.split_modes([1.0, 1.29, 1.31, 2.0]) == ([1.0, 1.29], True),
+       "split_modes keeps the values within 1.3 times the mode's lowest, and only those")
+expect(run_bench.split_modes([0.36, 0.153, 0.155]) == ([0.153, 0.155], True),
+       "split_modes leaves out an upper-mode run wherever it stands")
+expect(run_bench.split_modes([4.0, 4.2, 4.1]) == ([4.0, 4.1, 4.2], False), "one mode")
+expect(run_bench.split_modes([5.0]) == ([5.0], False), "one run is one mode")
+expect(run_bench.split_modes([0.09] + [0.14] * 9) == ([0.14] * 9, False),
+       "a lone run below the rest is passed over, not taken for a mode")
+expect(run_bench.split_modes([0.15, 0.36, 0.16] + [0.36] * 7) == ([0.15, 0.16], True),
+       "two runs are a mode")
 
 # --- churn_ratios: each side's lower mode, the ratio of their medians ---
 plain = [{"churn_type": 0.153, "churn_comm": 4.0}, {"churn_type": 0.36, "churn_comm": 4.2},
@@ -41,9 +46,23 @@ expect(abs(ratios.get("churn_type", 0) - round(0.251 / 0.154, 4)) < 1e-9,
 expect(abs(ratios.get("churn_comm", 0) - round(4.5 / 4.1, 4)) < 1e-9,
        f"a loop with one mode compares all its runs' medians (got {ratios.get('churn_comm')})")
 expect(counts.get("churn_type") == {"plain": [2, 3], "runtime": [2, 4]},
-       f"churn_lower_mode counts the kept runs of each side (got {counts.get('churn_type')})")
+       f"the counts say how many runs of each side the ratio used (got {counts.get('churn_type')})")
+expect(counts.get("churn_comm") == {"plain": [3, 3], "runtime": [4, 4]}, "one mode: every run")
 expect("churn_requests" not in ratios and "churn_requests" not in counts,
        "a figure neither side reported is left out")
+# Two modes on one side only (the runtime's runs, here): every run of both sides counts.
+ratios, counts = run_bench.churn_ratios(
+    [{"churn_requests": v} for v in (0.146, 0.147, 0.145, 0.146)],
+    [{"churn_requests": v} for v in (0.216, 0.15, 0.218, 0.152, 0.217)])
+expect(ratios == {"churn_requests": round(0.216 / 0.146, 4)}
+       and counts["churn_requests"] == {"plain": [4, 4], "runtime": [5, 5]},
+       f"a second mode on one side stays in the figure (got {ratios}, {counts})")
+# A lone fast run on each side (the machine changed mode under it) is no mode.
+ratios, _ = run_bench.churn_ratios(
+    [{"churn_requests": v} for v in [0.09] + [0.14] * 9],
+    [{"churn_requests": v} for v in [0.1] + [0.15] * 4])
+expect(ratios == {"churn_requests": round(0.15 / 0.14, 4)},
+       f"a lone fast run on each side is not compared as a mode (got {ratios})")
 one_sided, _ = run_bench.churn_ratios(plain, [{"churn_requests": 1.0}])
 expect(one_sided == {}, "a figure only one side reported is left out")
 
@@ -144,9 +163,9 @@ expect(doc["latency_0_ratio"] == {"mpich": 1.1, "openmpi": 1.1},
 expect(doc["message_rate_ratio"]["openmpi"] == 0.8, "message_rate_ratio")
 expect(doc["churn"]["openmpi"]["churn_type"] == 2.0
        and doc["churn"]["mpich"]["churn_type"] == 2.0,
-       f"churn_type compares the lower modes (got {doc['churn']})")
-expect(doc["churn_lower_mode"]["openmpi"]["churn_type"] == {"plain": [6, 6], "runtime": [2, 3]},
-       f"churn_lower_mode (got {doc['churn_lower_mode']['openmpi']})")
+       f"churn_type: the runtime over plain, by the rule of churn_ratios (got {doc['churn']})")
+expect(doc["churn_runs_used"]["openmpi"]["churn_type"] == {"plain": [6, 6], "runtime": [3, 3]},
+       f"churn_runs_used: a second mode on the runtime's side only (got {doc['churn_runs_used']})")
 expect("mpich" in doc["large_count"] and "openmpi" not in doc["large_count"],
        "large_count only where the runs reported the large-count figures")
 expect(doc["request_bytes"] == {"mpich": 120, "openmpi": 120},
