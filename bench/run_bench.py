@@ -271,27 +271,23 @@ def main():
         by_round, runs, plains = compare_rounds(flavour, exe, [("runtime", lib, {})],
                                                 a.rounds, a.scale, a.timeout,
                                                 METRICS + CHURN_METRICS + LARGE_COUNT_METRICS)
+        per_round = by_round["runtime"]
         runtime_runs, plain_runs = runs["runtime"], plains["runtime"]
-        ratios = {m: [r[m] for r in by_round["runtime"] if m in r]
-                  for m in METRICS + LARGE_COUNT_METRICS}
         extra = runtime_runs[-1]
-        med = {m: statistics.median(ratios[m]) for m in METRICS}
-        result["latency_0_ratio"][flavour] = round(med["latency_0"], 4)
-        result["latency_1024_ratio"][flavour] = round(med["latency_1024"], 4)
-        result["latency_ratio"][flavour] = round((med["latency_0"] + med["latency_1024"]) / 2, 4)
-        result["message_rate_ratio"][flavour] = round(med["message_rate"], 4)
+        for key, value in summarise(per_round).items():
+            result[key][flavour] = value
         churn, counts = churn_ratios(plain_runs, runtime_runs)
         result["churn"][flavour] = churn
         result["churn_runs_used"][flavour] = counts
         result["object_churn_ratio"][flavour] = round(statistics.mean(churn.values()), 4)
-        if all(ratios[m] for m in LARGE_COUNT_METRICS):
-            lat_c = statistics.median(ratios["latency_0_c"])
-            rate_c = statistics.median(ratios["message_rate_c"])
+        if all(any(m in r for r in per_round) for m in LARGE_COUNT_METRICS):
+            med = {m: statistics.median(r[m] for r in per_round if m in r)
+                   for m in ("latency_0", "message_rate") + LARGE_COUNT_METRICS}
             result["large_count"][flavour] = {
-                "latency_0_c_ratio": round(lat_c, 4),
-                "message_rate_c_ratio": round(rate_c, 4),
-                "latency_0_c_vs_plain": round(lat_c / med["latency_0"], 4),
-                "message_rate_c_vs_plain": round(rate_c / med["message_rate"], 4)}
+                "latency_0_c_ratio": round(med["latency_0_c"], 4),
+                "message_rate_c_ratio": round(med["message_rate_c"], 4),
+                "latency_0_c_vs_plain": round(med["latency_0_c"] / med["latency_0"], 4),
+                "message_rate_c_vs_plain": round(med["message_rate_c"] / med["message_rate"], 4)}
         result["plain"][flavour] = medians(plain_runs, METRICS + CHURN_METRICS)
         result["runtime"][flavour] = medians(runtime_runs, METRICS + CHURN_METRICS)
         if "request_bytes" in extra:

@@ -168,6 +168,12 @@ expect(doc["churn_runs_used"]["openmpi"]["churn_type"] == {"plain": [6, 6], "run
        f"churn_runs_used: a second mode on the runtime's side only (got {doc['churn_runs_used']})")
 expect("mpich" in doc["large_count"] and "openmpi" not in doc["large_count"],
        "large_count only where the runs reported the large-count figures")
+expect(doc["latency_ratio"]["mpich"] == 1.15 and doc["latency_1024_ratio"]["mpich"] == 1.2,
+       f"latency_ratio is the mean of the two latency ratios (got {doc['latency_ratio']})")
+expect(doc["large_count"].get("mpich") == {"latency_0_c_ratio": 1.2, "message_rate_c_ratio": 0.7,
+                                           "latency_0_c_vs_plain": round(1.2 / 1.1, 4),
+                                           "message_rate_c_vs_plain": round(0.7 / 0.8, 4)},
+       f"large_count's ratios and their quotients (got {doc['large_count']})")
 expect(doc["request_bytes"] == {"mpich": 120, "openmpi": 120},
        "request_bytes from the runtime's runs")
 
