@@ -216,13 +216,29 @@ bool ReadMembers(MPI_Comm comm, Members* out) {
   return true;
 }
 
-bool ReadDuplicateMembers(MPI_Comm comm, const CommView& parent, Members* out) {
+Inheritance InheritanceOf(const CommView& parent) {
+  Inheritance in;
+  if (parent.inter || parent.world_ranks == nullptr || parent.size <= 0) return in;
+  const mpidbg_comm_record* rec = g_by_handle.Find(parent.handle);
+  // The view and the record agree unless the handle was reused since the view was taken.
+  if (rec == nullptr || rec->job_id != parent.job_id || rec->topology != MPIDBG_TOPO_NONE ||
+      (rec->hdr.flags & MPIDBG_COMM_INTER) != 0 || rec->rank < 0 || rec->rank >= parent.size) {
+    return in;
+  }
+  in.known = true;
+  in.rank = rec->rank;
+  in.errhandler = __atomic_load_n(&rec->errhandler, __ATOMIC_RELAXED);
+  return in;
+}
+
+bool ReadDuplicateMembers(MPI_Comm comm, const CommView& parent, const Inheritance& inherited,
+                          Members* out) {
   if (parent.inter || parent.world_ranks == nullptr || parent.size <= 0) {
     return ReadMembers(comm, out);
   }
   *out = Members{};
-  int rank = -1;
-  if (PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return false;
+  int rank = inherited.rank;
+  if (!inherited.known && PMPI_Comm_rank(comm, &rank) != MPI_SUCCESS) return false;
   out->rank = rank;
   out->local_size = parent.size;
   const size_t bytes = sizeof(int32_t) * static_cast<size_t>(parent.size);
@@ -249,9 +265,11 @@ uint64_t MemberHashOf(const Members& m) {
 void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& origin) {
   const uint64_t handle = HandleToU64(comm);
   // What MPI has attached to the new communicator, read before the record opens.
-  mpidbg_array topo_args;
-  const int32_t topology = ReadTopology(comm, origin.reorder, &topo_args);
-  const uint64_t errhandler = ErrhandlerOf(comm);
+  mpidbg_array topo_args{0, 0, sizeof(int32_t)};
+  const bool inherited = origin.inherited.known;
+  const int32_t topology =
+      inherited ? MPIDBG_TOPO_NONE : ReadTopology(comm, origin.reorder, &topo_args);
+  const uint64_t errhandler = inherited ? origin.inherited.errhandler : ErrhandlerOf(comm);
   const int32_t fortran_index = static_cast<int32_t>(PMPI_Comm_c2f(comm));
   const bool predefined = (origin.flags & MPIDBG_REC_PREDEFINED) != 0;
 

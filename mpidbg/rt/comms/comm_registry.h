@@ -55,10 +55,29 @@ struct Members {
   mpidbg_array remote_job_ranks{0, 0, sizeof(int32_t)};
 };
 bool ReadMembers(MPI_Comm comm, Members* out);
-// The members of `comm`, a duplicate of the intracommunicator `parent` (MPI_Comm_dup and
-// MPI_Comm_dup_with_info keep the group): the parent's world ranks copied, only the
-// rank asked of MPI. Falls back to ReadMembers when the parent's ranks are not known.
-bool ReadDuplicateMembers(MPI_Comm comm, const CommView& parent, Members* out);
+
+// What a duplicate takes from its parent's record instead of asking MPI. MPI_Comm_dup and
+// MPI_Comm_dup_with_info keep the parent's group (so its rank), its topology and its
+// error handler (MPI standard, "Communicator Constructors" and "Error Handling"). Each
+// query asked of MPI costs a call into it: on MPICH the rank, topology and error-handler
+// queries (with the free of the error handler's reference) were a quarter of what the
+// runtime added to a dup and free, far more than their instructions. Only an
+// intracommunicator without a topology is inherited from (a topology's arguments hold
+// the constructor's `reorder`, which a duplicate's record gives as 0); the parent's
+// error handler is its record's, which MPI_Comm_set_errhandler and MPI_Errhandler_set
+// keep (a library that sets one through PMPI_ directly is not seen).
+struct Inheritance {
+  bool known = false;
+  int32_t rank = -1;
+  uint64_t errhandler = 0;
+};
+Inheritance InheritanceOf(const CommView& parent);
+
+// The members of `comm`, a duplicate of the intracommunicator `parent`: the parent's
+// world ranks copied, the rank `inherited` (asked of MPI when not known). Falls back to
+// ReadMembers when the parent's ranks are not known.
+bool ReadDuplicateMembers(MPI_Comm comm, const CommView& parent, const Inheritance& inherited,
+                          Members* out);
 void FreeMembers(Members* m);
 uint64_t MemberHashOf(const Members& m);
 
@@ -76,10 +95,12 @@ struct CommOrigin {
   const char* name = "";
   uint64_t info = 0;    // MPI_Info given to the creating call (widened), 0 if none
   int32_t reorder = 0;  // the topology constructors' `reorder` argument
+  // A duplicate's inheritance (known: no topology, this error handler).
+  Inheritance inherited;
 };
 
 // Publishes a record for `comm` (takes ownership of m's arrays). Reads the rest from
-// MPI: topology, errhandler, Fortran index.
+// MPI: topology and errhandler (unless origin.inherited has them), Fortran index.
 void PublishComm(MPI_Comm comm, Members* m, uint64_t job_id, const CommOrigin& origin);
 
 // Per-process counter for a job-id recipe key: returns 0, 1, 2, ... on successive calls.

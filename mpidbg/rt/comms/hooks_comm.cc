@@ -76,9 +76,11 @@ void PublishDerived(MPI_Comm comm, int32_t creator, const CommView& parent, uint
   const uint64_t parent_job_id = parent.job_id;
   Members m;
   const bool dup = creator == MPIDBG_CALL_MPI_Comm_dup || creator == MPIDBG_CALL_MPI_Comm_dup_with_info;
-  if (!(dup ? ReadDuplicateMembers(comm, parent, &m) : ReadMembers(comm, &m))) return;
-  PublishComm(comm, &m, core::DerivedJobId(parent_job_id, counter, MemberHashOf(m)),
-              OriginOf(creator, parent_job_id, args));
+  const Inheritance inherited = dup ? InheritanceOf(parent) : Inheritance{};
+  if (!(dup ? ReadDuplicateMembers(comm, parent, inherited, &m) : ReadMembers(comm, &m))) return;
+  CommOrigin origin = OriginOf(creator, parent_job_id, args);
+  origin.inherited = inherited;
+  PublishComm(comm, &m, core::DerivedJobId(parent_job_id, counter, MemberHashOf(m)), origin);
 }
 
 // Collective over the new group only.
@@ -273,7 +275,8 @@ void PostCommUpdate(CallFacts call, CommUpdateArgs& args, int rc) {
     case MPIDBG_CALL_MPI_Comm_delete_attr:
       DeleteCommAttribute(args.comm, args.keyval);
       return;
-    case MPIDBG_CALL_MPI_Comm_set_errhandler: {
+    case MPIDBG_CALL_MPI_Comm_set_errhandler:
+    case MPIDBG_CALL_MPI_Errhandler_set: {  // MPI-1's name, which MPICH still exports
       const uint64_t errhandler = ErrhandlerValue(args.errhandler);
       const uint64_t previous = SetCommErrhandler(args.comm, errhandler);
       if (previous != errhandler) ErrhandlerDetached(previous);

@@ -341,6 +341,22 @@ void CheckCommunicators() {
     RT_CHECK_EQ(c->info, 0);
     RT_CHECK_EQ(c->topology, MPIDBG_TOPO_NONE);
   }
+  {
+    // A duplicate's rank comes from its parent's record: one whose ranks run the other way
+    // than MPI_COMM_WORLD's (CheckNewComm compares rank and members with MPI's).
+    MPI_Comm reversed, reversed_dup;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, -g_rank, &reversed);
+    MPI_Comm_dup(reversed, &reversed_dup);
+    if (const auto* c = CheckNewComm(reversed_dup, MPIDBG_CALL_MPI_Comm_dup, "reversed dup")) {
+      int size = 0;
+      MPI_Comm_size(MPI_COMM_WORLD, &size);
+      RT_CHECK_EQ(c->rank, size - 1 - g_rank);
+      const auto* ranks = reinterpret_cast<const int32_t*>(static_cast<uintptr_t>(c->world_ranks));
+      if (ranks != nullptr && c->size == size) RT_CHECK_EQ(ranks[c->rank], g_rank);
+    }
+    MPI_Comm_free(&reversed_dup);
+    MPI_Comm_free(&reversed);
+  }
 
   // Info given at creation and by MPI_Comm_set_info.
   MPI_Info info;
@@ -785,8 +801,24 @@ void CheckErrhandlersAndOps() {
   MPI_Comm_set_errhandler(dup, ceh);
   RT_CHECK_EQ(FindComm(U64(dup))->errhandler, U64(ceh));
   MPI_Comm dup2;
-  MPI_Comm_dup(dup, &dup2);  // inherits it
+  MPI_Comm_dup(dup, &dup2);  // inherits it (from the parent's record: MPI must agree)
   RT_CHECK_EQ(FindComm(U64(dup2))->errhandler, U64(ceh));
+  RT_CHECK_EQ(FindComm(U64(dup2))->errhandler, ErrhandlerOf(dup2));
+#if defined(MPICH_VERSION)
+  {
+    // MPI-1's MPI_Errhandler_set, which MPICH still exports, changes the record too, so
+    // a duplicate made after it inherits what MPI gives it.
+    MPI_Comm old_style, old_dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &old_style);
+    MPI_Errhandler_set(old_style, MPI_ERRORS_RETURN);
+    RT_CHECK_EQ(FindComm(U64(old_style))->errhandler, U64(MPI_ERRORS_RETURN));
+    MPI_Comm_dup(old_style, &old_dup);
+    RT_CHECK_EQ(FindComm(U64(old_dup))->errhandler, ErrhandlerOf(old_dup));
+    RT_CHECK_EQ(FindComm(U64(old_dup))->errhandler, U64(MPI_ERRORS_RETURN));
+    MPI_Comm_free(&old_dup);
+    MPI_Comm_free(&old_style);
+  }
+#endif
   const uint64_t ceh_handle = U64(ceh);
   MPI_Errhandler_free(&ceh);
   const auto* r = Newest<mpidbg_errhandler_record>(R->errhandlers, ceh_handle);
