@@ -13,6 +13,11 @@
  *                     itself, made once: the steady state of a persistent exchange
  *   persistent_churn  the same pair made (MPI_Recv_init, MPI_Send_init), started,
  *                     completed and freed every cycle
+ *   test_poll         MPI_Test of a receive nothing will match: one poll of a program
+ *                     that waits by testing
+ *   testany_poll      MPI_Testany over four such receives
+ *   sendrecv          MPI_Sendrecv of one integer to itself (MPI_COMM_SELF)
+ *   iprobe_poll       MPI_Iprobe for a message nobody sends
  * Runs CYCLES cycles (default 200000) PASSES times (default 5) after one untimed warm-up
  * pass of a tenth, and prints the best pass in microseconds per cycle, "%.4f\n". With
  * PASSES 0 it runs CYCLES cycles once, untimed, and prints nothing: a run for callgrind.
@@ -67,6 +72,47 @@ static void PersistentChurnCycles(long n) {
   }
 }
 
+/* Receives nothing will match (a tag nobody sends), made before the timed passes and
+ * cancelled after them. */
+enum { kPolled = 4, kNeverTag = 99 };
+static int g_never[kPolled];
+static MPI_Request g_polled[kPolled];
+
+static void PostNever(void) {
+  for (int i = 0; i < kPolled; ++i) {
+    MPI_Irecv(&g_never[i], 1, MPI_INT, 0, kNeverTag, MPI_COMM_SELF, &g_polled[i]);
+  }
+}
+
+static void CancelNever(void) {
+  for (int i = 0; i < kPolled; ++i) {
+    MPI_Cancel(&g_polled[i]);
+    MPI_Wait(&g_polled[i], MPI_STATUS_IGNORE);
+  }
+}
+
+static void TestPollCycles(long n) {
+  int flag = 0;
+  for (long i = 0; i < n; ++i) MPI_Test(&g_polled[0], &flag, MPI_STATUS_IGNORE);
+}
+
+static void TestanyPollCycles(long n) {
+  int index = 0, flag = 0;
+  for (long i = 0; i < n; ++i) MPI_Testany(kPolled, g_polled, &index, &flag, MPI_STATUS_IGNORE);
+}
+
+static void SendrecvCycles(long n) {
+  for (long i = 0; i < n; ++i) {
+    MPI_Sendrecv(&g_out, 1, MPI_INT, 0, 8, &g_in, 1, MPI_INT, 0, 8, MPI_COMM_SELF,
+                 MPI_STATUS_IGNORE);
+  }
+}
+
+static void IprobePollCycles(long n) {
+  int flag = 0;
+  for (long i = 0; i < n; ++i) MPI_Iprobe(0, kNeverTag, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+}
+
 int main(int argc, char** argv) {
   static const struct {
     const char* name;
@@ -74,14 +120,18 @@ int main(int argc, char** argv) {
   } kLoops[] = {{"type", TypeCycles},
                 {"comm", CommCycles},
                 {"persistent", PersistentCycles},
-                {"persistent_churn", PersistentChurnCycles}};
+                {"persistent_churn", PersistentChurnCycles},
+                {"test_poll", TestPollCycles},
+                {"testany_poll", TestanyPollCycles},
+                {"sendrecv", SendrecvCycles},
+                {"iprobe_poll", IprobePollCycles}};
   cycle_fn run = NULL;
   const char* loop = argc > 1 ? argv[1] : "";
   for (size_t i = 0; i < sizeof kLoops / sizeof kLoops[0]; ++i) {
     if (strcmp(loop, kLoops[i].name) == 0) run = kLoops[i].run;
   }
   if (run == NULL) {
-    fprintf(stderr, "usage: cycle_bench type|comm|persistent|persistent_churn [CYCLES [PASSES]]\n");
+    fprintf(stderr, "usage: cycle_bench LOOP [CYCLES [PASSES]] (loops: bench/cycle_bench.c)\n");
     return 2;
   }
   const long cycles = argc > 2 ? atol(argv[2]) : 200000;
@@ -98,6 +148,8 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   if (run == PersistentCycles) MakePair();
+  const int polls = run == TestPollCycles || run == TestanyPollCycles;
+  if (polls) PostNever();
   if (passes == 0) {
     run(cycles);
   } else {
@@ -115,6 +167,7 @@ int main(int argc, char** argv) {
     MPI_Request_free(&g_pair[0]);
     MPI_Request_free(&g_pair[1]);
   }
+  if (polls) CancelNever();
   MPI_Finalize();
   return 0;
 }

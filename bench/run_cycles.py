@@ -7,7 +7,9 @@ usage: run_cycles.py --build-dir DIR [--flavours mpich,openmpi] [--loops type,co
 
 bench/cycle_bench.c repeats one cycle (`type`: a vector type made, committed and freed;
 `comm`: MPI_Comm_dup + MPI_Comm_free; `persistent`: MPI_Startall + MPI_Waitall of a
-persistent pair; `persistent_churn`: the pair made, started, completed and freed). One
+persistent pair; `persistent_churn`: the pair made, started, completed and freed;
+`test_poll`, `testany_poll`, `iprobe_poll`: a poll that finds nothing, as programs that
+wait by testing make millions of; `sendrecv`: MPI_Sendrecv to itself). One
 rank, so no other process's timing enters the cycle; the 2-rank churn of scripts/bench
 (mpi_bench.c) is what the goal is set on.
 
@@ -50,7 +52,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import count_instructions  # noqa: E402
 import run_bench  # noqa: E402
 
-LOOPS = ("type", "comm", "persistent", "persistent_churn")
+LOOPS = ("type", "comm", "persistent", "persistent_churn", "test_poll", "testany_poll",
+         "sendrecv", "iprobe_poll")
 # The keys of a loop's JSON entry beside the libraries' names.
 RESERVED = ("plain", "runtime", "ratio", "adds", "functions")
 # run_bench.py's launch (each rank bound to a core), for one rank.

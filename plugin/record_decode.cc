@@ -304,8 +304,11 @@ void decode_thread_live(const Decoder& d, mpidbg_thread_live* out) {
   MPIDBG_FIELD(mpidbg_thread_live, comm_handle);
   MPIDBG_FIELD(mpidbg_thread_live, comm_job_id);
   MPIDBG_FIELD(mpidbg_thread_live, calls);
-  // Appended: a block the runtime wrote without it (fewer bytes read) decodes op 0.
+  // Appended: a block the runtime wrote without them (fewer bytes read) decodes op 0
+  // and no requests.
   MPIDBG_FIELD(mpidbg_thread_live, op);
+  MPIDBG_FIELD(mpidbg_thread_live, requests);
+  MPIDBG_FIELD(mpidbg_thread_live, request_count);
 }
 
 // A ring entry has no record header: its seq is the first field, checked by the reader.

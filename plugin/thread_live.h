@@ -2,8 +2,9 @@
 // decoded record.
 //
 // A runtime publishes a call that returns by itself (state IN_MPI: nonblocking posts,
-// queries, handle creation), and below MPI_THREAD_MULTIPLE a blocking send or receive
-// whose envelope is a flight entry, only in the thread's live block, never in its thread
+// queries, handle creation, the Test family with the requests it tests), and below
+// MPI_THREAD_MULTIPLE a blocking send, receive or Sendrecv whose envelope is a flight
+// entry, only in the thread's live block, never in its thread
 // record; and it writes those words without a generation step of their own. So a
 // snapshot merges them when it is decoded and again each time it is reused from the
 // cache, always starting from what the record itself said (ThreadEntry::published): one
@@ -21,7 +22,8 @@ namespace mpidbg::plugin {
 
 // The reader rule of records.h (mpidbg_thread_merge_live). While the record says
 // NOT_IN_MPI and the live words say otherwise, call, state, entry_time_ns, comm_handle,
-// comm_job_id and op come from the live words; a record that publishes a call keeps its
+// comm_job_id, op, requests and request_count come from the live words (a block that
+// ends before them reads as none); a record that publishes a call keeps its
 // own (it carries the call's detail). `calls` comes from the live words always.
 mpidbg_thread_record merge_live_words(const mpidbg_thread_record& published,
                                       const mpidbg_thread_live& live);

@@ -430,22 +430,28 @@ typedef struct mpidbg_thread_record {
  * blocking send or receive whose envelope is a flight entry (MPI_Send, MPI_Bsend,
  * MPI_Ssend, MPI_Rsend, MPI_Recv and their large-count forms): it writes only these
  * words, with `op` naming its entry. A call that returns by itself (state IN_MPI:
- * nonblocking posts, queries, handle creation; not the Test family, which publishes its
- * requests) writes only these words too, with `op` 0.
+ * nonblocking posts, queries, handle creation, the Test family) writes only these words
+ * too, with `op` 0; a Test-family call names the request array it tests in `requests`
+ * and `request_count` (live_size 72), as a Wait-family call does in the thread record.
  *
  * Reading: the thread record's `live_size` says how many bytes of these words the
  * runtime writes; a record without it (live_size 0, or a record written before it) has
  * the 48 bytes before `op`. A reader reads min(that size, its own sizeof) bytes and
- * zero-fills the rest (so a runtime that writes no `op` reads as op 0); a live_size
- * below 48 is damage (ignore the words). Then, while the thread record says NOT_IN_MPI
- * and `state` here does not, the thread is in the call these words name: call, state,
- * entry_time_ns, comm_handle, comm_job_id and op come from here (a record that publishes
- * a call has its detail, and wins); `calls` comes from here always
- * (mpidbg_thread_merge_live).
+ * zero-fills the rest (so a runtime that writes no `op` reads as op 0, and one that
+ * writes no `requests` as none); a live_size below 48 is damage (ignore the words).
+ * Then, while the thread record says NOT_IN_MPI and `state` here does not, the thread is
+ * in the call these words name: call, state, entry_time_ns, comm_handle, comm_job_id,
+ * op, requests and request_count come from here (a record that publishes a call has its
+ * detail, and wins); `calls` comes from here always (mpidbg_thread_merge_live). A
+ * Test-family call stores request_count before requests as it enters and clears
+ * requests first as it returns, so a stopped thread whose words name an array has its
+ * count; a reader racing a live thread may still pair one call's array with another's
+ * count, and bounds request_count as it bounds the record's.
  *
- * Entering: site, entry_time_ns, calls, call, then state; comm and op once the call has
- * described its envelope (op after the flight entry is whole), before it enters MPI;
- * leaving: state, then call, comm and op. Each field is one naturally aligned word: a
+ * Entering: site, entry_time_ns, calls, call, then state; comm, op and requests once the
+ * call has described its envelope (op after the flight entry is whole), before it
+ * enters MPI; leaving: state, then call, comm, op and requests. Each field is one
+ * naturally aligned word: a
  * reader racing the thread sees an old or a new value, never a torn one. Readers that
  * cache by root.generation re-read these words: a call that returns by itself steps the
  * generation once as it returns, and a blocking call that writes only these words steps
@@ -462,6 +468,11 @@ typedef struct mpidbg_thread_live {
   /* ---- appended (live_size 56) ---- */
   uint64_t op;            /* target address of the flight entry of the blocking send or
                            * receive the thread is in, 0 otherwise */
+  /* ---- appended (live_size 72) ---- */
+  uint64_t requests;      /* target address of the MPI_Request array of the Test-family
+                           * call the thread is in, 0 otherwise */
+  int32_t request_count;  /* handles at `requests` (root.handle_size bytes each) */
+  int32_t reserved;
 } mpidbg_thread_live;
 
 /* The bytes of live words a runtime writes that does not say (live_size 0): all before
@@ -495,6 +506,8 @@ static inline void mpidbg_thread_merge_live(const mpidbg_thread_record* publishe
   out->comm_handle = live->comm_handle;
   out->comm_job_id = live->comm_job_id;
   out->op = live->op;
+  out->requests = live->requests;
+  out->request_count = live->request_count;
 }
 
 /* ======================= Flight rings: a thread's point-to-point posts =======================
@@ -1232,9 +1245,11 @@ static_assert(sizeof(mpidbg_operation_record) == 240, "mpidbg_operation_record l
 static_assert(sizeof(mpidbg_thread_record) == 176 && offsetof(mpidbg_thread_record, live) == 160 &&
                   offsetof(mpidbg_thread_record, live_size) == 168,
               "mpidbg_thread_record layout");
-static_assert(sizeof(mpidbg_thread_live) == 56 &&
-                  offsetof(mpidbg_thread_live, op) == MPIDBG_THREAD_LIVE_SIZE_V2,
-              "mpidbg_thread_live layout: op appended after the layout-2 words");
+static_assert(sizeof(mpidbg_thread_live) == 72 &&
+                  offsetof(mpidbg_thread_live, op) == MPIDBG_THREAD_LIVE_SIZE_V2 &&
+                  offsetof(mpidbg_thread_live, requests) == 56,
+              "mpidbg_thread_live layout: op, then the requests appended after the "
+              "layout-2 words");
 static_assert(sizeof(mpidbg_flight_entry) == 112 && offsetof(mpidbg_flight_entry, request) == 24 &&
                   sizeof(mpidbg_flight_entry) % 8 == 0,
               "mpidbg_flight_entry layout");

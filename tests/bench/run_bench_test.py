@@ -182,5 +182,44 @@ expect(run_bench.median_ratios([{"m": 1.0}, {"m": 3.0}, {"m": 2.0}], ("m",)) == 
        "median_ratios names each metric's median <metric>_ratio")
 expect(run_bench.medians([{"m": 1.0}, {"m": 4.0}], ("m",)) == {"m": 2.5}, "medians")
 
+# --- run_apps.py: hpcc's input made from the package's example, its summary read ---
+import run_apps  # noqa: E402
+
+example = "\n".join(["HPLinpack benchmark input file", "Innovative Computing Laboratory",
+                     "HPL.out      output file name (if any)", "8            device out",
+                     "1            # of problems sizes (N)", "1000         Ns",
+                     "1            # of NBs", "80           NBs",
+                     "0            PMAP process mapping", "1            # of process grids (P x Q)",
+                     "2            Ps", "2            Qs", "16.0         threshold"])
+made = run_apps.input_file(example, 2500).splitlines()
+expect(made[5].split()[0] == "2500" and made[5].endswith("Ns"),
+       f"input_file sets the problem size on line 6 (got {made[5]!r})")
+expect(made[10].split()[0] == "1" and made[11].split()[0] == "2",
+       f"input_file sets a 1 x 2 grid (got {made[10]!r}, {made[11]!r})")
+expect(made[7] == example.splitlines()[7] and len(made) == len(example.splitlines()),
+       "input_file leaves the other lines")
+summary = "\n".join(["Begin of Summary section.", "VersionMajor=1", "Success=1"]
+                    + [f"{c}={i + 1}.5" for i, c in enumerate(run_apps.COMPONENTS)]
+                    + ["End of Summary section."])
+parsed = run_apps.parse_summary(summary)
+expect(parsed["HPL_Tflops"] == 1.5 and len(parsed) == len(run_apps.COMPONENTS),
+       f"parse_summary reads every component (got {parsed})")
+for broken, what in ((summary.replace("Success=1", "Success=0"), "Success=0"),
+                     (summary.replace("MPIRandomAccess_GUPs=", "X="), "a missing component")):
+    try:
+        run_apps.parse_summary(broken)
+        expect(False, f"parse_summary refuses {what}")
+    except ValueError:
+        pass
+expect(run_apps.cost("MPIRandomAccess_GUPs", 0.02, 0.01) == 2.0,
+       "cost of a rate: plain / with (half the rate costs 2)")
+expect(run_apps.cost("AvgPingPongLatency_usec", 0.4, 0.5) == 1.25,
+       "cost of a latency: with / plain")
+runs = [{"plain": {c: 1.0 for c in run_apps.COMPONENTS}, "runtime": {c: v for c in run_apps.COMPONENTS}}
+        for v in (0.5, 1.0, 2.0)]
+got = run_apps.summarise(runs, ["runtime"])
+expect(got["HPL_Tflops"]["cost"]["runtime"] == 1.0 and got["HPL_Tflops"]["runtime"] == 1.0,
+       f"summarise: medians of the figures and of the per-round costs (got {got['HPL_Tflops']})")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

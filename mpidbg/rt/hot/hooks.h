@@ -21,8 +21,6 @@ namespace mpidbg::rt {
 
 MPIDBG_DECLARE_HOOKS(Init, InitArgs, CallScope& scope, void)
 MPIDBG_DECLARE_HOOKS(Finalize, FinalizeArgs, CallScope& scope, void)
-MPIDBG_DECLARE_HOOKS(Plain, PlainArgs, CallScope& scope, void)
-MPIDBG_DECLARE_HOOKS(Sendrecv, SendrecvArgs, CallScope& scope, void)
 MPIDBG_DECLARE_HOOKS(SendrecvNonblocking, SendrecvArgs, CallScope& scope, void)
 MPIDBG_DECLARE_HOOKS(CollBlocking, CollArgs, CallScope& scope, void)
 MPIDBG_DECLARE_HOOKS(CollNonblocking, CollArgs, CallScope& scope, void)
@@ -39,8 +37,9 @@ MPIDBG_DECLARE_HOOKS(CommSetName, CommSetNameArgs, CallFacts call, CallComm)
 
 #undef MPIDBG_DECLARE_HOOKS
 
-// The hooks of P2pBlocking and P2pNonblocking are inline, in rt/hot/hooks_p2p.h, and those
-// of Completion in rt/hot/hooks_completion.h (the generated wrappers include both).
+// The hooks of P2pBlocking, P2pNonblocking and Sendrecv are inline, in rt/hot/hooks_p2p.h, those
+// of Completion in rt/hot/hooks_completion.h and those of Plain in rt/hot/hooks_plain.h
+// (the generated wrappers include all three).
 
 // Completion of an MPI_Comm_idup request publishes the new communicator (also declared
 // in rt/hot/hooks_completion.h, which calls them).

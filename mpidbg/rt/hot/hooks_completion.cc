@@ -35,17 +35,17 @@ void CountFlightReceive(ThreadState* ts, const mpidbg_flight_entry& e, ReceivedM
   CountReceived(ts, e.comm_job_id, m, hint);
 }
 
-CompletionArgs PreCompletionShared(ThreadState* ts, CompletionArgs args) {
+SharedCompletion PreCompletionShared(ThreadState* ts, CompletionArgs args) {
   const int n = args.tracked;
-  args.saved = true;
   FindOperationRecordsSaved(ts->saved_handles, n, ts->saved_records, ts->saved_requests);
+  bool receives = false;
   for (int i = 0; i < n; ++i) {
     SavedRequest& r = ts->saved_requests[i];
     r.count_as = CountingOf(r);
-    args.receives |= r.count_as == kFromStatus;
+    receives |= r.count_as == kFromStatus;
   }
-  if (args.receives) KeepStatuses(ts, args);
-  return args;
+  if (receives) KeepStatuses(ts, args);  // repoints the wrapper's own parameter
+  return SharedCompletion{true, receives};
 }
 
 void PostCompletionGeneral(ThreadState* ts, CompletionArgs args, int rc) {

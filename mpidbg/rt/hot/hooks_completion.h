@@ -1,7 +1,8 @@
 // hooks_completion.h — the hooks of the Wait and Test families, inline in the generated
-// wrappers for the common case: below MPI_THREAD_MULTIPLE, a Wait/Test of one request
-// or of all of them that succeeded. Everything else (under MPI_THREAD_MULTIPLE, Any and
-// Some, errors) is in hooks_completion.cc.
+// wrappers for the common case: below MPI_THREAD_MULTIPLE, a Wait/Test of one request,
+// of all of them or of any of them that succeeded, and a Testsome that found none.
+// Everything else (under MPI_THREAD_MULTIPLE, Some that completed requests, errors) is
+// in hooks_completion.cc.
 //
 // HOT PATH: no heap allocation except growing the per-thread scratch; PMPI_* only.
 // Before the call the request handles are copied (MPI overwrites completed ones with
@@ -40,8 +41,13 @@ namespace mpidbg::rt {
 
 // --- out of line (hooks_completion.cc); values in, values out (see hooks_p2p.h) ---
 // Pre, under MPI_THREAD_MULTIPLE: the records of the saved handles and what counting
-// needs of them, and the statuses kept if a receive is among them.
-CompletionArgs PreCompletionShared(ThreadState* ts, CompletionArgs args);
+// needs of them, and the statuses kept if a receive is among them. Returns only what it
+// changed of the arguments, so the wrapper's constant roles (kind) stay folded.
+struct SharedCompletion {
+  bool saved;
+  bool receives;
+};
+SharedCompletion PreCompletionShared(ThreadState* ts, CompletionArgs args);
 // Post, every case but the inline ones.
 void PostCompletionGeneral(ThreadState* ts, CompletionArgs args, int rc);
 // Completion of an MPI_Comm_idup request publishes the new communicator (hooks_comm.cc).
@@ -127,7 +133,9 @@ MPIDBG_ALWAYS_INLINE void PreCompletion(CallScope& scope, CompletionArgs& args) 
   for (int i = 0; i < n; ++i) ts->saved_handles[i] = HandleToU64(args.requests[i]);
   args.tracked = n;
   if (__builtin_expect(core::Concurrent(), 0)) {
-    args = PreCompletionShared(ts, args);
+    const SharedCompletion shared = PreCompletionShared(ts, args);
+    args.saved = shared.saved;
+    args.receives = shared.receives;
     return;
   }
   KeepStatuses(ts, args);
@@ -148,6 +156,15 @@ MPIDBG_ALWAYS_INLINE void PostCompletion(CallScope& scope, CompletionArgs& args,
       for (int i = 0; i < n; ++i) RetireOwned(ts, i, Element(args, i), idup);
       return;
     }
+    // A poll that found nothing (Testany's flag 0, Testsome's outcount 0) retires
+    // nothing: programs that wait by testing make it millions of times.
+    if (args.kind == kCompleteAny) {
+      if (!ReportedDone(args) || args.index == nullptr) return;
+      const int i = *args.index;
+      if (i >= 0 && i < n) RetireOwned(ts, i, Single(args), HaveIdupPending());
+      return;
+    }
+    if (args.kind == kCompleteSome && args.outcount != nullptr && *args.outcount == 0) return;
   }
   PostCompletionGeneral(ts, args, rc);
 }

@@ -1,7 +1,7 @@
 // hooks_p2p.cc — point-to-point calls other than the plain blocking and nonblocking ones
-// (those are inline in hooks_p2p.h, which describes what every call records): Sendrecv,
-// MPI_Isendrecv, persistent requests and their starts, probes and message handles,
-// request free and cancel.
+// and Sendrecv (those are inline in hooks_p2p.h, which describes what every call
+// records): MPI_Isendrecv, persistent requests and their starts, probes and message
+// handles, request free and cancel.
 //
 // HOT PATH: no heap allocation, no system call; PMPI_* only. operation records take the
 // request registry's spinlock only under MPI_THREAD_MULTIPLE; blocking calls take none.
@@ -70,25 +70,6 @@ void PostMessageBlocking(ThreadState* ts, int32_t call, P2pArgs a, int rc) {
 void ConsumeIfGone(uint64_t saved_message, const MPI_Message* message, int rc) {
   if (saved_message != 0 && (rc == MPI_SUCCESS || *message == MPI_MESSAGE_NULL)) {
     ConsumeMessage(saved_message);
-  }
-}
-
-void PreSendrecv(CallScope& scope, SendrecvArgs& args) {
-  ThreadState* ts = scope.thread();
-  ResolveComm(scope, args.send);
-  args.recv.view = args.send.view;
-  PostBlocking(ts, 0, scope.call(), args.send);
-  // The thread waits on the receive half; that is the one the thread record names.
-  scope.SetOperationRecord(PostBlocking(ts, 1, scope.call(), args.recv));
-  KeepStatus(args.recv, &ts->own_status[1]);
-}
-
-void PostSendrecv(CallScope& scope, SendrecvArgs& args, int rc) {
-  ThreadState* ts = scope.thread();
-  EndBlockingRecord(ts, 0);
-  EndBlockingRecord(ts, 1);
-  if (rc == MPI_SUCCESS && args.recv.status != nullptr) {
-    CountCompletedReceive(ts, args.recv, *args.recv.status);
   }
 }
 

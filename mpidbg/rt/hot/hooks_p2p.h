@@ -9,8 +9,9 @@
 // traffic count and the send log all take it from there:
 //  - a blocking send or receive below MPI_THREAD_MULTIPLE appends an entry (request 0)
 //    to the thread's flight ring before PMPI, named by the thread's live words (not its
-//    record), and marks it DONE after PMPI; otherwise (probes, message receives,
-//    Sendrecv, MPI_THREAD_MULTIPLE) a blocking call writes its envelope into the
+//    record), and marks it DONE after PMPI; a Sendrecv appends two, the live words
+//    naming its receive half; otherwise (probes, message receives,
+//    MPI_THREAD_MULTIPLE) a blocking call writes its envelope into the
 //    thread's reserved op slot, whose fields no blocking call changes were written once
 //    (operation_slots.h), and publishes it in the thread record before PMPI; the slot
 //    goes FREE again after PMPI. Either way a debugger sees peer, tag, communicator and
@@ -327,6 +328,50 @@ MPIDBG_ALWAYS_INLINE void PostP2pBlocking(CallScope& scope, P2pArgs& args, int r
   }
   if (args.direction == MPIDBG_OPERATION_RECV && rc == MPI_SUCCESS && args.status != nullptr) {
     CountCompletedReceive(ts, args, *args.status);
+  }
+}
+
+// --- Sendrecv, Sendrecv_replace ---
+
+// Below MPI_THREAD_MULTIPLE both halves are blocking entries of the thread's flight ring,
+// as a Send's and a Recv's are, and the live words name the receive half: the one the
+// thread waits on. Otherwise (or without a ring) they are the thread's two blocking op
+// slots, published in its record. Either way a debugger sees both envelopes.
+MPIDBG_ALWAYS_INLINE void PreSendrecv(CallScope& scope, SendrecvArgs& args) {
+  ThreadState* ts = scope.thread();
+  ResolveComm(scope, args.send);
+  args.recv.view = args.send.view;
+  if (!core::Concurrent()) {
+    args.send.flight = PostFlightEntry<true>(ts, scope.call(), args.send, 0);
+    if (args.send.flight != nullptr) {
+      args.recv.flight = PostFlightEntry<true>(ts, scope.call(), args.recv, 0);
+      if (args.recv.flight != nullptr) {
+        scope.SetFlightEntry(AddressOf(args.recv.flight));
+        KeepStatus(args.recv, &ts->own_status[1]);
+        return;
+      }
+      // The ring went away between the two posts (it cannot below MPI_THREAD_MULTIPLE,
+      // but a lost send half would be worse than a DONE one): the slots take both.
+      args.send.flight->state = MPIDBG_FLIGHT_DONE;
+      args.send.flight = nullptr;
+    }
+  }
+  PostBlocking(ts, 0, scope.call(), args.send);
+  scope.SetOperationRecord(PostBlocking(ts, 1, scope.call(), args.recv));
+  KeepStatus(args.recv, &ts->own_status[1]);
+}
+
+MPIDBG_ALWAYS_INLINE void PostSendrecv(CallScope& scope, SendrecvArgs& args, int rc) {
+  ThreadState* ts = scope.thread();
+  if (args.recv.flight != nullptr) {
+    args.send.flight->state = MPIDBG_FLIGHT_DONE;
+    args.recv.flight->state = MPIDBG_FLIGHT_DONE;
+  } else {
+    EndBlockingRecord(ts, 0);
+    EndBlockingRecord(ts, 1);
+  }
+  if (rc == MPI_SUCCESS && args.recv.status != nullptr) {
+    CountCompletedReceive(ts, args.recv, *args.recv.status);
   }
 }
 

@@ -135,7 +135,7 @@ struct ThreadState {
   // sampler's call sites, rt/profile/profile.h; meaningful only while the state is not
   // NOT_IN_MPI), entry time (CLOCK_REALTIME, coarse), communicator, a count of
   // outermost calls, and the flight entry of a blocking send or receive.
-  mpidbg_thread_live live = {MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 0, 0, 0};
+  mpidbg_thread_live live = {MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   // Request slots reserved for this thread's blocking calls: 0 for sends, 1 for receives and
   // probes (a Sendrecv uses both); taken on first use, FREE between calls. The body of
   // a FREE slot keeps what its last call wrote, which the next call with the same
@@ -311,9 +311,17 @@ class CallScope {
     } else if (light_) {
       // Cleared while the state says NOT_IN_MPI, so the next call starts with none; one
       // generation step covers the records the call changed (a blocking call's flight
-      // entry went DONE in its Post hook).
-      __atomic_store_n(&ts->live.comm_handle, uint64_t{0}, __ATOMIC_RELAXED);
-      __atomic_store_n(&ts->live.comm_job_id, uint64_t{0}, __ATOMIC_RELAXED);
+      // entry went DONE in its Post hook). A call that named no communicator left the
+      // words 0 (the test folds away where the wrapper never names one).
+      if ((detail_.comm_handle | detail_.comm_job_id) != 0) {
+        __atomic_store_n(&ts->live.comm_handle, uint64_t{0}, __ATOMIC_RELAXED);
+        __atomic_store_n(&ts->live.comm_job_id, uint64_t{0}, __ATOMIC_RELAXED);
+      }
+      if (extras_ != 0) {  // a Test-family call's requests (Publish): array first
+        __atomic_store_n(&ts->live.requests, uint64_t{0}, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        __atomic_store_n(&ts->live.request_count, int32_t{0}, __ATOMIC_RELAXED);
+      }
       if (live_op_) {
         __atomic_store_n(&ts->live.op, uint64_t{0}, __ATOMIC_RELAXED);
         g_thread_table.BumpGenerationPlain();  // only below MPI_THREAD_MULTIPLE
@@ -375,19 +383,32 @@ class CallScope {
 
   // Writes call, state, entry time and detail into the thread record, with one step of
   // root.generation that also covers the records the Pre hook changed. A call that
-  // returns by itself and has no detail beyond its communicator (state IN_MPI: a
-  // nonblocking post, a query, a handle's creation) publishes only its communicator in
-  // the live words (records.h, mpidbg_thread_live), and steps the generation once, as
-  // it returns. So does a blocking call whose envelope is a flight entry
+  // returns by itself and has no detail beyond its communicator and request array (state
+  // IN_MPI: a nonblocking post, a query, a handle's creation, a Test-family call)
+  // publishes only those in the live words (records.h, mpidbg_thread_live), and steps
+  // the generation once, as it returns: a program that waits by testing polls millions
+  // of times, and a record's write window on entry and exit cost a poll more than MPI's
+  // own test did. So does a blocking call whose envelope is a flight entry
   // (SetFlightEntry), which also names the entry in the live words and steps the
   // generation now: a reader that cached its snapshot before the entry was posted must
   // not keep it while the thread waits in MPI.
   MPIDBG_ALWAYS_INLINE void Publish() {
     if (!outer_) return;
-    if (live_op_ || (state_ == MPIDBG_THREAD_IN_MPI && extras_ == 0 && detail_.op == 0)) {
+    if (live_op_ || (state_ == MPIDBG_THREAD_IN_MPI && (extras_ & kRich) == 0 && detail_.op == 0)) {
       ThreadState* const ts = core::Opaque(ts_);
-      __atomic_store_n(&ts->live.comm_handle, detail_.comm_handle, __ATOMIC_RELAXED);
-      __atomic_store_n(&ts->live.comm_job_id, detail_.comm_job_id, __ATOMIC_RELAXED);
+      // The words are 0 between calls (every light call clears what it set as it
+      // returns): a call without a communicator leaves them.
+      if ((detail_.comm_handle | detail_.comm_job_id) != 0) {
+        __atomic_store_n(&ts->live.comm_handle, detail_.comm_handle, __ATOMIC_RELAXED);
+        __atomic_store_n(&ts->live.comm_job_id, detail_.comm_job_id, __ATOMIC_RELAXED);
+      }
+      if (extras_ != 0) {  // kRequests only: the rich detail goes in the record
+        // The count before the array (and the array cleared first as the call returns):
+        // a stop that sees an array sees its count.
+        __atomic_store_n(&ts->live.request_count, detail_.request_count, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        __atomic_store_n(&ts->live.requests, detail_.requests, __ATOMIC_RELAXED);
+      }
       light_ = true;
       if (live_op_) {
         // After the entry is whole (PublishFlightEntry): a stop that sees the op sees

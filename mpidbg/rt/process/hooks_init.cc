@@ -112,10 +112,4 @@ void PostFinalize(CallScope&, FinalizeArgs&, int) {
   __atomic_fetch_add(&mpidbg_runtime_root.generation, 1, __ATOMIC_RELEASE);
 }
 
-void PrePlain(CallScope& scope, PlainArgs& args) {
-  if (args.comm != MPI_COMM_NULL) scope.SetComm(LookupComm(args.comm));
-}
-
-void PostPlain(CallScope&, PlainArgs&, int) {}
-
 }  // namespace mpidbg::rt

@@ -5,7 +5,9 @@
 // call wins, the call count comes from the live words always, an unreadable block leaves
 // the record as it is, a snapshot reused at the same generation shows the words as they
 // are now, records written before the live field have none, and a runtime that writes
-// the words without op (live_size 0) has them read as far as they go.
+// the words without op (live_size 0) has them read as far as they go; a Test-family
+// call names the requests it tests there (live_size 72), a runtime whose words end at op
+// none.
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -172,8 +174,73 @@ TEST_P(ThreadLive, ARecordThatPublishesItsCallWins) {
   EXPECT_EQ(t.calls, 6u);  // the count is the live words' always
 }
 
+// A thread polling with MPI_Testany: its record says NOT_IN_MPI, its live words name the
+// call and the request array it tests (live_size 72), which the waited operations come
+// from as a Wait-family call's come from its record.
+TEST_P(ThreadLive, ATestCallNamesItsRequestsInTheLiveWords) {
+  build();
+  const int hs = GetParam().handle_size;
+  const uint64_t array = builder().add_handle_array(
+      {request_value(kIsendRequest, hs), request_value(kIrecvAnyRequest, hs)}, hs);
+  mpidbg_thread_live words = live_words(MPIDBG_THREAD_IN_MPI, MPIDBG_CALL_MPI_Testany,
+                                        kLiveEntry, 0, 0, 31);
+  words.requests = array;
+  words.request_count = 2;
+  const uint64_t live = builder().add_thread_live(words);
+  builder().add_thread(idle_record(kLiveTid, 3, live));
+  start();
+  mpidbg_thread_info t = thread(kLiveTid);
+  EXPECT_EQ(t.state, MPIDBG_THREAD_IN_MPI);
+  EXPECT_EQ(t.call, MPIDBG_CALL_MPI_Testany);
+  EXPECT_EQ(t.call_class, MPIDBG_CLASS_WAIT);
+  EXPECT_EQ(t.calls, 31u);
+  ASSERT_EQ(t.waited_count, 2);
+  int index = -1;
+  for (int i = 0; i < thread_count(); ++i) {
+    mpidbg_thread_info u{};
+    u.size = sizeof u;
+    ASSERT_EQ(p().mpidbg_thread_get(proc(), i, &u), mqs_ok);
+    if (u.tid == kLiveTid) index = i;
+  }
+  mpidbg_operation_info op{};
+  op.size = sizeof op;
+  ASSERT_EQ(p().mpidbg_thread_waited_operation(proc(), index, 0, &op), mqs_ok);
+  EXPECT_EQ(op.call, MPIDBG_CALL_MPI_Isend);
+  EXPECT_EQ(op.request, request_value(kIsendRequest, hs));
+  ASSERT_EQ(p().mpidbg_thread_waited_operation(proc(), index, 1, &op), mqs_ok);
+  EXPECT_EQ(op.call, MPIDBG_CALL_MPI_Irecv);
+
+  // Back from the call: the words name no array, and the thread waits for nothing.
+  ImageBuilder::encode_thread_live(
+      &target(), live, live_words(MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 31));
+  t = thread(kLiveTid);
+  expect_outside_mpi(t, 31);
+  EXPECT_EQ(t.waited_count, 0);
+}
+
+// A runtime whose words end at op (live_size 56) names no request array there: the call
+// shows, with no waited requests.
+TEST_P(ThreadLive, WordsEndingAtOpNameNoRequests) {
+  build();
+  const int hs = GetParam().handle_size;
+  mpidbg_thread_live words = live_words(MPIDBG_THREAD_IN_MPI, MPIDBG_CALL_MPI_Test,
+                                        kLiveEntry, 0, 0, 32);
+  words.requests = builder().add_handle_array({request_value(kIsendRequest, hs)}, hs);
+  words.request_count = 1;
+  const uint32_t ending_at_op = offsetof(mpidbg_thread_live, requests);
+  mpidbg_thread_record r = idle_record(kLiveTid, 3, builder().add_thread_live(words, ending_at_op));
+  r.live_size = ending_at_op;
+  builder().add_thread(r);
+  start();
+  const mpidbg_thread_info t = thread(kLiveTid);
+  EXPECT_EQ(t.call, MPIDBG_CALL_MPI_Test);
+  EXPECT_EQ(t.calls, 32u);
+  EXPECT_EQ(t.waited_count, 0);
+}
+
 TEST_P(ThreadLive, ATestCallPublishedInTheRecordWins) {
-  // The Test family publishes IN_MPI in the record (with its requests): the record's.
+  // A runtime whose words end before `requests` publishes the Test family in the
+  // record (IN_MPI, with its requests): the record's.
   build();
   mpidbg_thread_record testing_thread = idle_record(kLiveTid, 8, 0);
   testing_thread.state = MPIDBG_THREAD_IN_MPI;

@@ -441,6 +441,9 @@ void ImageBuilder::encode_thread_live(FakeTarget* t, uint64_t addr, const mpidbg
   PUT(mpidbg_thread_live, comm_job_id);
   PUT(mpidbg_thread_live, calls);
   PUT(mpidbg_thread_live, op);
+  PUT(mpidbg_thread_live, requests);
+  PUT(mpidbg_thread_live, request_count);
+  PUT(mpidbg_thread_live, reserved);
 }
 
 void ImageBuilder::encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidbg_flight_entry& r) {

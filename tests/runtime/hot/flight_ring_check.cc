@@ -19,9 +19,12 @@
 //    thread that posts takes the ring over (the request then an op record of the exited
 //    thread), and another thread completes the request;
 //  - many more posts than the ring holds leave nothing behind;
-//  - a thread blocked in MPI_Recv or MPI_Ssend shows the call and its envelope (an entry
-//    of its ring that its live words name; its record is not published), with a
-//    generation step while it waits and one as it returns.
+//  - a thread blocked in MPI_Recv, MPI_Ssend or MPI_Sendrecv shows the call and its
+//    envelope (an entry of its ring that its live words name; its record is not
+//    published; a Sendrecv's send half a blocking entry beside it), with a generation
+//    step while it waits and one as it returns;
+//  - a thread polling with MPI_Test, MPI_Testany, MPI_Testall or MPI_Testsome shows the
+//    call and the request array it tests in its live words (its record unpublished).
 // With MPIDBG_FLIGHT_RING=0 (runtime.flight_ring_off.<f>) every request has an op
 // record, and the same view is derived.
 // Usage: flight_ring_check <mpich|openmpi>.
@@ -511,6 +514,9 @@ struct BlockedView {
   uint64_t generation;   // root.generation then
   bool has_op;
   mpidbg_operation_record op;
+  // The thread's other blocking operation then (a Sendrecv's send half).
+  bool has_companion;
+  mpidbg_operation_record companion;
 };
 
 void* WatchMain(void* p) {
@@ -525,6 +531,13 @@ void* WatchMain(void* p) {
       if (const mpidbg_operation_record* o = rtcheck::OperationAt(t.op)) {
         v->op = *o;
         v->has_op = true;
+      }
+      std::vector<std::pair<uint64_t, const mpidbg_operation_record*>> at;
+      for (const auto* o : Operations(&at)) {
+        if ((o->hdr.flags & MPIDBG_OPERATION_BLOCKING) == 0 || o->tid != v->tid) continue;
+        if (v->has_op && o->post_serial == v->op.post_serial) continue;
+        v->companion = *o;
+        v->has_companion = true;
       }
       v->seen = true;
     }
@@ -568,6 +581,19 @@ void CheckBlockedCall(int32_t call, int32_t direction, int tag, Enter enter) {
   RT_CHECK_EQ(v.op.bytes, 8);
   RT_CHECK_EQ(v.op.tid, Tid());
   RT_CHECK_STREQ(v.op.datatype_name, "MPI_INT");
+  if (call == MPIDBG_CALL_MPI_Sendrecv) {
+    // The send half: a blocking operation of its own, posted just before the receive.
+    RT_CHECK(v.has_companion);
+    RT_CHECK_EQ(v.companion.call, call);
+    RT_CHECK_EQ(v.companion.direction, MPIDBG_OPERATION_SEND);
+    RT_CHECK_EQ(v.companion.peer, g_peer);
+    RT_CHECK_EQ(v.companion.tag, tag - 1);
+    RT_CHECK_EQ(v.companion.bytes, 8);
+    RT_CHECK_EQ(v.companion.request, 0);
+    RT_CHECK_EQ(v.companion.post_serial + 1, v.op.post_serial);
+  } else {
+    RT_CHECK(!v.has_companion);
+  }
   // Back outside MPI: the thread names nothing, in its record or its words.
   const mpidbg_thread_record* me = MyThread();
   RT_CHECK(me != nullptr);
@@ -578,6 +604,12 @@ void CheckBlockedCall(int32_t call, int32_t direction, int tag, Enter enter) {
   RT_CHECK_EQ(me->live_size, sizeof(mpidbg_thread_live));
   const auto* live = rtcheck::At<mpidbg_thread_live>(me->live);
   RT_CHECK(live != nullptr && live->op == 0);
+  RT_CHECK(live != nullptr && live->requests == 0 && live->request_count == 0);
+  RT_CHECK(Operations().size() == 0 || [] {
+    for (const auto* o : Operations())
+      if ((o->hdr.flags & MPIDBG_OPERATION_BLOCKING) != 0 && o->tid == Tid()) return false;
+    return true;
+  }());
 }
 
 void CheckBlockedThread() {
@@ -598,6 +630,132 @@ void CheckBlockedThread() {
     });
   }
   RT_CHECK_EQ(two[1], 2);
+  // Rank 0 waits in MPI_Sendrecv's receive half (its send goes at once), rank 1 answers
+  // after 300 ms.
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rtcheck::g_rank == 0) {
+    int out[2] = {3, 4};
+    CheckBlockedCall(MPIDBG_CALL_MPI_Sendrecv, MPIDBG_OPERATION_RECV, 34, [&] {
+      MPI_Sendrecv(out, 2, MPI_INT, g_peer, 33, two, 2, MPI_INT, g_peer, 34, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+    });
+    RT_CHECK_EQ(two[0], 5);
+  } else {
+    usleep(300 * 1000);
+    int back[2] = {5, 6};
+    MPI_Recv(two, 2, MPI_INT, g_peer, 33, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(back, 2, MPI_INT, g_peer, 34, MPI_COMM_WORLD);
+    RT_CHECK_EQ(two[0], 3);
+  }
+}
+
+// What a thread that calls no MPI saw of the thread `tid` once it showed `call` IN_MPI.
+struct TestingView {
+  uint64_t tid;
+  int32_t call;
+  volatile bool done;  // the polling thread got its message
+  bool seen;
+  int32_t record_state;
+  uint64_t requests;
+  int32_t request_count;
+};
+
+void* WatchTesting(void* p) {
+  auto* v = static_cast<TestingView*>(p);
+  for (int i = 0; i < 200000 && !v->seen && !v->done; ++i) {
+    for (const auto* r : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+      if (r->tid != v->tid) continue;
+      const mpidbg_thread_record t = rtcheck::ThreadNow(r);
+      // The array is named once the call has saved its handles, a moment after its
+      // state; a read racing the thread may pair its words from two polls, or from a
+      // poll and the moment between two (records.h, mpidbg_thread_live).
+      if (t.state != MPIDBG_THREAD_IN_MPI || t.call != v->call || t.requests == 0 ||
+          t.request_count == 0)
+        continue;
+      v->record_state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+      v->requests = t.requests;
+      v->request_count = t.request_count;
+      v->seen = true;
+    }
+    if (i % 64 == 63) usleep(100);
+  }
+  return nullptr;
+}
+
+// The calling thread polls `test` (which returns whether its requests completed) over
+// the `n` requests at `requests`, the first a receive the peer matches after 300 ms:
+// another thread sees the call and the array in the thread's live words.
+template <typename Test>
+void CheckTestingCall(int32_t call, MPI_Request* requests, int n, Test test) {
+  TestingView v;
+  memset(&v, 0, sizeof v);
+  v.tid = Tid();
+  v.call = call;
+  v.record_state = -1;
+  pthread_t watcher;
+  pthread_create(&watcher, nullptr, WatchTesting, &v);
+  while (!test()) {
+  }
+  v.done = true;
+  pthread_join(watcher, nullptr);
+  RT_CHECK(v.seen);
+  if (!v.seen) return;
+  RT_CHECK_EQ(v.record_state, MPIDBG_THREAD_NOT_IN_MPI);
+  RT_CHECK_EQ(v.requests, U64(requests));
+  RT_CHECK_EQ(v.request_count, n);
+  const mpidbg_thread_record* me = MyThread();
+  RT_CHECK(me != nullptr);
+  if (me == nullptr) return;
+  const auto* live = rtcheck::At<mpidbg_thread_live>(me->live);
+  RT_CHECK(live != nullptr && live->requests == 0 && live->request_count == 0);
+  RT_CHECK_EQ(rtcheck::ThreadNow(me).state, MPIDBG_THREAD_NOT_IN_MPI);
+}
+
+void CheckTestingThread() {
+  struct Poll {
+    int32_t call;
+    int n;
+  };
+  const Poll polls[] = {{MPIDBG_CALL_MPI_Test, 1},
+                        {MPIDBG_CALL_MPI_Testany, 3},
+                        {MPIDBG_CALL_MPI_Testall, 1},
+                        {MPIDBG_CALL_MPI_Testsome, 2}};
+  int tag = 40;
+  for (const Poll& poll : polls) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    int value = 0;
+    if (rtcheck::g_rank == 1) {
+      usleep(300 * 1000);
+      value = tag;
+      MPI_Send(&value, 1, MPI_INT, g_peer, tag, MPI_COMM_WORLD);
+      ++tag;
+      continue;
+    }
+    MPI_Request r[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Irecv(&value, 1, MPI_INT, g_peer, tag, MPI_COMM_WORLD, &r[0]);
+    int flag = 0, index = 0, outcount = 0, indices[3];
+    CheckTestingCall(poll.call, r, poll.n, [&] {
+      switch (poll.call) {
+        case MPIDBG_CALL_MPI_Test:
+          MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
+          return flag != 0;
+        case MPIDBG_CALL_MPI_Testany:
+          MPI_Testany(poll.n, r, &index, &flag, MPI_STATUS_IGNORE);
+          return flag != 0;
+        case MPIDBG_CALL_MPI_Testall:
+          MPI_Testall(poll.n, r, &flag, MPI_STATUSES_IGNORE);
+          return flag != 0;
+        default:
+          MPI_Testsome(poll.n, r, &outcount, indices, MPI_STATUSES_IGNORE);
+          return outcount > 0;
+      }
+    });
+    RT_CHECK_EQ(value, tag);
+    RT_CHECK(r[0] == MPI_REQUEST_NULL);
+    // Found done: no pending operation is left of it.
+    for (const auto* o : Operations()) RT_CHECK(o->tag != tag);
+    ++tag;
+  }
 }
 
 // Many more posts than the ring holds, some sends completing at once (a handle MPI
@@ -650,6 +808,7 @@ int main(int argc, char** argv) {
   CheckPersistentStarts();
   CheckPersistentHandleReuse();
   CheckBlockedThread();
+  CheckTestingThread();
   const int rc = rtcheck::Finish("flight_ring_check");
   MPI_Finalize();
   return rc;

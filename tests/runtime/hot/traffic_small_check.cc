@@ -1,6 +1,8 @@
 // traffic_small_check — 2 ranks with MPIDBG_TRAFFIC_ENTRIES=8 and MPIDBG_SEND_LOG=5:
 // sizes round up to powers of two, a full table drops (and counts) what it cannot
-// place, and the send log keeps the newest sends only.
+// place, and the send log keeps the newest sends only. Flight rings off
+// (MPIDBG_FLIGHT_RING=0): a send posted into a ring is logged there, not in the send
+// log, and MPI_Sendrecv's sends would be.
 // Usage: traffic_small_check <mpich|openmpi>.
 #include <mpi.h>
 #include <stdio.h>
