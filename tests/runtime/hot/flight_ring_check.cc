@@ -519,13 +519,37 @@ struct BlockedView {
   mpidbg_operation_record companion;
 };
 
+// The thread `tid` as a debugger shows it now (rtcheck::ThreadNow) in *shown, and its
+// record itself in *record; false when it has none.
+bool ShowThread(uint64_t tid, mpidbg_thread_record* shown, const mpidbg_thread_record** record) {
+  for (const auto* r : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+    if (r->tid != tid) continue;
+    *shown = rtcheck::ThreadNow(r);
+    *record = r;
+    return true;
+  }
+  return false;
+}
+
+// A thread that runs `watch` over *v, cleared to watch this thread in `call`.
+template <typename View>
+pthread_t StartWatching(View* v, int32_t call, void* (*watch)(void*)) {
+  memset(static_cast<void*>(v), 0, sizeof *v);
+  v->tid = Tid();
+  v->call = call;
+  v->record_state = -1;
+  pthread_t watcher;
+  pthread_create(&watcher, nullptr, watch, v);
+  return watcher;
+}
+
 void* WatchMain(void* p) {
   auto* v = static_cast<BlockedView*>(p);
   for (int i = 0; i < 5000 && !v->seen; ++i) {
-    for (const auto* r : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
-      if (r->tid != v->tid) continue;
-      const mpidbg_thread_record t = rtcheck::ThreadNow(r);
-      if (t.state != MPIDBG_THREAD_BLOCKED || t.call != v->call || t.op == 0) continue;
+    mpidbg_thread_record t;
+    const mpidbg_thread_record* r = nullptr;
+    if (ShowThread(v->tid, &t, &r) && t.state == MPIDBG_THREAD_BLOCKED && t.call == v->call &&
+        t.op != 0) {
       v->record_state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
       v->generation = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
       if (const mpidbg_operation_record* o = rtcheck::OperationAt(t.op)) {
@@ -553,12 +577,7 @@ void* WatchMain(void* p) {
 template <typename Enter>
 void CheckBlockedCall(int32_t call, int32_t direction, int tag, Enter enter) {
   BlockedView v;
-  memset(&v, 0, sizeof v);
-  v.tid = Tid();
-  v.call = call;
-  v.record_state = -1;
-  pthread_t watcher;
-  pthread_create(&watcher, nullptr, WatchMain, &v);
+  const pthread_t watcher = StartWatching(&v, call, WatchMain);
   const uint64_t before = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
   enter();
   const uint64_t after = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
@@ -663,15 +682,13 @@ struct TestingView {
 void* WatchTesting(void* p) {
   auto* v = static_cast<TestingView*>(p);
   for (int i = 0; i < 200000 && !v->seen && !v->done; ++i) {
-    for (const auto* r : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
-      if (r->tid != v->tid) continue;
-      const mpidbg_thread_record t = rtcheck::ThreadNow(r);
-      // The array is named once the call has saved its handles, a moment after its
-      // state; a read racing the thread may pair its words from two polls, or from a
-      // poll and the moment between two (records.h, mpidbg_thread_live).
-      if (t.state != MPIDBG_THREAD_IN_MPI || t.call != v->call || t.requests == 0 ||
-          t.request_count == 0)
-        continue;
+    mpidbg_thread_record t;
+    const mpidbg_thread_record* r = nullptr;
+    // The array is named once the call has saved its handles, a moment after its
+    // state; a read racing the thread may pair its words from two polls, or from a
+    // poll and the moment between two (records.h, mpidbg_thread_live).
+    if (ShowThread(v->tid, &t, &r) && t.state == MPIDBG_THREAD_IN_MPI && t.call == v->call &&
+        t.requests != 0 && t.request_count != 0) {
       v->record_state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
       v->requests = t.requests;
       v->request_count = t.request_count;
@@ -688,12 +705,7 @@ void* WatchTesting(void* p) {
 template <typename Test>
 void CheckTestingCall(int32_t call, MPI_Request* requests, int n, Test test) {
   TestingView v;
-  memset(&v, 0, sizeof v);
-  v.tid = Tid();
-  v.call = call;
-  v.record_state = -1;
-  pthread_t watcher;
-  pthread_create(&watcher, nullptr, WatchTesting, &v);
+  const pthread_t watcher = StartWatching(&v, call, WatchTesting);
   while (!test()) {
   }
   v.done = true;
