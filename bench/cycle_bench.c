@@ -18,6 +18,9 @@
  *   testany_poll      MPI_Testany over four such receives
  *   sendrecv          MPI_Sendrecv of one integer to itself (MPI_COMM_SELF)
  *   iprobe_poll       MPI_Iprobe for a message nobody sends
+ *   halo              MPI_Irecv + MPI_Send + MPI_Wait to itself (MPI_COMM_SELF), twice,
+ *                     3 then 5 doubles under two tags: a halo exchange's swaps as a
+ *                     molecular-dynamics code makes them (LAMMPS), one Wait per receive
  * Runs CYCLES cycles (default 200000) PASSES times (default 5) after one untimed warm-up
  * pass of a tenth, and prints the best pass in microseconds per cycle, "%.4f\n". With
  * PASSES 0 it runs CYCLES cycles once, untimed, and prints nothing: a run for callgrind.
@@ -113,6 +116,20 @@ static void IprobePollCycles(long n) {
   for (long i = 0; i < n; ++i) MPI_Iprobe(0, kNeverTag, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
 }
 
+static double g_halo_in[5], g_halo_out[5];
+
+static void HaloCycles(long n) {
+  for (long i = 0; i < n; ++i) {
+    for (int swap = 0; swap < 2; ++swap) {
+      MPI_Request r;
+      const int count = 3 + 2 * swap;
+      MPI_Irecv(g_halo_in, count, MPI_DOUBLE, 0, 20 + swap, MPI_COMM_SELF, &r);
+      MPI_Send(g_halo_out, count, MPI_DOUBLE, 0, 20 + swap, MPI_COMM_SELF);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   static const struct {
     const char* name;
@@ -124,7 +141,8 @@ int main(int argc, char** argv) {
                 {"test_poll", TestPollCycles},
                 {"testany_poll", TestanyPollCycles},
                 {"sendrecv", SendrecvCycles},
-                {"iprobe_poll", IprobePollCycles}};
+                {"iprobe_poll", IprobePollCycles},
+                {"halo", HaloCycles}};
   cycle_fn run = NULL;
   const char* loop = argc > 1 ? argv[1] : "";
   for (size_t i = 0; i < sizeof kLoops / sizeof kLoops[0]; ++i) {

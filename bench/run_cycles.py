@@ -53,7 +53,7 @@ import count_instructions  # noqa: E402
 import run_bench  # noqa: E402
 
 LOOPS = ("type", "comm", "persistent", "persistent_churn", "test_poll", "testany_poll",
-         "sendrecv", "iprobe_poll")
+         "sendrecv", "iprobe_poll", "halo")
 # The keys of a loop's JSON entry beside the libraries' names.
 RESERVED = ("plain", "runtime", "ratio", "adds", "functions")
 # run_bench.py's launch (each rank bound to a core), for one rank.

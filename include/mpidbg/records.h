@@ -426,13 +426,15 @@ typedef struct mpidbg_thread_record {
 
 /* What a thread is doing in MPI, in words the thread writes as each outermost MPI call
  * is entered and left (layout 2). A call that may block (state BLOCKED) also publishes
- * itself in the thread record with its detail — except, below MPI_THREAD_MULTIPLE, a
- * blocking send or receive whose envelope is a flight entry (MPI_Send, MPI_Bsend,
- * MPI_Ssend, MPI_Rsend, MPI_Recv and their large-count forms): it writes only these
- * words, with `op` naming its entry. A call that returns by itself (state IN_MPI:
- * nonblocking posts, queries, handle creation, the Test family) writes only these words
- * too, with `op` 0; a Test-family call names the request array it tests in `requests`
- * and `request_count` (live_size 72), as a Wait-family call does in the thread record.
+ * itself in the thread record with its detail — except the Wait family (MPI_Wait,
+ * MPI_Waitall, MPI_Waitany, MPI_Waitsome), which writes only these words, and, below
+ * MPI_THREAD_MULTIPLE, a blocking send or receive whose envelope is a flight entry
+ * (MPI_Send, MPI_Bsend, MPI_Ssend, MPI_Rsend, MPI_Recv and their large-count forms),
+ * which writes only these words with `op` naming its entry. A call that returns by
+ * itself (state IN_MPI: nonblocking posts, queries, handle creation, the Test family)
+ * writes only these words too, with `op` 0. A Wait- or Test-family call names the
+ * request array it waits for or tests in `requests` and `request_count` (live_size 72;
+ * a reader of fewer bytes sees such a call without its requests).
  *
  * Reading: the thread record's `live_size` says how many bytes of these words the
  * runtime writes; a record without it (live_size 0, or a record written before it) has
@@ -443,7 +445,7 @@ typedef struct mpidbg_thread_record {
  * in the call these words name: call, state, entry_time_ns, comm_handle, comm_job_id,
  * op, requests and request_count come from here (a record that publishes a call has its
  * detail, and wins); `calls` comes from here always (mpidbg_thread_merge_live). A
- * Test-family call stores request_count before requests as it enters and clears
+ * Wait- or Test-family call stores request_count before requests as it enters and clears
  * requests first as it returns, so a stopped thread whose words name an array has its
  * count; a reader racing a live thread may still pair one call's array with another's
  * count, and bounds request_count as it bounds the record's.
@@ -455,8 +457,9 @@ typedef struct mpidbg_thread_record {
  * reader racing the thread sees an old or a new value, never a torn one. Readers that
  * cache by root.generation re-read these words: a call that returns by itself steps the
  * generation once as it returns, and a blocking call that writes only these words steps
- * it once its flight entry is posted (so a cached reader finds the entry the words name)
- * and once more as it returns. */
+ * it once before it enters MPI (a blocking send or receive once its flight entry is
+ * posted, so a cached reader finds the entry the words name; a Wait once its request
+ * array is named) and once more as it returns. */
 typedef struct mpidbg_thread_live {
   int32_t state;          /* enum mpidbg_thread_state */
   int32_t call;           /* enum mpidbg_call_id, MPIDBG_CALL_NONE outside MPI */
@@ -469,8 +472,8 @@ typedef struct mpidbg_thread_live {
   uint64_t op;            /* target address of the flight entry of the blocking send or
                            * receive the thread is in, 0 otherwise */
   /* ---- appended (live_size 72) ---- */
-  uint64_t requests;      /* target address of the MPI_Request array of the Test-family
-                           * call the thread is in, 0 otherwise */
+  uint64_t requests;      /* target address of the MPI_Request array of the Wait- or
+                           * Test-family call the thread is in, 0 otherwise */
   int32_t request_count;  /* handles at `requests` (root.handle_size bytes each) */
   int32_t reserved;
 } mpidbg_thread_live;

@@ -1,7 +1,7 @@
 // hooks_p2p.cc — point-to-point calls other than the plain blocking and nonblocking ones
 // and Sendrecv (those are inline in hooks_p2p.h, which describes what every call
 // records): MPI_Isendrecv, persistent requests and their starts, probes and message
-// handles, request free and cancel.
+// handles, request free and cancel; and the flight memos' search on a miss.
 //
 // HOT PATH: no heap allocation, no system call; PMPI_* only. operation records take the
 // request registry's spinlock only under MPI_THREAD_MULTIPLE; blocking calls take none.
@@ -26,6 +26,25 @@
 namespace mpidbg::rt {
 
 const CommView kNoCommView;
+
+RecalledMemo RecallFlightMemo(ThreadState* ts, int kind, RequestMemoKey key) {
+  FlightMemo* memos = ts->flight_memo[kind];
+  for (uint32_t i = 1; i < kFlightMemoWays; ++i) {
+    const RequestMemoKey& k = memos[i].key;
+    if (k.count_call == key.count_call && k.peer_tag == key.peer_tag &&
+        k.datatype == key.datatype && k.comm == key.comm && k.job_id == key.job_id) {
+      return {&memos[i], true};
+    }
+  }
+  // The first (the envelope described last, the one a loop of one envelope hits inline)
+  // is described over; what it held moves over the oldest of the others.
+  if (memos[0].key.count_call != MemoKey(0, MPIDBG_CALL_NONE)) {
+    uint8_t& victim = ts->flight_memo_victim[kind];
+    victim = static_cast<uint8_t>(victim % (kFlightMemoWays - 1) + 1);
+    memos[victim] = memos[0];
+  }
+  return {&memos[0], false};
+}
 
 namespace {
 

@@ -482,6 +482,28 @@ MPIDBG_ALWAYS_INLINE void CopyFlightEnvelope(mpidbg_flight_entry* e, const mpidb
   __builtin_memcpy(d + 56, s + 56, 24); // datatype, count, bytes
 }
 
+// A post of kind `kind` whose arguments (`key`, MemoKeyOf) the first of its memos
+// (FlightMemo) does not hold: the memo of the others that holds them (hit, nothing
+// moves), or the first, to remember its envelope in, once what it held has moved over
+// the oldest of the others (hooks_p2p.cc). The key goes by value: the arguments'
+// address handed out of line would keep them in memory on every post.
+struct RecalledMemo {
+  FlightMemo* memo;
+  bool hit;
+};
+RecalledMemo RecallFlightMemo(ThreadState* ts, int kind, RequestMemoKey key);
+
+// The memo key of a call with these arguments (what MemoKeyMatches compares).
+MPIDBG_ALWAYS_INLINE RequestMemoKey MemoKeyOf(int32_t call, const P2pArgs& a) {
+  RequestMemoKey k;
+  k.count_call = MemoKey(MemoCount(a.count), call);
+  k.peer_tag = MemoKey(a.peer, a.tag);
+  k.datatype = HandleToU64(a.datatype);
+  k.comm = a.view->handle;
+  k.job_id = a.view->job_id;
+  return k;
+}
+
 // Remembers the described envelope of a plain post for the next one with the same
 // arguments, when nothing else decided it (see BlockingMemo).
 MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t call,
@@ -492,13 +514,36 @@ MPIDBG_ALWAYS_INLINE void RememberFlight(ThreadState* ts, FlightMemo& m, int32_t
   m.traffic = traffic;
 }
 
+// The rest of a post whose arguments memo `m` holds (PostFlightEntry): its envelope
+// copied, a send counted into the memo's traffic entry, the entry published.
+MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFromMemo(ThreadState* ts, mpidbg_flight_entry* e,
+                                                       const FlightMemo& m, P2pArgs& a, bool send) {
+  CopyFlightEnvelope(e, m.entry);
+  a.norm_peer = m.entry.peer;  // as DescribeEnvelope would (a receive's counting hint)
+  a.peer_world = m.entry.peer_world;
+  a.norm_tag = m.entry.tag;
+  uint64_t ordinal = 0;
+  if (send) {
+    if (m.traffic != nullptr) {
+      if (MonitorOn()) MonitorSend(m.entry.peer_world, m.entry.bytes);
+      ordinal = AddMessage(&m.traffic->sends, &m.traffic->send_bytes,
+                           static_cast<uint64_t>(m.entry.bytes), false);
+    } else {
+      ordinal = CountRingSend(ts, SendOf(*e));
+    }
+  }
+  e->ordinal = ordinal;
+  PublishFlightEntry(ts, e);
+  return e;
+}
+
 // The post's entry in the thread's flight ring (kBlocking: a blocking call's envelope,
 // `request` 0; otherwise a request handle, which is never 0); counts a send. nullptr
 // when the thread has no ring (the caller makes an operation record). A post whose
-// arguments (but the buffer) match the thread's last one of its direction copies that
-// one's envelope and counts into the same traffic entry. Whether the post is blocking is
-// a template argument so that each wrapper gets only its own path: no test of the
-// handle, the memo's address a constant offset.
+// arguments (but the buffer) match a recent one's of its direction and kind (FlightMemo)
+// copies that one's envelope and counts into the same traffic entry. Whether the post
+// is blocking is a template argument so that each wrapper gets only its own path: no
+// test of the handle, the first memo's address a constant offset.
 template <bool kBlocking>
 MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32_t call, P2pArgs& a,
                                                           uint64_t request) {
@@ -508,30 +553,17 @@ MPIDBG_ALWAYS_INLINE mpidbg_flight_entry* PostFlightEntry(ThreadState* ts, int32
   if (e == nullptr) return nullptr;
   // A record under the handle (a carried request, a persistent one since freed) is stale.
   if (__builtin_expect(!kBlocking && g_requests.size() != 0, 0)) DisplaceRequestRecord(ts, request);
-  FlightMemo& m = ts->flight_memo[(send ? 0 : 1) + (kBlocking ? 2 : 0)];
+  constexpr int kBase = kBlocking ? 2 : 0;
+  const int kind = kBase + (send ? 0 : 1);
+  FlightMemo& first = ts->flight_memo[kind][0];
   e->buffer = AddressOf(a.buf);
   e->post_serial = NextPostSerialPlain();
   e->post_time_ns = ts->live.entry_time_ns;
   e->create_pc = ts->live.site;
-  if (MemoKeyMatches(m.key, call, a)) {
-    CopyFlightEnvelope(e, m.entry);
-    a.norm_peer = m.entry.peer;  // as DescribeEnvelope would (a receive's counting hint)
-    a.peer_world = m.entry.peer_world;
-    a.norm_tag = m.entry.tag;
-    uint64_t ordinal = 0;
-    if (send) {
-      if (m.traffic != nullptr) {
-        if (MonitorOn()) MonitorSend(m.entry.peer_world, m.entry.bytes);
-        ordinal = AddMessage(&m.traffic->sends, &m.traffic->send_bytes,
-                             static_cast<uint64_t>(m.entry.bytes), false);
-      } else {
-        ordinal = CountRingSend(ts, SendOf(*e));
-      }
-    }
-    e->ordinal = ordinal;
-    PublishFlightEntry(ts, e);
-    return e;
-  }
+  if (MemoKeyMatches(first.key, call, a)) return PostFromMemo(ts, e, first, a, send);
+  const RecalledMemo recalled = RecallFlightMemo(ts, kind, MemoKeyOf(call, a));
+  if (recalled.hit) return PostFromMemo(ts, e, *recalled.memo, a, send);
+  FlightMemo& m = *recalled.memo;
   DescribeEnvelope(ts, a);
   const DatatypeInfo& type = DatatypeOf(ts, a.datatype);
   const CommView& v = *a.view;

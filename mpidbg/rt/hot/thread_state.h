@@ -11,9 +11,9 @@
 // entry time, written inside the record's sequence window) and in the live words of the
 // ThreadState (records.h, mpidbg_thread_live), which mpidbg_thread_mpi_state() reads from
 // a signal handler. State and call are set as the wrapper is entered, before any hook
-// runs, and cleared as it returns. Calls that return by themselves, and below
-// MPI_THREAD_MULTIPLE the blocking sends and receives whose envelope is a flight entry,
-// write only the live words (CallScope::Publish).
+// runs, and cleared as it returns. Calls that return by themselves, the Wait family, and
+// below MPI_THREAD_MULTIPLE the blocking sends and receives whose envelope is a flight
+// entry, write only the live words (CallScope::Publish).
 //
 // "Blocked" is decided from above PMPI, per call, by what the call may do: a call that
 // can only return once another process has acted (blocking point-to-point, the Wait
@@ -114,10 +114,16 @@ struct RequestMemo {
 };
 
 // The same for flight ring entries (hooks_p2p.h, PostFlightEntry): the described part of
-// the last entry the thread posted for a nonblocking send (0) and receive (1), a
-// blocking send (2) and receive (3) — kept apart, since programs alternate them — with the
-// arguments it came from but the buffer, and for a send its traffic counters (entries
-// never move once READY; nullptr when the send was not counted).
+// an entry the thread posted for a nonblocking send (0) and receive (1), a blocking send
+// (2) and receive (3) — kept apart, since programs alternate them — with the arguments
+// it came from but the buffer, and for a send its traffic counters (entries never move
+// once READY; nullptr when the send was not counted). Each of the four keeps
+// kFlightMemoWays envelopes: a post compares the first inline, and on a miss the others
+// out of line (hooks_p2p.cc, RecallFlightMemo); an envelope described anew goes in the
+// first, whose old envelope moves over the oldest of the others. A halo exchange
+// alternates a few envelopes (its swaps' peers, tags and counts): with one memo each of
+// its posts would describe its envelope again; a loop of one envelope pays nothing.
+constexpr uint32_t kFlightMemoWays = 4;
 struct FlightMemo {
   RequestMemoKey key;
   mpidbg_flight_entry entry = {};
@@ -143,7 +149,8 @@ struct ThreadState {
   mpidbg_operation_record* blocking_requests[2] = {nullptr, nullptr};
   BlockingMemo blocking_memo[2];
   RequestMemo request_memo[2];
-  FlightMemo flight_memo[4];  // nonblocking send, receive; blocking send, receive
+  FlightMemo flight_memo[4][kFlightMemoWays];  // nonblocking send, receive; blocking send, receive
+  uint8_t flight_memo_victim[4] = {};  // the way of the others written over last
   // Free request slots (kind FREE) for requests.
   mpidbg_record_header* slot_cache[kSlotCacheSize] = {};
   uint32_t slot_count = 0;
@@ -317,7 +324,7 @@ class CallScope {
         __atomic_store_n(&ts->live.comm_handle, uint64_t{0}, __ATOMIC_RELAXED);
         __atomic_store_n(&ts->live.comm_job_id, uint64_t{0}, __ATOMIC_RELAXED);
       }
-      if (extras_ != 0) {  // a Test-family call's requests (Publish): array first
+      if (extras_ != 0) {  // a Wait/Test call's requests (Publish): array first
         __atomic_store_n(&ts->live.requests, uint64_t{0}, __ATOMIC_RELAXED);
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         __atomic_store_n(&ts->live.request_count, int32_t{0}, __ATOMIC_RELAXED);
@@ -388,13 +395,15 @@ class CallScope {
   // publishes only those in the live words (records.h, mpidbg_thread_live), and steps
   // the generation once, as it returns: a program that waits by testing polls millions
   // of times, and a record's write window on entry and exit cost a poll more than MPI's
-  // own test did. So does a blocking call whose envelope is a flight entry
-  // (SetFlightEntry), which also names the entry in the live words and steps the
-  // generation now: a reader that cached its snapshot before the entry was posted must
-  // not keep it while the thread waits in MPI.
+  // own test did. So does a Wait-family call (blocked, with only its request array: a
+  // halo exchange makes one per receive) and a blocking call whose envelope is a flight
+  // entry (SetFlightEntry), which also names the entry in the live words. Both step the
+  // generation now as well: a reader that cached its snapshot before the call must not
+  // keep it while the thread waits in MPI.
   MPIDBG_ALWAYS_INLINE void Publish() {
     if (!outer_) return;
-    if (live_op_ || (state_ == MPIDBG_THREAD_IN_MPI && (extras_ & kRich) == 0 && detail_.op == 0)) {
+    if (live_op_ || ((extras_ & kRich) == 0 && detail_.op == 0 &&
+                     (state_ == MPIDBG_THREAD_IN_MPI || extras_ == kRequests))) {
       ThreadState* const ts = core::Opaque(ts_);
       // The words are 0 between calls (every light call clears what it set as it
       // returns): a call without a communicator leaves them.
@@ -416,6 +425,8 @@ class CallScope {
         __atomic_signal_fence(__ATOMIC_RELEASE);
         __atomic_store_n(&ts->live.op, detail_.op, __ATOMIC_RELAXED);
         g_thread_table.BumpGenerationPlain();  // only below MPI_THREAD_MULTIPLE
+      } else if (state_ != MPIDBG_THREAD_IN_MPI) {
+        g_thread_table.BumpGenerationHot();  // a Wait: after its request array
       }
       return;
     }

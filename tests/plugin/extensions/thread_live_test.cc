@@ -67,6 +67,7 @@ class ThreadLive : public testing::TestWithParam<KindAndHandles> {
   void build(const ImageBuilder::Options& options = ImageBuilder::Options()) {
     scenario_ = build_main_scenario(GetParam().kind, GetParam().handle_size, options);
   }
+  void expect_requests_from_live_words(int32_t state, int32_t call);
   void start() {
     builder().commit();
     session_ = std::make_unique<Session>(scenario_.target.get());
@@ -177,21 +178,22 @@ TEST_P(ThreadLive, ARecordThatPublishesItsCallWins) {
 // A thread polling with MPI_Testany: its record says NOT_IN_MPI, its live words name the
 // call and the request array it tests (live_size 72), which the waited operations come
 // from as a Wait-family call's come from its record.
-TEST_P(ThreadLive, ATestCallNamesItsRequestsInTheLiveWords) {
+// A thread in `call` (`state`) whose live words name an Isend's and an Irecv's requests
+// waits for both; back from the call, for nothing.
+void ThreadLive::expect_requests_from_live_words(int32_t state, int32_t call) {
   build();
   const int hs = GetParam().handle_size;
   const uint64_t array = builder().add_handle_array(
       {request_value(kIsendRequest, hs), request_value(kIrecvAnyRequest, hs)}, hs);
-  mpidbg_thread_live words = live_words(MPIDBG_THREAD_IN_MPI, MPIDBG_CALL_MPI_Testany,
-                                        kLiveEntry, 0, 0, 31);
+  mpidbg_thread_live words = live_words(state, call, kLiveEntry, 0, 0, 31);
   words.requests = array;
   words.request_count = 2;
   const uint64_t live = builder().add_thread_live(words);
   builder().add_thread(idle_record(kLiveTid, 3, live));
   start();
   mpidbg_thread_info t = thread(kLiveTid);
-  EXPECT_EQ(t.state, MPIDBG_THREAD_IN_MPI);
-  EXPECT_EQ(t.call, MPIDBG_CALL_MPI_Testany);
+  EXPECT_EQ(t.state, state);
+  EXPECT_EQ(t.call, call);
   EXPECT_EQ(t.call_class, MPIDBG_CLASS_WAIT);
   EXPECT_EQ(t.calls, 31u);
   ASSERT_EQ(t.waited_count, 2);
@@ -216,6 +218,15 @@ TEST_P(ThreadLive, ATestCallNamesItsRequestsInTheLiveWords) {
   t = thread(kLiveTid);
   expect_outside_mpi(t, 31);
   EXPECT_EQ(t.waited_count, 0);
+}
+
+TEST_P(ThreadLive, ATestCallNamesItsRequestsInTheLiveWords) {
+  expect_requests_from_live_words(MPIDBG_THREAD_IN_MPI, MPIDBG_CALL_MPI_Testany);
+}
+
+// A Wait-family call writes only the live words too: blocked, with what it waits for.
+TEST_P(ThreadLive, AWaitNamesItsRequestsInTheLiveWords) {
+  expect_requests_from_live_words(MPIDBG_THREAD_BLOCKED, MPIDBG_CALL_MPI_Waitall);
 }
 
 // A runtime whose words end at op (live_size 56) names no request array there: the call

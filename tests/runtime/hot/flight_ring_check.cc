@@ -668,13 +668,16 @@ void CheckBlockedThread() {
   }
 }
 
-// What a thread that calls no MPI saw of the thread `tid` once it showed `call` IN_MPI.
+// What a thread that calls no MPI saw of the thread `tid` once it showed `call` in
+// `state` (IN_MPI for a Test, BLOCKED for a Wait) with a request array.
 struct TestingView {
   uint64_t tid;
   int32_t call;
+  int32_t state;
   volatile bool done;  // the polling thread got its message
   bool seen;
   int32_t record_state;
+  uint64_t generation;  // root.generation then
   uint64_t requests;
   int32_t request_count;
 };
@@ -687,9 +690,10 @@ void* WatchTesting(void* p) {
     // The array is named once the call has saved its handles, a moment after its
     // state; a read racing the thread may pair its words from two polls, or from a
     // poll and the moment between two (records.h, mpidbg_thread_live).
-    if (ShowThread(v->tid, &t, &r) && t.state == MPIDBG_THREAD_IN_MPI && t.call == v->call &&
+    if (ShowThread(v->tid, &t, &r) && t.state == v->state && t.call == v->call &&
         t.requests != 0 && t.request_count != 0) {
       v->record_state = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+      v->generation = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
       v->requests = t.requests;
       v->request_count = t.request_count;
       v->seen = true;
@@ -699,13 +703,17 @@ void* WatchTesting(void* p) {
   return nullptr;
 }
 
-// The calling thread polls `test` (which returns whether its requests completed) over
-// the `n` requests at `requests`, the first a receive the peer matches after 300 ms:
-// another thread sees the call and the array in the thread's live words.
+// The calling thread polls `test` (which returns whether its requests completed; a
+// Wait returns true at once) over the `n` requests at `requests`, the first a receive
+// the peer matches after 300 ms: another thread sees the call in `state` and the array
+// in the thread's live words, and a Wait has stepped the generation by then, so a
+// reader that cached a snapshot before the call does not keep it while the thread waits.
 template <typename Test>
-void CheckTestingCall(int32_t call, MPI_Request* requests, int n, Test test) {
+void CheckTestingCall(int32_t call, int32_t state, MPI_Request* requests, int n, Test test) {
   TestingView v;
   const pthread_t watcher = StartWatching(&v, call, WatchTesting);
+  v.state = state;
+  const uint64_t before = __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE);
   while (!test()) {
   }
   v.done = true;
@@ -713,6 +721,7 @@ void CheckTestingCall(int32_t call, MPI_Request* requests, int n, Test test) {
   RT_CHECK(v.seen);
   if (!v.seen) return;
   RT_CHECK_EQ(v.record_state, MPIDBG_THREAD_NOT_IN_MPI);
+  if (state == MPIDBG_THREAD_BLOCKED) RT_CHECK(v.generation != before);
   RT_CHECK_EQ(v.requests, U64(requests));
   RT_CHECK_EQ(v.request_count, n);
   const mpidbg_thread_record* me = MyThread();
@@ -723,16 +732,18 @@ void CheckTestingCall(int32_t call, MPI_Request* requests, int n, Test test) {
   RT_CHECK_EQ(rtcheck::ThreadNow(me).state, MPIDBG_THREAD_NOT_IN_MPI);
 }
 
+// Each Test-family call polled, and each Wait-family call waiting, until the peer's
+// message arrives.
 void CheckTestingThread() {
   struct Poll {
     int32_t call;
     int n;
   };
-  const Poll polls[] = {{MPIDBG_CALL_MPI_Test, 1},
-                        {MPIDBG_CALL_MPI_Testany, 3},
-                        {MPIDBG_CALL_MPI_Testall, 1},
-                        {MPIDBG_CALL_MPI_Testsome, 2}};
-  int tag = 40;
+  const Poll polls[] = {{MPIDBG_CALL_MPI_Test, 1},    {MPIDBG_CALL_MPI_Testany, 3},
+                        {MPIDBG_CALL_MPI_Testall, 1}, {MPIDBG_CALL_MPI_Testsome, 2},
+                        {MPIDBG_CALL_MPI_Wait, 1},    {MPIDBG_CALL_MPI_Waitany, 3},
+                        {MPIDBG_CALL_MPI_Waitall, 1}, {MPIDBG_CALL_MPI_Waitsome, 2}};
+  int tag = 100;  // tags no other check uses (their orphans stay)
   for (const Poll& poll : polls) {
     MPI_Barrier(MPI_COMM_WORLD);
     int value = 0;
@@ -746,8 +757,23 @@ void CheckTestingThread() {
     MPI_Request r[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     MPI_Irecv(&value, 1, MPI_INT, g_peer, tag, MPI_COMM_WORLD, &r[0]);
     int flag = 0, index = 0, outcount = 0, indices[3];
-    CheckTestingCall(poll.call, r, poll.n, [&] {
+    const bool waits = poll.call == MPIDBG_CALL_MPI_Wait || poll.call == MPIDBG_CALL_MPI_Waitany ||
+                       poll.call == MPIDBG_CALL_MPI_Waitall || poll.call == MPIDBG_CALL_MPI_Waitsome;
+    const int32_t state = waits ? MPIDBG_THREAD_BLOCKED : MPIDBG_THREAD_IN_MPI;
+    CheckTestingCall(poll.call, state, r, poll.n, [&] {
       switch (poll.call) {
+        case MPIDBG_CALL_MPI_Wait:
+          MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+          return true;
+        case MPIDBG_CALL_MPI_Waitany:
+          MPI_Waitany(poll.n, r, &index, MPI_STATUS_IGNORE);
+          return true;
+        case MPIDBG_CALL_MPI_Waitall:
+          MPI_Waitall(poll.n, r, MPI_STATUSES_IGNORE);
+          return true;
+        case MPIDBG_CALL_MPI_Waitsome:
+          MPI_Waitsome(poll.n, r, &outcount, indices, MPI_STATUSES_IGNORE);
+          return true;
         case MPIDBG_CALL_MPI_Test:
           MPI_Test(&r[0], &flag, MPI_STATUS_IGNORE);
           return flag != 0;
@@ -790,6 +816,52 @@ void CheckChurn() {
   RT_CHECK_EQ(c.receives, 50u * 16u);
 }
 
+// Posts whose envelopes alternate, as a halo exchange's swaps do, as many as a kind keeps
+// memos of (so from the second round on each is copied from a memo of its own): each
+// pending receive shows its own tag, count and size, and each send is counted under
+// its own tag (a send copied from a memo counts into that memo's traffic entry).
+void CheckAlternatingEnvelopes() {
+  constexpr int kEnvelopes = 4;  // envelope e: tag 110 + e, 1 + e integers
+  constexpr int kRounds = 3;
+  constexpr int kPosts = kEnvelopes * kRounds;
+  const uint64_t job = traffic::JobIdOf(MPI_COMM_WORLD);
+  static int buffers[kPosts][kEnvelopes];
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rtcheck::g_rank == 0) {
+    MPI_Request r[kPosts];
+    for (int i = 0; i < kPosts; ++i) {
+      const int e = i % kEnvelopes;
+      MPI_Irecv(buffers[i], 1 + e, MPI_INT, g_peer, 110 + e, MPI_COMM_WORLD, &r[i]);
+    }
+    for (int i = 0; i < kPosts; ++i) {
+      const int e = i % kEnvelopes;
+      const mpidbg_operation_record* o = RequestOp(U64(r[i]));
+      RT_CHECK(o != nullptr);
+      if (o == nullptr) continue;
+      RT_CHECK_EQ(o->tag, 110 + e);
+      RT_CHECK_EQ(o->count, 1 + e);
+      RT_CHECK_EQ(o->bytes, 4 * (1 + e));
+      RT_CHECK_EQ(o->peer, g_peer);
+      RT_CHECK_EQ(o->buffer, rtcheck::Addr(buffers[i]));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Waitall(kPosts, r, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < kPosts; ++i) RT_CHECK_EQ(buffers[i][i % kEnvelopes], 110 + i % kEnvelopes);
+  } else {
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int i = 0; i < kPosts; ++i) {
+      const int e = i % kEnvelopes;
+      for (int j = 0; j <= e; ++j) buffers[i][j] = 110 + e;
+      MPI_Send(buffers[i], 1 + e, MPI_INT, g_peer, 110 + e, MPI_COMM_WORLD);
+    }
+    for (int e = 0; e < kEnvelopes; ++e) {
+      const traffic::Counts c = traffic::CountsOf(job, g_peer, 110 + e);
+      RT_CHECK_EQ(c.sends, static_cast<uint64_t>(kRounds));
+      RT_CHECK_EQ(c.send_bytes, static_cast<uint64_t>(kRounds * 4 * (1 + e)));
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -807,6 +879,8 @@ int main(int argc, char** argv) {
   if (g_rings) RT_CHECK(Root()->request_bytes <= 128);
 
   CheckPendingFields();
+  // Before any check leaves an orphan whose handle value MPI hands out again.
+  CheckAlternatingEnvelopes();
   CheckCompletionCalls();
   CheckCarried();
   CheckFreedRequest();
