@@ -1,29 +1,40 @@
 #!/usr/bin/env python3
-"""What the runtime costs a program nobody here wrote: the HPC Challenge suite (hpcc).
+"""What the runtime costs programs nobody here wrote: the HPC Challenge suite (hpcc) and
+a LAMMPS molecular-dynamics run.
 
-usage: run_apps.py --build-dir DIR [--rounds N] [--size N] [--library NAME=PATH ...]
+usage: run_apps.py --build-dir DIR [--apps hpcc,lammps] [--rounds N] [--size N]
+                   [--steps N] [--library NAME=PATH ...]
 
 mpi_bench (run_bench.py) measures the calls its own loops make. A real program makes
 others, in other patterns: hpcc's MPIRandomAccess waits for its messages by polling
 MPI_Testany millions of times, its ring latency test runs MPI_Sendrecv, HPL and PTRANS
-broadcast and exchange panels, the FFT transposes with MPI_Alltoall. This driver runs
-Debian's hpcc (package `hpcc`, built against Open MPI) on 2 ranks, without the runtime
-("plain"), with the build directory's runtime preloaded ("runtime") and with every
-`--library NAME=PATH` (another build of the runtime), `--rounds` rounds (default 5), the
-order rotating from round to round. Each run gets a directory of its own with an
-hpccinf.txt made from the package's example: one 1 x 2 process grid and HPL matrix
-order `--size` (default 2000; the RandomAccess table and the FFT follow from it).
+broadcast and exchange panels, the FFT transposes with MPI_Alltoall; LAMMPS exchanges
+each step's halo atoms with MPI_Irecv, MPI_Send and MPI_Wait per swap, envelopes that
+alternate (a tag and a count per direction). This driver runs Debian's hpcc (package
+`hpcc`) and LAMMPS (package `lammps`, `lmp`), both built against Open MPI, on 2 ranks,
+without the runtime ("plain"), with the build directory's runtime preloaded ("runtime")
+and with every `--library NAME=PATH` (another build of the runtime), `--rounds` rounds
+(default 5), the order rotating from round to round.
 
-Reported per component (hpcc's own summary figures): the median over the rounds of
-each one's figure, and of its cost factor against the plain run of the same round —
-how many times longer the component took with it: plain / with for a rate (Gflop/s,
-GUP/s, GB/s), with / plain for a latency. 1.0 costs nothing; 2.0 halves a rate.
+hpcc: each run gets a directory of its own with an hpccinf.txt made from the package's
+example: one 1 x 2 process grid and HPL matrix order `--size` (default 2000; the
+RandomAccess table and the FFT follow from it). Its components are hpcc's own summary
+figures.
+
+LAMMPS: bench/lammps_melt.in, a Lennard-Jones liquid of 864 atoms, `--steps` steps
+(default 4000); its components are the loop's time and the time the ranks spent in
+communication on average (LAMMPS's "Loop time" and "Comm" lines).
+
+Reported per component: the median over the rounds of each one's figure, and of its
+cost factor against the plain run of the same round — how many times longer the
+component took with it: plain / with for a rate (Gflop/s, GUP/s, GB/s), with / plain
+for a time. 1.0 costs nothing; 2.0 halves a rate.
 
 Progress lines first; the last line is one JSON object:
   {"hpcc": {COMPONENT: {"plain": x, "runtime": x, NAME: x, ...,
                         "cost": {"runtime": f, NAME: f, ...}}, ...},
-   "size": N, "rounds": R}
-Exits non-zero if hpcc is missing or a run fails.
+   "lammps": {...}, "size": N, "steps": N, "rounds": R}
+Exits non-zero if a program asked for is missing or a run fails.
 """
 import argparse
 import json
@@ -37,10 +48,14 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench  # noqa: E402
 
+import re
+
 HPCC = "/usr/bin/hpcc"
+LMP = "/usr/bin/lmp"
+LAMMPS_INPUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lammps_melt.in")
 # The input the package ships (the HPL input format, then hpcc's PTRANS lines).
 EXAMPLE = "/usr/share/doc/hpcc/examples/_hpccinf.txt"
-FLAVOUR = "openmpi"  # what Debian builds hpcc against
+FLAVOUR = "openmpi"  # what Debian builds hpcc and LAMMPS against
 
 # hpcc summary figures: name -> True when higher is better (a rate), False for a time.
 COMPONENTS = {
@@ -54,6 +69,8 @@ COMPONENTS = {
     "RandomlyOrderedRingLatency_usec": False,
     "NaturallyOrderedRingBandwidth_GBytes": True,
 }
+# LAMMPS figures (times, seconds).
+LAMMPS_COMPONENTS = {"Loop_time_s": False, "Comm_time_s": False}
 
 
 def input_file(example_text, size):
@@ -89,21 +106,48 @@ def parse_summary(text):
     return {c: float(values[c]) for c in COMPONENTS}
 
 
+def parse_lammps(text):
+    """LAMMPS's screen output: the loop's time ("Loop time of T on P procs for N steps")
+    and the average time in communication (the "Comm" row of the MPI task timing
+    breakdown: min, avg, max, %varavg, %total). Raises ValueError if either is missing."""
+    loop = re.search(r"^Loop time of ([0-9.eE+-]+) on \d+ procs", text, re.M)
+    comm = re.search(r"^Comm\s*\|\s*[0-9.eE+-]+\s*\|\s*([0-9.eE+-]+)\s*\|", text, re.M)
+    if loop is None or comm is None:
+        raise ValueError("LAMMPS's output lacks its loop time or its Comm timing row")
+    return {"Loop_time_s": float(loop.group(1)), "Comm_time_s": float(comm.group(1))}
+
+
 def cost(component, plain, got):
     """How many times longer the component took than plain (rates inverted)."""
     if plain <= 0 or got <= 0:
         return float("nan")
-    return plain / got if COMPONENTS[component] else got / plain
+    higher_is_better = COMPONENTS.get(component, LAMMPS_COMPONENTS.get(component))
+    return plain / got if higher_is_better else got / plain
+
+
+def launch(lib):
+    cmd = list(run_bench.LAUNCH[FLAVOUR])
+    if lib:
+        cmd += run_bench.PRELOAD[FLAVOUR](lib)
+    return cmd
+
+
+def run_lammps(workdir, lib, steps, timeout):
+    os.makedirs(workdir)
+    cmd = launch(lib) + [LMP, "-in", LAMMPS_INPUT, "-log", "none", "-var", "steps", str(steps)]
+    out = subprocess.run(cmd, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, timeout=timeout, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed (exit {out.returncode}):\n"
+                           f"{out.stderr[-2000:]}")
+    return parse_lammps(out.stdout)
 
 
 def run_hpcc(workdir, lib, example_text, size, timeout):
     os.makedirs(workdir)
     with open(os.path.join(workdir, "hpccinf.txt"), "w") as f:
         f.write(input_file(example_text, size))
-    cmd = list(run_bench.LAUNCH[FLAVOUR])
-    if lib:
-        cmd += run_bench.PRELOAD[FLAVOUR](lib)
-    cmd += [HPCC]
+    cmd = launch(lib) + [HPCC]
     out = subprocess.run(cmd, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, timeout=timeout, check=False)
     report = os.path.join(workdir, "hpccoutf.txt")
@@ -114,11 +158,11 @@ def run_hpcc(workdir, lib, example_text, size, timeout):
         return parse_summary(f.read())
 
 
-def summarise(runs, names):
+def summarise(runs, names, components=COMPONENTS):
     """runs: per round, {config: figures}. Medians of the figures and of the per-round
     cost factors against the round's plain run."""
     result = {}
-    for c in COMPONENTS:
+    for c in components:
         entry = {name: statistics.median(r[name][c] for r in runs) for name in ["plain"] + names}
         entry["cost"] = {name: round(statistics.median(cost(c, r["plain"][c], r[name][c])
                                                        for r in runs), 4)
@@ -128,17 +172,24 @@ def summarise(runs, names):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--apps", default="hpcc,lammps")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--size", type=int, default=2000)
+    ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--timeout", type=int, default=600)
     ap.add_argument("--library", action="append", default=[], metavar="NAME=PATH")
     a = ap.parse_args()
-    if not os.access(HPCC, os.X_OK) or not os.path.exists(EXAMPLE):
+    apps = [x for x in a.apps.split(",") if x]
+    if not apps or any(x not in ("hpcc", "lammps") for x in apps):
+        ap.error("--apps: hpcc, lammps or both")
+    if "hpcc" in apps and (not os.access(HPCC, os.X_OK) or not os.path.exists(EXAMPLE)):
         sys.exit(f"run_apps.py: needs Debian's hpcc ({HPCC}, {EXAMPLE}): apt-get install hpcc")
-    if a.rounds < 1 or a.size < 100:
-        ap.error("rounds >= 1 and size >= 100")
+    if "lammps" in apps and not os.access(LMP, os.X_OK):
+        sys.exit(f"run_apps.py: needs Debian's LAMMPS ({LMP}): apt-get install lammps")
+    if a.rounds < 1 or a.size < 100 or a.steps < 100:
+        ap.error("rounds >= 1, size >= 100 and steps >= 100")
     found = run_bench.built(a.build_dir, FLAVOUR)
     if found is None:
         sys.exit(f"run_apps.py: no {FLAVOUR} runtime in {a.build_dir}")
@@ -149,28 +200,40 @@ def main():
             ap.error(f"--library {spec}: NAME=PATH of an existing file, NAME not plain, "
                      "runtime or cost")
         libs[name] = os.path.abspath(path)
-    with open(EXAMPLE) as f:
-        example_text = f.read()
+    example_text = ""
+    if "hpcc" in apps:
+        with open(EXAMPLE) as f:
+            example_text = f.read()
     names = list(libs)
     configs = ["plain"] + names
-    runs = []
+    runs = {app: [] for app in apps}
+    shown = {"hpcc": ("MPIRandomAccess_GUPs", "RandomlyOrderedRingLatency_usec"),
+             "lammps": ("Loop_time_s", "Comm_time_s")}
     scratch = tempfile.mkdtemp(prefix="mpidbg-apps-")
     try:
         for r in range(a.rounds):
             order = configs[r % len(configs):] + configs[:r % len(configs)]
-            got = {}
-            for name in order:
-                got[name] = run_hpcc(os.path.join(scratch, f"{r}-{name}"), libs.get(name),
-                                     example_text, a.size, a.timeout)
-            runs.append(got)
-            shown = " ".join(f"{name}={cost(c, got['plain'][c], got[name][c]):.2f}"
-                             for name in names for c in ("MPIRandomAccess_GUPs",
-                                                         "RandomlyOrderedRingLatency_usec"))
-            print(f"hpcc round {r + 1}: cost (RandomAccess, ring latency) {shown}", flush=True)
+            for app in apps:
+                got = {}
+                for name in order:
+                    workdir = os.path.join(scratch, f"{app}-{r}-{name}")
+                    if app == "hpcc":
+                        got[name] = run_hpcc(workdir, libs.get(name), example_text, a.size,
+                                             a.timeout)
+                    else:
+                        got[name] = run_lammps(workdir, libs.get(name), a.steps, a.timeout)
+                runs[app].append(got)
+                costs = " ".join(f"{name}={cost(c, got['plain'][c], got[name][c]):.2f}"
+                                 for name in names for c in shown[app])
+                print(f"{app} round {r + 1}: cost ({', '.join(shown[app])}) {costs}", flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    print(json.dumps({"hpcc": summarise(runs, names), "size": a.size, "rounds": a.rounds},
-                     separators=(",", ":")))
+    result = {}
+    for app in apps:
+        result[app] = summarise(runs[app], names,
+                                COMPONENTS if app == "hpcc" else LAMMPS_COMPONENTS)
+    result.update({"size": a.size, "steps": a.steps, "rounds": a.rounds})
+    print(json.dumps(result, separators=(",", ":")))
 
 
 if __name__ == "__main__":

@@ -221,5 +221,31 @@ got = run_apps.summarise(runs, ["runtime"])
 expect(got["HPL_Tflops"]["cost"]["runtime"] == 1.0 and got["HPL_Tflops"]["runtime"] == 1.0,
        f"summarise: medians of the figures and of the per-round costs (got {got['HPL_Tflops']})")
 
+# --- run_apps.py: LAMMPS's loop and communication times read from its screen output ---
+lammps_out = "\n".join([
+    "Loop time of 1.52203 on 2 procs for 4000 steps with 864 atoms", "",
+    "MPI task timing breakdown:",
+    "Section |  min time  |  avg time  |  max time  |%varavg| %total",
+    "---------------------------------------------------------------",
+    "Pair    | 0.82021    | 0.85173    | 0.88325    |   3.4 | 55.96",
+    "Comm    | 0.30921    | 0.34235    | 0.37549    |   5.7 | 22.49",
+    "Other   |            | 0.03145    |            |       |  2.07"])
+got = run_apps.parse_lammps(lammps_out)
+expect(got == {"Loop_time_s": 1.52203, "Comm_time_s": 0.34235},
+       f"parse_lammps reads the loop time and the Comm row's average (got {got})")
+for broken, what in ((lammps_out.replace("Loop time", "Loop"), "no loop time"),
+                     (lammps_out.replace("Comm    |", "Comms"), "no Comm row")):
+    try:
+        run_apps.parse_lammps(broken)
+        expect(False, f"parse_lammps refuses output with {what}")
+    except ValueError:
+        pass
+expect(run_apps.cost("Loop_time_s", 1.5, 1.8) == 1.2, "cost of a LAMMPS time: with / plain")
+lruns = [{"plain": {"Loop_time_s": 2.0, "Comm_time_s": 1.0},
+          "runtime": {"Loop_time_s": 2.0 * v, "Comm_time_s": v}} for v in (1.0, 1.5, 1.1)]
+lgot = run_apps.summarise(lruns, ["runtime"], run_apps.LAMMPS_COMPONENTS)
+expect(sorted(lgot) == ["Comm_time_s", "Loop_time_s"] and lgot["Loop_time_s"]["cost"]["runtime"] == 1.1,
+       f"summarise over LAMMPS's components (got {lgot})")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
