@@ -23,6 +23,15 @@ def expect(cond, what):
         print(f"FAIL: {what}")
 
 
+def expect_refused(parse, text, what):
+    """`parse` raises ValueError on `text`."""
+    try:
+        parse(text)
+        expect(False, f"{parse.__name__} refuses {what}")
+    except ValueError:
+        pass
+
+
 # --- split_modes: the lowest mode (two runs or more), and whether runs stand above it ---
 expect(run_bench.split_modes([1.0, 1.29, 1.31, 2.0]) == ([1.0, 1.29], True),
        "split_modes keeps the values within 1.3 times the mode's lowest, and only those")
@@ -204,13 +213,11 @@ summary = "\n".join(["Begin of Summary section.", "VersionMajor=1", "Success=1"]
 parsed = run_apps.parse_summary(summary)
 expect(parsed["HPL_Tflops"] == 1.5 and len(parsed) == len(run_apps.COMPONENTS),
        f"parse_summary reads every component (got {parsed})")
-for broken, what in ((summary.replace("Success=1", "Success=0"), "Success=0"),
-                     (summary.replace("MPIRandomAccess_GUPs=", "X="), "a missing component")):
-    try:
-        run_apps.parse_summary(broken)
-        expect(False, f"parse_summary refuses {what}")
-    except ValueError:
-        pass
+
+
+expect_refused(run_apps.parse_summary, summary.replace("Success=1", "Success=0"), "Success=0")
+expect_refused(run_apps.parse_summary, summary.replace("MPIRandomAccess_GUPs=", "X="),
+               "a missing component")
 expect(run_apps.cost("MPIRandomAccess_GUPs", 0.02, 0.01) == 2.0,
        "cost of a rate: plain / with (half the rate costs 2)")
 expect(run_apps.cost("AvgPingPongLatency_usec", 0.4, 0.5) == 1.25,
@@ -233,13 +240,10 @@ lammps_out = "\n".join([
 got = run_apps.parse_lammps(lammps_out)
 expect(got == {"Loop_time_s": 1.52203, "Comm_time_s": 0.34235},
        f"parse_lammps reads the loop time and the Comm row's average (got {got})")
-for broken, what in ((lammps_out.replace("Loop time", "Loop"), "no loop time"),
-                     (lammps_out.replace("Comm    |", "Comms"), "no Comm row")):
-    try:
-        run_apps.parse_lammps(broken)
-        expect(False, f"parse_lammps refuses output with {what}")
-    except ValueError:
-        pass
+expect_refused(run_apps.parse_lammps, lammps_out.replace("Loop time", "Loop"),
+               "output without its loop time")
+expect_refused(run_apps.parse_lammps, lammps_out.replace("Comm    |", "Comms"),
+               "output without its Comm row")
 expect(run_apps.cost("Loop_time_s", 1.5, 1.8) == 1.2, "cost of a LAMMPS time: with / plain")
 lruns = [{"plain": {"Loop_time_s": 2.0, "Comm_time_s": 1.0},
           "runtime": {"Loop_time_s": 2.0 * v, "Comm_time_s": v}} for v in (1.0, 1.5, 1.1)]

@@ -204,6 +204,17 @@ MPIDBG_ALWAYS_INLINE bool MemoKeyMatches(const RequestMemoKey& k, int32_t call, 
          k.job_id == a.view->job_id;
 }
 
+// The memo key of a call with these arguments (what MemoKeyMatches compares).
+MPIDBG_ALWAYS_INLINE RequestMemoKey MemoKeyOf(int32_t call, const P2pArgs& a) {
+  RequestMemoKey k;
+  k.count_call = MemoKey(MemoCount(a.count), call);
+  k.peer_tag = MemoKey(a.peer, a.tag);
+  k.datatype = HandleToU64(a.datatype);
+  k.comm = a.view->handle;
+  k.job_id = a.view->job_id;
+  return k;
+}
+
 // Makes a memo key hold this call's arguments, or nothing when they do not decide the
 // envelope alone (MemoableEnvelope).
 MPIDBG_ALWAYS_INLINE bool SetMemoKey(RequestMemoKey& k, const ThreadState* ts, int32_t call,
@@ -212,11 +223,7 @@ MPIDBG_ALWAYS_INLINE bool SetMemoKey(RequestMemoKey& k, const ThreadState* ts, i
     k.count_call = MemoKey(0, MPIDBG_CALL_NONE);
     return false;
   }
-  k.count_call = MemoKey(MemoCount(a.count), call);
-  k.peer_tag = MemoKey(a.peer, a.tag);
-  k.datatype = HandleToU64(a.datatype);
-  k.comm = a.view->handle;
-  k.job_id = a.view->job_id;
+  k = MemoKeyOf(call, a);
   return true;
 }
 
@@ -492,17 +499,6 @@ struct RecalledMemo {
   bool hit;
 };
 RecalledMemo RecallFlightMemo(ThreadState* ts, int kind, RequestMemoKey key);
-
-// The memo key of a call with these arguments (what MemoKeyMatches compares).
-MPIDBG_ALWAYS_INLINE RequestMemoKey MemoKeyOf(int32_t call, const P2pArgs& a) {
-  RequestMemoKey k;
-  k.count_call = MemoKey(MemoCount(a.count), call);
-  k.peer_tag = MemoKey(a.peer, a.tag);
-  k.datatype = HandleToU64(a.datatype);
-  k.comm = a.view->handle;
-  k.job_id = a.view->job_id;
-  return k;
-}
 
 // Remembers the described envelope of a plain post for the next one with the same
 // arguments, when nothing else decided it (see BlockingMemo).
