@@ -208,10 +208,10 @@ expect(made[10].split()[0] == "1" and made[11].split()[0] == "2",
 expect(made[7] == example.splitlines()[7] and len(made) == len(example.splitlines()),
        "input_file leaves the other lines")
 summary = "\n".join(["Begin of Summary section.", "VersionMajor=1", "Success=1"]
-                    + [f"{c}={i + 1}.5" for i, c in enumerate(run_apps.COMPONENTS)]
+                    + [f"{c}={i + 1}.5" for i, c in enumerate(run_apps.HPCC_COMPONENTS)]
                     + ["End of Summary section."])
 parsed = run_apps.parse_summary(summary)
-expect(parsed["HPL_Tflops"] == 1.5 and len(parsed) == len(run_apps.COMPONENTS),
+expect(parsed["HPL_Tflops"] == 1.5 and len(parsed) == len(run_apps.HPCC_COMPONENTS),
        f"parse_summary reads every component (got {parsed})")
 
 
@@ -222,9 +222,9 @@ expect(run_apps.cost("MPIRandomAccess_GUPs", 0.02, 0.01) == 2.0,
        "cost of a rate: plain / with (half the rate costs 2)")
 expect(run_apps.cost("AvgPingPongLatency_usec", 0.4, 0.5) == 1.25,
        "cost of a latency: with / plain")
-runs = [{"plain": {c: 1.0 for c in run_apps.COMPONENTS}, "runtime": {c: v for c in run_apps.COMPONENTS}}
-        for v in (0.5, 1.0, 2.0)]
-got = run_apps.summarise(runs, ["runtime"])
+runs = [{"plain": {c: 1.0 for c in run_apps.HPCC_COMPONENTS},
+         "runtime": {c: v for c in run_apps.HPCC_COMPONENTS}} for v in (0.5, 1.0, 2.0)]
+got = run_apps.summarise(runs, ["runtime"], run_apps.HPCC_COMPONENTS)
 expect(got["HPL_Tflops"]["cost"]["runtime"] == 1.0 and got["HPL_Tflops"]["runtime"] == 1.0,
        f"summarise: medians of the figures and of the per-round costs (got {got['HPL_Tflops']})")
 
@@ -250,6 +250,27 @@ lruns = [{"plain": {"Loop_time_s": 2.0, "Comm_time_s": 1.0},
 lgot = run_apps.summarise(lruns, ["runtime"], run_apps.LAMMPS_COMPONENTS)
 expect(sorted(lgot) == ["Comm_time_s", "Loop_time_s"] and lgot["Loop_time_s"]["cost"]["runtime"] == 1.1,
        f"summarise over LAMMPS's components (got {lgot})")
+
+# --- run_apps.py: NetPIPE's one-way times, a median per band of message sizes ---
+netpipe_out = "\n".join(["       1 10.894764   0.00000070", "       2 22.8   0.00000020",
+                          "      64 900.0   0.00000030", "      96 700.0   0.00000104",
+                          "     512 9000.0   0.00000040", "    1024 7352.564727   0.00000106",
+                          "    2048 9000.0   0.00000900", "garbage line"])
+got = run_apps.parse_netpipe(netpipe_out, "Preposted")
+expect(sorted(got) == ["Preposted_mid_usec", "Preposted_small_usec"]
+       and abs(got["Preposted_small_usec"] - 0.30) < 1e-9
+       and abs(got["Preposted_mid_usec"] - 1.04) < 1e-9,
+       f"parse_netpipe: medians of the one-way times in microseconds per band (got {got})")
+expect(set(run_apps.NETPIPE_COMPONENTS) == {f"{m}_{b}_usec" for m in ("Blocking", "Preposted")
+                                            for b in ("small", "mid")},
+       "NetPIPE's components: each mode's bands")
+expect_refused(lambda text: run_apps.parse_netpipe(text, "Blocking"),
+               "\n".join(l for l in netpipe_out.splitlines() if not l.strip().startswith(("96", "512", "1024"))),
+               "output without a mid-sized message")
+expect(run_apps.cost("Blocking_small_usec", 0.4, 0.5) == 1.25, "cost of a NetPIPE time: with / plain")
+expect(all(p.flavour in ("mpich", "openmpi") and set(p.shown) <= set(p.components)
+           for p in run_apps.PROGRAMS.values()),
+       "every program names its MPI and shows two of its own components")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
