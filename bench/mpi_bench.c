@@ -21,8 +21,17 @@
  *   request_bytes  root.request_bytes and root.orphan_budget of the mpidbg runtime,
  *   orphan_budget  when it is loaded (looked up by name, so the program itself does not
  *                  depend on the runtime)
+ *   <name>_paired_ratio
+ *                  when both ranks run under the mpidbg runtime: each batch of <name>
+ *                  is paired with one run with recording paused on both ranks
+ *                  (mpidbg_pause_recording, runtime_api.h), the two in alternating
+ *                  order, and this is the median over the pairs of recording / paused —
+ *                  what recording costs, measured within one process and one mode of
+ *                  the machine, against calls that still pass through the runtime's
+ *                  wrappers (one thread-local load and a depth step each)
  * MPIDBG_BENCH_CHURN=0 in the environment leaves the churn measurements out (for the
- * floor interposers, which wrap the point-to-point calls only).
+ * floor interposers, which wrap the point-to-point calls only); MPIDBG_BENCH_PAIRED=0
+ * leaves the paired batches out.
  * Each value is the median over several batches, so one slow batch (another process
  * taking the core) does not decide the result.
  */
@@ -37,6 +46,10 @@
 enum { kBatches = 15, kWindow = 64 };
 
 static int g_rank;
+
+/* The runtime's pause and resume (runtime_api.h), when both ranks have them. */
+typedef int (*ToggleFn)(void);
+static ToggleFn g_pause, g_resume;
 
 static int CompareDoubles(const void* a, const void* b) {
   double x = *(const double*)a, y = *(const double*)b;
@@ -87,19 +100,56 @@ static void PingPong(char* buf, int bytes, int iterations) {
   }
 }
 
-/* One-way latency in microseconds. */
-static double Latency(int bytes, int iterations) {
-  char* buf = calloc(1, bytes > 0 ? (size_t)bytes : 1);
-  double batch[kBatches];
-  PingPong(buf, bytes, iterations / 4); /* warm up */
+/* A measurement's batches: each returns its figure. */
+typedef double (*BatchFn)(const void* ctx);
+
+/* The median of kBatches batches with recording on (a plain run: as they are); with
+ * the runtime's pause (g_pause), each batch paired with one paused, and *paired_ratio the
+ * median of recording / paused over the pairs (0 without). */
+static double Measure(BatchFn batch, const void* ctx, double* paired_ratio) {
+  double recording[kBatches], ratio[kBatches];
   for (int b = 0; b < kBatches; ++b) {
+    double paused = 0;
+    /* Alternating order: a drift of the machine within a pair favours neither. */
+    if (g_pause != NULL && b % 2 == 1) {
+      g_pause();
+      MPI_Barrier(MPI_COMM_WORLD);
+      paused = batch(ctx);
+      g_resume();
+    }
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    PingPong(buf, bytes, iterations);
-    batch[b] = (MPI_Wtime() - t0) * 1e6 / (2.0 * iterations);
+    recording[b] = batch(ctx);
+    if (g_pause != NULL && b % 2 == 0) {
+      g_pause();
+      MPI_Barrier(MPI_COMM_WORLD);
+      paused = batch(ctx);
+      g_resume();
+    }
+    ratio[b] = paused > 0 ? recording[b] / paused : 0;
   }
-  free(buf);
-  return Median(batch, kBatches);
+  *paired_ratio = g_pause != NULL ? Median(ratio, kBatches) : 0;
+  return Median(recording, kBatches);
+}
+
+struct PingPongBatch {
+  char* buf;
+  int bytes, iterations;
+};
+
+/* One-way latency in microseconds. */
+static double PingPongTime(const void* ctx) {
+  const struct PingPongBatch* p = ctx;
+  double t0 = MPI_Wtime();
+  PingPong(p->buf, p->bytes, p->iterations);
+  return (MPI_Wtime() - t0) * 1e6 / (2.0 * p->iterations);
+}
+
+static double Latency(int bytes, int iterations, double* paired_ratio) {
+  struct PingPongBatch p = {calloc(1, bytes > 0 ? (size_t)bytes : 1), bytes, iterations};
+  PingPong(p.buf, bytes, iterations / 4); /* warm up */
+  double v = Measure(PingPongTime, &p, paired_ratio);
+  free(p.buf);
+  return v;
 }
 
 static void Stream(char* buf, int windows) {
@@ -120,32 +170,45 @@ static void Stream(char* buf, int windows) {
   }
 }
 
+struct StreamBatch {
+  char* buf;
+  int windows;
+};
+
 /* Messages per second. */
-static double MessageRate(int windows) {
-  char buf[8 * kWindow];
-  double batch[kBatches];
-  memset(buf, 0, sizeof buf);
-  Stream(buf, windows / 4);
-  for (int b = 0; b < kBatches; ++b) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    Stream(buf, windows);
-    batch[b] = (double)windows * kWindow / (MPI_Wtime() - t0);
-  }
-  return Median(batch, kBatches);
+static double StreamRate(const void* ctx) {
+  const struct StreamBatch* p = ctx;
+  double t0 = MPI_Wtime();
+  Stream(p->buf, p->windows);
+  return (double)p->windows * kWindow / (MPI_Wtime() - t0);
 }
 
-/* The median over batches of one iteration of `body`, in microseconds per `per`. */
-static double Timed(void (*body)(void), int iterations, double per) {
-  double batch[kBatches];
+static double MessageRate(int windows, double* paired_ratio) {
+  char buf[8 * kWindow];
+  memset(buf, 0, sizeof buf);
+  struct StreamBatch p = {buf, windows};
+  Stream(buf, windows / 4); /* warm up */
+  return Measure(StreamRate, &p, paired_ratio);
+}
+
+struct LoopBatch {
+  void (*body)(void);
+  int iterations;
+  double per;
+};
+
+/* Microseconds per `per` of one iteration of `body`. */
+static double LoopTime(const void* ctx) {
+  const struct LoopBatch* p = ctx;
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < p->iterations; ++i) p->body();
+  return (MPI_Wtime() - t0) * 1e6 / ((double)p->iterations * p->per);
+}
+
+static double Timed(void (*body)(void), int iterations, double per, double* paired_ratio) {
+  struct LoopBatch p = {body, iterations, per};
   for (int i = 0; i < iterations / 4; ++i) body(); /* warm up */
-  for (int b = 0; b < kBatches; ++b) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    for (int i = 0; i < iterations; ++i) body();
-    batch[b] = (MPI_Wtime() - t0) * 1e6 / ((double)iterations * per);
-  }
-  return Median(batch, kBatches);
+  return Measure(LoopTime, &p, paired_ratio);
 }
 
 static void ChurnComm(void) {
@@ -197,35 +260,56 @@ int main(int argc, char** argv) {
   if (scale <= 0) scale = 1.0;
   const int iterations = (int)(20000 * scale);
   const int windows = (int)(2000 * scale);
-  double lat0 = Latency(0, iterations);
-  double lat1k = Latency(1024, iterations);
-  double rate = MessageRate(windows);
+  /* Paired batches only when both ranks run under the runtime (one may not: bench/
+   * run_sides.py preloads it into one rank), or the ranks' batches would not match. */
+  const char* paired_env = getenv("MPIDBG_BENCH_PAIRED");
+  int have = paired_env == NULL || strcmp(paired_env, "0") != 0;
+  ToggleFn pause = (ToggleFn)dlsym(RTLD_DEFAULT, "mpidbg_pause_recording");
+  ToggleFn resume = (ToggleFn)dlsym(RTLD_DEFAULT, "mpidbg_resume_recording");
+  have = have && pause != NULL && resume != NULL;
+  int both = 0;
+  MPI_Allreduce(&have, &both, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (both) {
+    g_pause = pause;
+    g_resume = resume;
+  }
+  enum { kLat0, kLat1k, kRate, kLat0c, kRatec, kComm, kType, kRequests, kFigures };
+  static const char* const kNames[kFigures] = {
+      "latency_0", "latency_1024", "message_rate", "latency_0_c", "message_rate_c",
+      "churn_comm", "churn_type", "churn_requests"};
+  double value[kFigures] = {0}, paired[kFigures] = {0};
+  int measured[kFigures] = {0};
+  value[kLat0] = Latency(0, iterations, &paired[kLat0]);
+  value[kLat1k] = Latency(1024, iterations, &paired[kLat1k]);
+  value[kRate] = MessageRate(windows, &paired[kRate]);
+  measured[kLat0] = measured[kLat1k] = measured[kRate] = 1;
 #if MPI_VERSION >= 4
   g_large = 1;
-  double lat0_c = Latency(0, iterations);
-  double rate_c = MessageRate(windows);
+  value[kLat0c] = Latency(0, iterations, &paired[kLat0c]);
+  value[kRatec] = MessageRate(windows, &paired[kRatec]);
+  measured[kLat0c] = measured[kRatec] = 1;
   g_large = 0;
 #endif
   const char* churn_env = getenv("MPIDBG_BENCH_CHURN");
   const int churn = churn_env == NULL || strcmp(churn_env, "0") != 0;
-  double churn_comm = 0, churn_type = 0, churn_requests = 0;
   if (churn) {
-    churn_comm = Timed(ChurnComm, (int)(2000 * scale), 1.0);
-    churn_type = Timed(ChurnType, (int)(20000 * scale), 1.0);
-    churn_requests = Timed(ChurnRequests, (int)(1000 * scale), 2.0 * kChurnRequests + 2);
+    value[kComm] = Timed(ChurnComm, (int)(2000 * scale), 1.0, &paired[kComm]);
+    value[kType] = Timed(ChurnType, (int)(20000 * scale), 1.0, &paired[kType]);
+    value[kRequests] = Timed(ChurnRequests, (int)(1000 * scale), 2.0 * kChurnRequests + 2,
+                             &paired[kRequests]);
+    measured[kComm] = measured[kType] = measured[kRequests] = 1;
   }
   if (g_rank == 0) {
-    printf("latency_0 %.4f us\n", lat0);
-    printf("latency_1024 %.4f us\n", lat1k);
-    printf("message_rate %.1f msg/s\n", rate);
-#if MPI_VERSION >= 4
-    printf("latency_0_c %.4f us\n", lat0_c);
-    printf("message_rate_c %.1f msg/s\n", rate_c);
-#endif
-    if (churn) {
-      printf("churn_comm %.4f us\n", churn_comm);
-      printf("churn_type %.4f us\n", churn_type);
-      printf("churn_requests %.4f us\n", churn_requests);
+    for (int f = 0; f < kFigures; ++f) {
+      if (!measured[f]) continue;
+      if (f == kRate || f == kRatec) {
+        printf("%s %.1f msg/s\n", kNames[f], value[f]);
+      } else {
+        printf("%s %.4f us\n", kNames[f], value[f]);
+      }
+    }
+    for (int f = 0; f < kFigures; ++f) {
+      if (measured[f] && g_pause != NULL) printf("%s_paired_ratio %.4f\n", kNames[f], paired[f]);
     }
     const mpidbg_root* root = (const mpidbg_root*)dlsym(RTLD_DEFAULT, MPIDBG_ROOT_SYMBOL);
     if (root != NULL) {

@@ -32,6 +32,12 @@ Progress goes to stdout line by line; the last line is one JSON object:
                        message_rate_c_ratio (with / without, as above), and their
                        quotients by latency_0_ratio and message_rate_ratio: 1.0 when a
                        large-count call costs the runtime what its plain twin costs
+  paired_ratio         per metric, the median over the runtime's runs of mpi_bench's
+                       <metric>_paired_ratio: its batches with recording on against
+                       batches paired with them in the same process with recording
+                       paused (mpidbg_pause_recording): what recording itself costs,
+                       measured within one mode of the machine; beside the ratios above,
+                       which compare processes and so the machine's modes too
   request_bytes        runtime memory per live request (root.request_bytes)
   orphan_budget        records of freed handles kept (root.orphan_budget)
   plain, runtime       the medians themselves (us, msg/s), for the record
@@ -242,6 +248,17 @@ def churn_ratios(plain_runs, runtime_runs, metrics=CHURN_METRICS):
     return ratios, counts
 
 
+def paired_ratios(runs, metrics):
+    """Median over runs of each metric's <metric>_paired_ratio (mpi_bench.c), for the
+    metrics the runs paired."""
+    out = {}
+    for m in metrics:
+        values = [r[f"{m}_paired_ratio"] for r in runs if f"{m}_paired_ratio" in r]
+        if values:
+            out[m] = round(statistics.median(values), 4)
+    return out
+
+
 def summarise(per_round):
     """Median over rounds of per-metric ratios, as the JSON keys the drivers print."""
     med = {m: statistics.median(r[m] for r in per_round) for m in METRICS}
@@ -260,7 +277,7 @@ def main():
     result = {"latency_ratio": {}, "latency_0_ratio": {}, "latency_1024_ratio": {},
               "message_rate_ratio": {}, "object_churn_ratio": {}, "churn": {},
               "churn_runs_used": {},
-              "large_count": {}, "request_bytes": {}, "orphan_budget": {},
+              "large_count": {}, "paired_ratio": {}, "request_bytes": {}, "orphan_budget": {},
               "plain": {}, "runtime": {}}
     for flavour in [f for f in a.flavours.split(",") if f]:
         found = built(a.build_dir, flavour)
@@ -288,6 +305,9 @@ def main():
                 "message_rate_c_ratio": round(med["message_rate_c"], 4),
                 "latency_0_c_vs_plain": round(med["latency_0_c"] / med["latency_0"], 4),
                 "message_rate_c_vs_plain": round(med["message_rate_c"] / med["message_rate"], 4)}
+        paired = paired_ratios(runtime_runs, METRICS + LARGE_COUNT_METRICS + CHURN_METRICS)
+        if paired:
+            result["paired_ratio"][flavour] = paired
         result["plain"][flavour] = medians(plain_runs, METRICS + CHURN_METRICS)
         result["runtime"][flavour] = medians(runtime_runs, METRICS + CHURN_METRICS)
         if "request_bytes" in extra:

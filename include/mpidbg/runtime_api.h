@@ -26,6 +26,17 @@ int mpidbg_release_orphans(void);
  * allocation, no system call; usable from a profiling signal handler. */
 int mpidbg_thread_mpi_state(int32_t* call);
 
+/* Pauses recording on the calling thread: until the matching mpidbg_resume_recording()
+ * (pauses nest) the thread's MPI calls go straight to MPI, and nothing of them is
+ * recorded. For measuring what recording costs inside one process (bench/mpi_bench.c
+ * times batches paused and recording in turn); call both outside MPI calls, between
+ * MPI_Init and MPI_Finalize. A request posted while paused is unknown to a debugger, and
+ * one posted while recording and completed while paused stays pending in its view.
+ * Returns the thread's pauses after the call; -1 when the thread's state could not be
+ * made (pause) or the thread is not paused (resume). */
+int mpidbg_pause_recording(void);
+int mpidbg_resume_recording(void);
+
 /* Captures the MPI_T catalogue again (control variable values included). Returns 0 on
  * success, -1 if MPI_T is not available. Not async-signal-safe. */
 int mpidbg_refresh_mpit(void);

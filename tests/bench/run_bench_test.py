@@ -143,7 +143,8 @@ def beside(flavour, exe, lib, scale, timeout, **keywords):
            "churn_type": 0.5 if slow else 0.3, "churn_requests": 0.12, "request_bytes": 120.0,
            "orphan_budget": 4096.0}
     if flavour == "mpich":
-        got.update({"latency_0_c": 1.2, "message_rate_c": 70.0})
+        got.update({"latency_0_c": 1.2, "message_rate_c": 70.0, "message_rate_paired_ratio": 0.85,
+                    "churn_type_paired_ratio": 1.4})
     plain = dict(PLAIN)
     if flavour == "mpich":
         plain.update({"latency_0_c": 1.0, "message_rate_c": 100.0})
@@ -185,11 +186,21 @@ expect(doc["large_count"].get("mpich") == {"latency_0_c_ratio": 1.2, "message_ra
        f"large_count's ratios and their quotients (got {doc['large_count']})")
 expect(doc["request_bytes"] == {"mpich": 120, "openmpi": 120},
        "request_bytes from the runtime's runs")
+expect(doc["paired_ratio"] == {"mpich": {"message_rate": 0.85, "churn_type": 1.4}},
+       f"paired_ratio only for the metrics and flavours whose runs paired (got {doc['paired_ratio']})")
 
 # --- the medians the drivers print ---
 expect(run_bench.median_ratios([{"m": 1.0}, {"m": 3.0}, {"m": 2.0}], ("m",)) == {"m_ratio": 2.0},
        "median_ratios names each metric's median <metric>_ratio")
 expect(run_bench.medians([{"m": 1.0}, {"m": 4.0}], ("m",)) == {"m": 2.5}, "medians")
+
+# --- paired_ratios: the median of each metric's in-process pairs over the runs ---
+paired = run_bench.paired_ratios([{"message_rate_paired_ratio": 0.8, "latency_0_paired_ratio": 1.2},
+                                  {"message_rate_paired_ratio": 0.7},
+                                  {"message_rate_paired_ratio": 0.9, "latency_0": 0.3}],
+                                 ("latency_0", "message_rate", "churn_type"))
+expect(paired == {"latency_0": 1.2, "message_rate": 0.8},
+       f"paired_ratios: medians over the runs that paired each metric (got {paired})")
 
 # --- run_apps.py: hpcc's input made from the package's example, its summary read ---
 import run_apps  # noqa: E402

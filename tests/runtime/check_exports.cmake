@@ -26,7 +26,7 @@ foreach(line IN LISTS lines)
   elseif(sym MATCHES "^(mpi_[a-z0-9_]+|MPI_[A-Z0-9_]+)$" AND line MATCHES " T [^ ]+$")
     # A Fortran entry point: lower case with the compilers' underscores, or upper case.
     math(EXPR fortran "${fortran} + 1")
-  elseif(sym MATCHES "^mpidbg_(release_orphans|thread_mpi_state|refresh_mpit)$" OR
+  elseif(sym MATCHES "^mpidbg_(release_orphans|thread_mpi_state|refresh_mpit|pause_recording|resume_recording)$" OR
          sym MATCHES "^mpidbg_monitor_(start|stop|reset|active|read_peer|read_collective|read_file|refresh_mpit|write)$")
     # runtime_api.h
   elseif(sym MATCHES "^(MPIR_dll_name|MPIR_being_debugged|MPIR_debug_gate|MPIR_debug_typedefs_sizeof|mpimsgq_dll_locations|mpidbg_dll_locations)$")

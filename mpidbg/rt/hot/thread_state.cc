@@ -1,5 +1,5 @@
-// thread_state.cc — see thread_state.h (same hot-path rules): the thread-local pointer
-// and mpidbg_thread_mpi_state(). CallScope is inline in the header; the thread's first
+// thread_state.cc — see thread_state.h (same hot-path rules): the thread-local pointer,
+// mpidbg_thread_mpi_state() and pausing a thread's recording. CallScope is inline in the header; the thread's first
 // MPI call, its exit and scratch growth are in thread_setup.cc.
 #include "rt/hot/thread_state.h"
 
@@ -24,4 +24,21 @@ extern "C" __attribute__((visibility("default"))) int mpidbg_thread_mpi_state(in
   }
   if (call != nullptr) *call = current;
   return state;
+}
+
+// Exported (mpidbg/runtime_api.h). A pause is one more level of the thread's call depth:
+// every wrapper already passes a nested call straight to MPI, so a paused call costs what
+// a nested one does and the recording path carries no test for it.
+extern "C" __attribute__((visibility("default"))) int mpidbg_pause_recording(void) {
+  mpidbg::rt::ThreadState* ts = mpidbg::rt::CurrentThread();
+  if (ts == nullptr) return -1;
+  ++ts->depth;
+  return ++ts->paused;
+}
+
+extern "C" __attribute__((visibility("default"))) int mpidbg_resume_recording(void) {
+  mpidbg::rt::ThreadState* ts = mpidbg::rt::t_state;
+  if (ts == nullptr || ts->paused == 0) return -1;
+  --ts->depth;
+  return --ts->paused;
 }

@@ -133,7 +133,11 @@ struct FlightMemo {
 struct ThreadState {
   mpidbg_thread_record* rec = nullptr;
   uint64_t tid = 0;
+  // Nesting of MPI calls: only the outermost records. A paused thread
+  // (mpidbg_pause_recording) counts its pauses in here too, so each of its calls is
+  // nested and goes straight to MPI; `paused` says how many of the depth they are.
   int depth = 0;
+  int paused = 0;
   // What the thread is doing in MPI (records.h, mpidbg_thread_live; the thread record's
   // `live` names it): state and call of the outermost call, read by
   // mpidbg_thread_mpi_state() (possibly from a signal handler on this thread) and by

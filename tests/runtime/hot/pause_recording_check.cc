@@ -1,0 +1,125 @@
+// pause_recording_check — 2 ranks. mpidbg_pause_recording() / mpidbg_resume_recording()
+// (runtime_api.h): while a thread is paused its MPI calls reach MPI and work, and none of
+// them is recorded — no communicator record, no traffic count, no pending request, no
+// call counted in the thread's live words; pauses nest; a resume without a pause is
+// refused; once resumed the same calls are recorded again.
+// Usage: pause_recording_check <mpich|openmpi>.
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mpidbg/runtime_api.h"
+#include "rt_check.h"
+#include "traffic_check.h"
+
+namespace {
+
+using rtcheck::Root;
+using Toggle = int (*)();
+
+Toggle g_pause = nullptr;
+Toggle g_resume = nullptr;
+
+using rtcheck::U64;
+
+const mpidbg_thread_record* MyThread() {
+  const uint64_t tid = static_cast<uint64_t>(syscall(SYS_gettid));
+  for (const auto* t : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
+    if (t->tid == tid) return t;
+  }
+  return nullptr;
+}
+
+// The thread's outermost MPI calls so far, as its live words count them.
+uint64_t CallsMade() {
+  const mpidbg_thread_record* me = MyThread();
+  return me != nullptr ? rtcheck::ThreadNow(me).calls : 0;
+}
+
+// A dup of MPI_COMM_WORLD, one message each way under `tag` on it, posted nonblocking
+// and completed with MPI_Waitall; the dup is returned (freed by the caller).
+MPI_Comm Exchange(int tag) {
+  MPI_Comm dup = MPI_COMM_NULL;
+  RT_CHECK_EQ(MPI_Comm_dup(MPI_COMM_WORLD, &dup), MPI_SUCCESS);
+  const int peer = 1 - rtcheck::g_rank;
+  int out = 40 + rtcheck::g_rank, in = -1;
+  MPI_Request req[2];
+  MPI_Irecv(&in, 1, MPI_INT, peer, tag, dup, &req[0]);
+  MPI_Isend(&out, 1, MPI_INT, peer, tag, dup, &req[1]);
+  RT_CHECK_EQ(MPI_Waitall(2, req, MPI_STATUSES_IGNORE), MPI_SUCCESS);
+  RT_CHECK_EQ(in, 40 + peer);  // MPI did the work either way
+  return dup;
+}
+
+// Posts under `tag` a reader finds: whole entries of the thread's flight ring in any
+// state (a completed request's entry stays until the ring comes round) and operation
+// records (rings off).
+int PostsUnder(int tag) {
+  int n = 0;
+  if (const mpidbg_thread_record* me = MyThread()) {
+    rtcheck::ForEachWholeEntry(*me, [&](const mpidbg_flight_entry& e) { n += e.tag == tag; });
+  }
+  for (const auto* op : rtcheck::Records<mpidbg_operation_record>(Root()->operations)) {
+    n += op->tag == tag;
+  }
+  return n;
+}
+
+void CheckRefusedResume() {
+  RT_CHECK_EQ(g_resume(), -1);
+}
+
+void CheckPausedCallsUnrecorded() {
+  const uint64_t comms_before = Root()->comms.live_count;
+  RT_CHECK_EQ(g_pause(), 1);
+  RT_CHECK_EQ(g_pause(), 2);  // pauses nest
+  const uint64_t calls_before = CallsMade();
+  MPI_Comm dup = Exchange(71);
+  // Not recorded: no record of the dup (its handle maps to nothing live), no post of its
+  // messages, no call counted.
+  RT_CHECK(rtcheck::CommJobId(U64(dup)) == 0);
+  RT_CHECK_EQ(Root()->comms.live_count, comms_before);
+  RT_CHECK_EQ(PostsUnder(71), 0);
+  RT_CHECK_EQ(CallsMade(), calls_before);
+  MPI_Comm_free(&dup);
+  RT_CHECK_EQ(g_resume(), 1);
+  RT_CHECK_EQ(g_resume(), 0);
+  RT_CHECK_EQ(g_resume(), -1);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void CheckResumedCallsRecorded() {
+  const uint64_t calls_before = CallsMade();
+  MPI_Comm dup = Exchange(72);
+  const uint64_t job_id = rtcheck::CommJobId(U64(dup));
+  RT_CHECK(job_id != 0);
+  RT_CHECK(CallsMade() >= calls_before + 4);  // dup, Irecv, Isend, Waitall
+  RT_CHECK_EQ(PostsUnder(72), 2);
+  const int peer = 1 - rtcheck::g_rank;
+  const traffic::Counts c = traffic::CountsOf(job_id, peer, 72);
+  RT_CHECK_EQ(c.found, 1);
+  RT_CHECK_EQ(c.sends, 1u);
+  RT_CHECK_EQ(c.receives, 1u);
+  MPI_Comm_free(&dup);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rtcheck::g_rank);
+  g_pause = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_pause_recording"));
+  g_resume = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_resume_recording"));
+  RT_CHECK(g_pause != nullptr && g_resume != nullptr && Root() != nullptr);
+  if (g_pause != nullptr && g_resume != nullptr && Root() != nullptr) {
+    CheckRefusedResume();
+    CheckPausedCallsUnrecorded();
+    CheckResumedCallsRecorded();
+  }
+  const int rc = rtcheck::Finish("pause_recording_check");
+  MPI_Finalize();
+  return rc;
+}
