@@ -6,7 +6,10 @@
 //  - a communicator made by a collective over a parent (dup, split, create, cart,
 //    merge, ...): hash(parent id, how many such calls this process made on the parent
 //    before, member hash). Members make the same collective calls on the parent in the
-//    same order, so the counter agrees on all of them.
+//    same order, so the counter agrees on all of them. A duplicate (MPI_Comm_dup,
+//    _dup_with_info, _idup, _idup_with_info) has its parent's group, which the parent's
+//    id already stands for: its member hash is the constant kDuplicateMembers, so a
+//    duplicate costs no pass over its members (thousands of them in a large job).
 //  - MPI_Comm_create_group (collective over the group only): hash(parent id, tag,
 //    member hash, counter per (parent, members)).
 //  - MPI_Intercomm_create: symmetric in the two groups: hash(tag, min and max of the two
@@ -46,6 +49,9 @@ constexpr uint64_t TagHash(const char* s) {
 }
 
 constexpr uint64_t kWorldJobId = UINT64_C(0x574f524c44000001);  // "WORLD" + 1
+
+// The member hash a duplicate's id is derived with (above).
+constexpr uint64_t kDuplicateMembers = TagHash("duplicate");
 
 // Hash of a group's world ranks in rank order.
 uint64_t HashRanks(const int32_t* world_ranks, int32_t count);

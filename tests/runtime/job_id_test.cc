@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -38,6 +40,35 @@ TEST(JobId, RankHashDependsOnOrderAndMembers) {
   EXPECT_NE(HashRanks(a, 3), HashRanks(b, 3));
   EXPECT_NE(HashRanks(a, 3), HashRanks(c, 2));
   EXPECT_NE(HashRanks(a, 0), HashRanks(a, 1));
+}
+
+TEST(JobId, RankHashTellsLargeGroupsApart) {
+  // Groups as splits make them: every rank in four lanes and the tail alike.
+  std::vector<int32_t> all(1027);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int32_t>(i);
+  std::set<uint64_t> seen;
+  for (int32_t n : {1, 2, 3, 4, 5, 7, 8, 1024, 1025, 1027}) seen.insert(HashRanks(all.data(), n));
+  EXPECT_EQ(seen.size(), 10u) << "prefixes of one group";
+  for (size_t i = 0; i < all.size(); i += 97) {
+    std::vector<int32_t> changed = all;
+    changed[i] += 5000;  // one member another process
+    EXPECT_TRUE(seen.insert(HashRanks(changed.data(), 1027)).second) << "member " << i;
+  }
+  std::vector<int32_t> swapped = all;
+  std::swap(swapped[1025], swapped[1026]);  // two of the tail, the same lane
+  EXPECT_NE(HashRanks(all.data(), 1027), HashRanks(swapped.data(), 1027));
+  std::vector<int32_t> even, odd;
+  for (int32_t r = 0; r < 2048; ++r) (r % 2 == 0 ? even : odd).push_back(r);
+  EXPECT_NE(HashRanks(even.data(), 1024), HashRanks(odd.data(), 1024)) << "a split by parity";
+}
+
+TEST(JobId, DuplicatesDifferByCounterAndFromOtherDerived) {
+  const uint64_t m = HashRanks(std::initializer_list<int32_t>{0, 1}.begin(), 2);
+  const uint64_t dup = DerivedJobId(kWorldJobId, 0, kDuplicateMembers);
+  EXPECT_NE(dup, DerivedJobId(kWorldJobId, 1, kDuplicateMembers));
+  EXPECT_NE(dup, DerivedJobId(kWorldJobId, 0, m));
+  EXPECT_NE(dup, DerivedJobId(SelfJobId(0), 0, kDuplicateMembers));
+  EXPECT_NE(dup, 0u);
 }
 
 TEST(JobId, DerivedDependsOnParentCounterAndMembers) {

@@ -80,7 +80,10 @@ void PublishDerived(MPI_Comm comm, int32_t creator, const CommView& parent, uint
   if (!(dup ? ReadDuplicateMembers(comm, parent, inherited, &m) : ReadMembers(comm, &m))) return;
   CommOrigin origin = OriginOf(creator, parent_job_id, args);
   origin.inherited = inherited;
-  PublishComm(comm, &m, core::DerivedJobId(parent_job_id, counter, MemberHashOf(m)), origin);
+  const bool duplicate = dup || creator == MPIDBG_CALL_MPI_Comm_idup ||
+                         creator == MPIDBG_CALL_MPI_Comm_idup_with_info;
+  const uint64_t members = duplicate ? core::kDuplicateMembers : MemberHashOf(m);
+  PublishComm(comm, &m, core::DerivedJobId(parent_job_id, counter, members), origin);
 }
 
 // Collective over the new group only.
