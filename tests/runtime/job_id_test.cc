@@ -62,23 +62,18 @@ TEST(JobId, RankHashTellsLargeGroupsApart) {
   EXPECT_NE(HashRanks(even.data(), 1024), HashRanks(odd.data(), 1024)) << "a split by parity";
 }
 
-TEST(JobId, DuplicatesDifferByCounterAndFromOtherDerived) {
-  const uint64_t m = HashRanks(std::initializer_list<int32_t>{0, 1}.begin(), 2);
-  const uint64_t dup = DerivedJobId(kWorldJobId, 0, kDuplicateMembers);
-  EXPECT_NE(dup, DerivedJobId(kWorldJobId, 1, kDuplicateMembers));
-  EXPECT_NE(dup, DerivedJobId(kWorldJobId, 0, m));
-  EXPECT_NE(dup, DerivedJobId(SelfJobId(0), 0, kDuplicateMembers));
-  EXPECT_NE(dup, 0u);
-}
-
+// A duplicate's ids (kDuplicateMembers) as any other derived communicator's.
 TEST(JobId, DerivedDependsOnParentCounterAndMembers) {
   const uint64_t m = HashRanks(std::initializer_list<int32_t>{0, 1}.begin(), 2);
-  const uint64_t base = DerivedJobId(kWorldJobId, 0, m);
-  EXPECT_EQ(base, DerivedJobId(kWorldJobId, 0, m));
-  EXPECT_NE(base, DerivedJobId(kWorldJobId, 1, m));
-  EXPECT_NE(base, DerivedJobId(SelfJobId(0), 0, m));
-  EXPECT_NE(base, DerivedJobId(kWorldJobId, 0, m + 1));
-  EXPECT_NE(base, 0u);
+  for (uint64_t members : {m, kDuplicateMembers}) {
+    const uint64_t base = DerivedJobId(kWorldJobId, 0, members);
+    EXPECT_EQ(base, DerivedJobId(kWorldJobId, 0, members));
+    EXPECT_NE(base, DerivedJobId(kWorldJobId, 1, members));
+    EXPECT_NE(base, DerivedJobId(SelfJobId(0), 0, members));
+    EXPECT_NE(base, DerivedJobId(kWorldJobId, 0, members + 1));
+    EXPECT_NE(base, 0u);
+  }
+  EXPECT_NE(DerivedJobId(kWorldJobId, 0, kDuplicateMembers), DerivedJobId(kWorldJobId, 0, m));
 }
 
 TEST(JobId, IntercommMemberHashIsSymmetric) {
