@@ -1,6 +1,6 @@
 // thread_state.cc — see thread_state.h (same hot-path rules): the thread-local pointer,
-// mpidbg_thread_mpi_state() and pausing a thread's recording. CallScope is inline in the header; the thread's first
-// MPI call, its exit and scratch growth are in thread_setup.cc.
+// mpidbg_thread_mpi_state() and pausing a thread's recording. CallScope is inline in the
+// header; the thread's first MPI call, its exit and scratch growth are in thread_setup.cc.
 #include "rt/hot/thread_state.h"
 
 #include "mpidbg/runtime_api.h"
