@@ -225,6 +225,15 @@ inline const mpidbg_operation_record* RequestOp(uint64_t request) {
   return nullptr;
 }
 
+// The same for a request the application still holds: an orphan of a freed request
+// whose handle value MPI has since handed out again is not it.
+inline const mpidbg_operation_record* HeldRequestOp(uint64_t request) {
+  for (const auto* op : Operations()) {
+    if (op->request == request && (op->hdr.flags & MPIDBG_REC_FREED) == 0) return op;
+  }
+  return nullptr;
+}
+
 // A thread as a debugger shows it: its record with its live words merged in, as many
 // bytes of them as the record says (records.h, mpidbg_thread_live).
 inline mpidbg_thread_record ThreadNow(const mpidbg_thread_record* t) {

@@ -42,6 +42,7 @@
 
 using rtcheck::Operations;
 using rtcheck::Root;
+using rtcheck::HeldRequestOp;
 using rtcheck::RequestOp;
 using rtcheck::U64;
 
@@ -76,7 +77,7 @@ void CheckPendingFields() {
   MPI_Request req[2];
   MPI_Irecv(r7, 10, MPI_INT, g_peer, 7, MPI_COMM_WORLD, &req[0]);
   MPI_Issend(s9, 3, MPI_INT, g_peer, 9, MPI_COMM_WORLD, &req[1]);
-  const mpidbg_operation_record* recv = RequestOp(U64(req[0]));
+  const mpidbg_operation_record* recv = HeldRequestOp(U64(req[0]));
   RT_CHECK(recv != nullptr);
   if (recv != nullptr) {
     RT_CHECK_EQ(FromRing(recv), g_rings);
@@ -99,7 +100,7 @@ void CheckPendingFields() {
     RT_CHECK(recv->create_pc != 0);
   }
   const uint64_t recv_serial = recv != nullptr ? recv->post_serial : 0;
-  const mpidbg_operation_record* send = RequestOp(U64(req[1]));
+  const mpidbg_operation_record* send = HeldRequestOp(U64(req[1]));
   RT_CHECK(send != nullptr);
   if (send != nullptr) {
     RT_CHECK_EQ(send->direction, MPIDBG_OPERATION_SEND);
@@ -155,7 +156,7 @@ void CheckCarried() {
   int slow = -1;
   MPI_Request pending;
   MPI_Irecv(&slow, 1, MPI_INT, g_peer, 40, MPI_COMM_WORLD, &pending);
-  const mpidbg_operation_record* op = RequestOp(U64(pending));
+  const mpidbg_operation_record* op = HeldRequestOp(U64(pending));
   const uint64_t serial = op != nullptr ? op->post_serial : 0;
   for (int i = 0; i < 200; ++i) {  // about three laps of 64
     int out = i, in = -1;
@@ -168,7 +169,7 @@ void CheckCarried() {
   int seen = 0;
   for (const auto* o : Operations()) seen += o->request == U64(pending) ? 1 : 0;
   RT_CHECK_EQ(seen, 1);
-  op = RequestOp(U64(pending));
+  op = HeldRequestOp(U64(pending));
   RT_CHECK(op != nullptr && !FromRing(op) && op->post_serial == serial && op->tag == 40 &&
            op->tid == Tid() && strcmp(op->datatype_name, "MPI_INT") == 0);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -470,7 +471,7 @@ void CheckExitedPoster() {
   pthread_t th;
   pthread_create(&th, nullptr, PosterMain, &poster);
   pthread_join(th, nullptr);
-  const mpidbg_operation_record* op = RequestOp(U64(poster.request));
+  const mpidbg_operation_record* op = HeldRequestOp(U64(poster.request));
   RT_CHECK(op != nullptr && op->tid == poster.tid && op->tag == 80);
   if (g_rings && op != nullptr) {
     RT_CHECK(FromRing(op));
@@ -487,7 +488,7 @@ void CheckExitedPoster() {
     for (const auto* t : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
       RT_CHECK(t->tid != poster.tid);
     }
-    const mpidbg_operation_record* carried = RequestOp(U64(poster.request));
+    const mpidbg_operation_record* carried = HeldRequestOp(U64(poster.request));
     RT_CHECK(carried != nullptr);
     if (carried != nullptr) {
       RT_CHECK(!FromRing(carried));
@@ -835,7 +836,7 @@ void CheckAlternatingEnvelopes() {
     }
     for (int i = 0; i < kPosts; ++i) {
       const int e = i % kEnvelopes;
-      const mpidbg_operation_record* o = RequestOp(U64(r[i]));
+      const mpidbg_operation_record* o = HeldRequestOp(U64(r[i]));
       RT_CHECK(o != nullptr);
       if (o == nullptr) continue;
       RT_CHECK_EQ(o->tag, 110 + e);
@@ -879,8 +880,6 @@ int main(int argc, char** argv) {
   if (g_rings) RT_CHECK(Root()->request_bytes <= 128);
 
   CheckPendingFields();
-  // Before any check leaves an orphan whose handle value MPI hands out again.
-  CheckAlternatingEnvelopes();
   CheckCompletionCalls();
   CheckCarried();
   CheckFreedRequest();
@@ -895,6 +894,9 @@ int main(int argc, char** argv) {
   CheckPersistentHandleReuse();
   CheckBlockedThread();
   CheckTestingThread();
+  // Last: its look-ups skip the orphans earlier checks leave under handle values MPI
+  // hands out again (HeldRequestOp).
+  CheckAlternatingEnvelopes();
   const int rc = rtcheck::Finish("flight_ring_check");
   MPI_Finalize();
   return rc;
