@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <deque>
@@ -230,6 +231,16 @@ inline const mpidbg_operation_record* RequestOp(uint64_t request) {
 inline const mpidbg_operation_record* HeldRequestOp(uint64_t request) {
   for (const auto* op : Operations()) {
     if (op->request == request && (op->hdr.flags & MPIDBG_REC_FREED) == 0) return op;
+  }
+  return nullptr;
+}
+
+// The calling thread's Linux thread id, and its record as a debugger finds it (nullptr
+// before its first MPI call).
+inline uint64_t Tid() { return static_cast<uint64_t>(syscall(SYS_gettid)); }
+inline const mpidbg_thread_record* MyThread() {
+  for (const auto* t : Records<mpidbg_thread_record>(Root()->threads)) {
+    if (t->tid == Tid()) return t;
   }
   return nullptr;
 }

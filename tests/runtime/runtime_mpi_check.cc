@@ -51,7 +51,7 @@ uint64_t Addr(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uin
 template <typename T>
 const T* At(uint64_t a) { return reinterpret_cast<const T*>(static_cast<uintptr_t>(a)); }
 
-uint64_t Tid() { return static_cast<uint64_t>(syscall(SYS_gettid)); }
+using rtcheck::Tid;
 
 // The debugger-style table walk every MPI check program shares (rt_check.h); its own
 // failures are counted in rtcheck::g_failures and added in at the end.

@@ -43,7 +43,9 @@
 using rtcheck::Operations;
 using rtcheck::Root;
 using rtcheck::HeldRequestOp;
+using rtcheck::MyThread;
 using rtcheck::RequestOp;
+using rtcheck::Tid;
 using rtcheck::U64;
 
 namespace {
@@ -51,14 +53,6 @@ namespace {
 int g_peer = 0;
 bool g_rings = true;  // MPIDBG_FLIGHT_RING is not 0
 
-uint64_t Tid() { return static_cast<uint64_t>(syscall(SYS_gettid)); }
-
-const mpidbg_thread_record* MyThread() {
-  for (const auto* t : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
-    if (t->tid == Tid()) return t;
-  }
-  return nullptr;
-}
 
 // Whether the derived op of `request` comes from a ring entry (not an op record).
 bool FromRing(const mpidbg_operation_record* op) {

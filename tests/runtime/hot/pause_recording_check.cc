@@ -7,7 +7,6 @@
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "mpidbg/runtime_api.h"
@@ -16,6 +15,7 @@
 
 namespace {
 
+using rtcheck::MyThread;
 using rtcheck::Root;
 using Toggle = int (*)();
 
@@ -23,14 +23,6 @@ Toggle g_pause = nullptr;
 Toggle g_resume = nullptr;
 
 using rtcheck::U64;
-
-const mpidbg_thread_record* MyThread() {
-  const uint64_t tid = static_cast<uint64_t>(syscall(SYS_gettid));
-  for (const auto* t : rtcheck::Records<mpidbg_thread_record>(Root()->threads)) {
-    if (t->tid == tid) return t;
-  }
-  return nullptr;
-}
 
 // The thread's outermost MPI calls so far, as its live words count them.
 uint64_t CallsMade() {
