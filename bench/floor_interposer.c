@@ -88,6 +88,11 @@
  * floor may and the runtime may not. What the runtime does beyond this (records a plugin
  * can find and read, generations, the send log, growth, MPI_THREAD_MULTIPLE, every other
  * MPI function) is its own cost.
+ *
+ * A set with the state layer also exports the runtime's mpidbg_pause_recording() and
+ * mpidbg_resume_recording(): mpi_bench then pairs each batch with one paused, so a set's
+ * paired ratio is what its recording costs within one process, read beside the
+ * runtime's (run_floor.py's paired_ratio).
  */
 #include <mpi.h>
 #include <stddef.h>
@@ -178,6 +183,7 @@ typedef struct {
 typedef struct {
   /* state */
   int nested;
+  int paused; /* mpidbg_pause_recording() calls not yet resumed */
   int call;
   int state;
   const void* site;
@@ -243,8 +249,27 @@ FLOOR_INLINE void floor_leave(void) {
   T.nested = 0;
 }
 
-/* True when this call is inside another wrapped call: it goes straight to PMPI. */
+/* True when this call is inside another wrapped call, or recording is paused: it goes
+ * straight to PMPI. */
 FLOOR_INLINE int floor_nested(void) { return FLOOR_STATE && T.nested; }
+
+#if FLOOR_STATE
+/* The runtime's pause and resume (runtime_api.h), so that mpi_bench pairs each batch with
+ * a paused one under a floor set as under the runtime: a pause holds the nesting flag
+ * up, and every wrapper then passes its call straight to PMPI, as the runtime's do. A
+ * set without the state layer has no flag to hold and does not offer them (mpi_bench
+ * then does not pair). */
+FLOOR_EXPORT int mpidbg_pause_recording(void) {
+  if (T.paused++ == 0) T.nested = 1;
+  return T.paused;
+}
+
+FLOOR_EXPORT int mpidbg_resume_recording(void) {
+  if (T.paused == 0) return -1;
+  if (--T.paused == 0) T.nested = 0;
+  return T.paused;
+}
+#endif
 
 /* ---- args and clock ------------------------------------------------------------- */
 

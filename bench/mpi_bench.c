@@ -22,13 +22,14 @@
  *   orphan_budget  when it is loaded (looked up by name, so the program itself does not
  *                  depend on the runtime)
  *   <name>_paired_ratio
- *                  when both ranks run under the mpidbg runtime: each batch of <name>
+ *                  when both ranks run under the mpidbg runtime (or a floor interposer
+ *                  with thread state, which offers the same pause): each batch of <name>
  *                  is paired with one run with recording paused on both ranks
  *                  (mpidbg_pause_recording, runtime_api.h), the two in alternating
  *                  order, and this is the median over the pairs of recording / paused —
  *                  what recording costs, measured within one process and one mode of
- *                  the machine, against calls that still pass through the runtime's
- *                  wrappers (one thread-local load and a depth step each)
+ *                  the machine, against calls that still pass through the wrappers
+ *                  (one thread-local load and a test each)
  * MPIDBG_BENCH_CHURN=0 in the environment leaves the churn measurements out (for the
  * floor interposers, which wrap the point-to-point calls only); MPIDBG_BENCH_PAIRED=0
  * leaves the paired batches out.

@@ -41,6 +41,10 @@ Progress goes to stdout; the last line is one JSON object:
            "churn_type", "churn_requests"}}}}   (latency and churn: lower is better,
            1.0 = no cost; message rate: higher is better; object_churn_ratio is the
            mean of the three churn ratios, as in run_bench.py)
+  paired_ratio
+          {flavour: {set: {metric: ratio}}}: the median over the set's runs of mpi_bench's
+           <metric>_paired_ratio, its batches recording against batches paused in the
+           same process (sets with the state layer, and the runtime; run_bench.py)
   target  {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90,
            "object_churn_ratio": 1.10}, the runtime's goal
   plain   {flavour: the plain program's medians (us, msg/s)}, for the record
@@ -72,7 +76,7 @@ def main():
                     help="leave out the runtime's column")
     a = ap.parse_args()
 
-    result = {"floor": {}, "target": TARGET, "plain": {}}
+    result = {"floor": {}, "paired_ratio": {}, "target": TARGET, "plain": {}}
     for flavour in [f for f in a.flavours.split(",") if f]:
         exe, runtime = run_bench.paths(a.build_dir, flavour)
         if not os.path.exists(exe):
@@ -102,6 +106,10 @@ def main():
             name: {**run_bench.summarise(ratios[name]),
                    **churn_summary(plain_runs[name], runs[name])}
             for name in libs}
+        paired = {name: run_bench.paired_ratios(runs[name], shown) for name in libs}
+        paired = {name: figures for name, figures in paired.items() if figures}
+        if paired:
+            result["paired_ratio"][flavour] = paired
         result["plain"][flavour] = run_bench.medians(sum(plain_runs.values(), []), shown)
     print(json.dumps(result, separators=(",", ":")), flush=True)
     return 0 if result["floor"] else 1

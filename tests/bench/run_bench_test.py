@@ -202,6 +202,47 @@ paired = run_bench.paired_ratios([{"message_rate_paired_ratio": 0.8, "latency_0_
 expect(paired == {"latency_0": 1.2, "message_rate": 0.8},
        f"paired_ratios: medians over the runs that paired each metric (got {paired})")
 
+# --- run_floor.py main: each set's paired ratios, only where its runs paired ---
+import os  # noqa: E402
+import tempfile  # noqa: E402
+
+import run_floor  # noqa: E402
+
+
+def floor_beside(flavour, exe, lib, scale, timeout, **keywords):
+    got = {"latency_0": 1.1, "latency_1024": 2.2, "message_rate": 90.0, "churn_comm": 4.0,
+           "churn_type": 0.15, "churn_requests": 0.1}
+    if "floor_state" in lib:
+        got.update({"message_rate_paired_ratio": 0.95, "latency_0_paired_ratio": 1.02})
+    if "libmpidbg_rt" in lib:
+        got.update({"message_rate_paired_ratio": 0.8})
+    return dict(PLAIN), got, (dict(PLAIN), dict(PLAIN))
+
+
+with tempfile.TemporaryDirectory() as build:
+    os.makedirs(os.path.join(build, "bench"))
+    os.makedirs(os.path.join(build, "mpidbg"))
+    made = [os.path.join(build, "bench", "mpi_bench_openmpi"),
+            os.path.join(build, "mpidbg", "libmpidbg_rt_openmpi.so")]
+    made += [os.path.join(build, "bench", f"libmpidbg_floor_{name}_openmpi.so")
+             for name in ("pass", "state")]
+    for path in made:
+        open(path, "w").close()
+    run_bench.run_beside_plain = floor_beside
+    sys.argv = ["run_floor.py", "--build-dir", build, "--flavours", "openmpi", "--rounds", "2"]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            code = run_floor.main()
+    finally:
+        sys.argv = argv
+        run_bench.run_beside_plain = real
+floor_doc = json.loads(out.getvalue().strip().splitlines()[-1])
+expect(code == 0 and sorted(floor_doc["floor"]["openmpi"]) == ["pass", "runtime", "state"],
+       f"run_floor runs the built sets and the runtime (got {floor_doc['floor']})")
+expect(floor_doc["paired_ratio"] == {"openmpi": {"state": {"latency_0": 1.02, "message_rate": 0.95},
+                                                 "runtime": {"message_rate": 0.8}}},
+       f"run_floor's paired_ratio: per set whose runs paired (got {floor_doc['paired_ratio']})")
+
 # --- run_apps.py: hpcc's input made from the package's example, its summary read ---
 import run_apps  # noqa: E402
 
