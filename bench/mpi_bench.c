@@ -107,25 +107,23 @@ typedef double (*BatchFn)(const void* ctx);
 /* The median of kBatches batches with recording on (a plain run: as they are); with
  * the runtime's pause (g_pause), each batch paired with one paused, and *paired_ratio the
  * median of recording / paused over the pairs (0 without). */
+static double PausedBatch(BatchFn batch, const void* ctx) {
+  g_pause();
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double figure = batch(ctx);
+  g_resume();
+  return figure;
+}
+
 static double Measure(BatchFn batch, const void* ctx, double* paired_ratio) {
   double recording[kBatches], ratio[kBatches];
   for (int b = 0; b < kBatches; ++b) {
     double paused = 0;
     /* Alternating order: a drift of the machine within a pair favours neither. */
-    if (g_pause != NULL && b % 2 == 1) {
-      g_pause();
-      MPI_Barrier(MPI_COMM_WORLD);
-      paused = batch(ctx);
-      g_resume();
-    }
+    if (g_pause != NULL && b % 2 == 1) paused = PausedBatch(batch, ctx);
     MPI_Barrier(MPI_COMM_WORLD);
     recording[b] = batch(ctx);
-    if (g_pause != NULL && b % 2 == 0) {
-      g_pause();
-      MPI_Barrier(MPI_COMM_WORLD);
-      paused = batch(ctx);
-      g_resume();
-    }
+    if (g_pause != NULL && b % 2 == 0) paused = PausedBatch(batch, ctx);
     ratio[b] = paused > 0 ? recording[b] / paused : 0;
   }
   *paired_ratio = g_pause != NULL ? Median(ratio, kBatches) : 0;

@@ -75,12 +75,15 @@ void PublishDerived(MPI_Comm comm, int32_t creator, const CommView& parent, uint
                     const CommMakeArgs& args) {
   const uint64_t parent_job_id = parent.job_id;
   Members m;
-  const bool dup = creator == MPIDBG_CALL_MPI_Comm_dup || creator == MPIDBG_CALL_MPI_Comm_dup_with_info;
-  const Inheritance inherited = dup ? InheritanceOf(parent) : Inheritance{};
-  if (!(dup ? ReadDuplicateMembers(comm, parent, inherited, &m) : ReadMembers(comm, &m))) return;
+  // A synchronous duplicate takes its members and what else it inherits from the
+  // parent's record; an idup completes where only its parent's job id is known, so its
+  // members are read, but it is a duplicate all the same (the constant member hash).
+  const bool inherits = creator == MPIDBG_CALL_MPI_Comm_dup || creator == MPIDBG_CALL_MPI_Comm_dup_with_info;
+  const Inheritance inherited = inherits ? InheritanceOf(parent) : Inheritance{};
+  if (!(inherits ? ReadDuplicateMembers(comm, parent, inherited, &m) : ReadMembers(comm, &m))) return;
   CommOrigin origin = OriginOf(creator, parent_job_id, args);
   origin.inherited = inherited;
-  const bool duplicate = dup || creator == MPIDBG_CALL_MPI_Comm_idup ||
+  const bool duplicate = inherits || creator == MPIDBG_CALL_MPI_Comm_idup ||
                          creator == MPIDBG_CALL_MPI_Comm_idup_with_info;
   const uint64_t members = duplicate ? core::kDuplicateMembers : MemberHashOf(m);
   PublishComm(comm, &m, core::DerivedJobId(parent_job_id, counter, members), origin);
