@@ -82,6 +82,17 @@
  *              live entry is carried into a table of its own first. No lifetime rules,
  *              no shared orphan budget, no handle map a plugin can use.
  *
+ * 128 lean    With flight: the least a call can leave for a reader that joins posts and
+ *              completions itself. A post appends its entry and nothing else (no direct
+ *              table, no count); a Waitall copies its handles into a per-thread log of
+ *              completions before the call and stores its position after it (no
+ *              look-up, nothing marked); a blocking receive's entry is marked done. The
+ *              ring comes round without a fold: what a reader needs to carry pending
+ *              requests past it (a join of the posts about to be overwritten with the
+ *              completions since) and the per-peer counts are left out, so this is the
+ *              floor of recording each call, below any design that keeps what it
+ *              records.
+ *
  * Everything is plain loads and stores (one thread at a time in MPI, as below
  * MPI_THREAD_MULTIPLE), and nothing grows: more than 256 requests in flight on a thread
  * forget the oldest, a 65th (comm, peer, tag) on a thread is counted as overflow — as a
@@ -109,6 +120,7 @@
 #define FLOOR_FLIGHT ((MPIDBG_FLOOR_LAYERS & 16) != 0)
 #define FLOOR_OBJECTS ((MPIDBG_FLOOR_LAYERS & 32) != 0)
 #define FLOOR_LOG ((MPIDBG_FLOOR_LAYERS & 64) != 0)
+#define FLOOR_LEAN ((MPIDBG_FLOOR_LAYERS & 128) != 0)
 
 #define FLOOR_INLINE static inline __attribute__((always_inline))
 #define FLOOR_COLD static __attribute__((noinline, cold))
@@ -143,6 +155,7 @@ enum {
   kObjectRing = 4096, /* object log entries (a power of two): the orphan budget */
   kObjectDirect = 1024, /* handle -> object log position + 1 */
   kObjectCarry = 256, /* live objects carried out of the log as it comes round */
+  kCompletionSize = 4096, /* lean: completed handles logged per thread (a power of two) */
 };
 
 /* One flight ring entry: 64 bytes. */
@@ -216,6 +229,9 @@ typedef struct {
   uint32_t flight_waited[kRingSize];
   uint64_t peer_sent[kPeers];     /* messages sent to each rank */
   uint64_t peer_received[kPeers]; /* messages received from each rank */
+  /* lean */
+  uint32_t completion_head; /* handles logged */
+  uint64_t completions[kCompletionSize];
 } floor_thread_data;
 
 /* The word a clock thread would keep current (the runtime's tick keeper): loaded, never
@@ -561,7 +577,12 @@ FLOOR_INLINE flight_entry* flight_append(uint64_t handle, const void* buf, int c
                                          MPI_Datatype datatype, int peer, int tag,
                                          MPI_Comm comm, int call) {
   const uint32_t position = T.flight_head;
-  if (position - T.flight_folded == kFlightSize) flight_fold();
+  if (position - T.flight_folded == kFlightSize) {
+    if (FLOOR_LEAN)
+      T.flight_folded += kFlightFold; /* no fold: see the top */
+    else
+      flight_fold();
+  }
   flight_entry* e = &T.flight[position & (kFlightSize - 1)];
   e->position = 0; /* being written */
   FLOOR_SIGNAL_FENCE();
@@ -586,7 +607,7 @@ FLOOR_INLINE void flight_done(flight_entry* e, const MPI_Status* s) {
   e->got_tag = s != NULL ? s->MPI_TAG : e->tag;
   FLOOR_SIGNAL_FENCE();
   e->done = 1;
-  if (e->call == kCallIrecv || e->call == kCallRecv) flight_count_receive(e);
+  if (!FLOOR_LEAN && (e->call == kCallIrecv || e->call == kCallRecv)) flight_count_receive(e);
 }
 
 FLOOR_INLINE void flight_post(MPI_Request request, const void* buf, int count,
@@ -594,6 +615,10 @@ FLOOR_INLINE void flight_post(MPI_Request request, const void* buf, int count,
                               int call) {
   if (!FLOOR_FLIGHT) return;
   const uint64_t handle = (uint64_t)(uintptr_t)request;
+  if (FLOOR_LEAN) {
+    flight_append(handle, buf, count, datatype, peer, tag, comm, call);
+    return;
+  }
   uint32_t* d = &T.direct[flight_direct_slot(handle)];
   if (*d != 0) {
     /* MPI handing out a handle whose entry is still live and not done means that
@@ -623,7 +648,7 @@ FLOOR_INLINE flight_entry* flight_blocking(const void* buf, int count, MPI_Datat
     e->source = peer;
     e->got_tag = tag;
     e->done = 1;
-    flight_count_send(peer);
+    if (!FLOOR_LEAN) flight_count_send(peer);
   }
   return e;
 }
@@ -874,6 +899,17 @@ FLOOR_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status* stat
    * handle the ring does not hold is kept as itself, for the carried table). */
   uint64_t* unknown = NULL;
   uint64_t unknown_handles[kRingSize];
+  if (FLOOR_LEAN) {
+    /* lean: the handles as they are, before MPI overwrites them; their position after. */
+    const uint32_t head = T.completion_head;
+    for (int i = 0; i < count; ++i)
+      T.completions[(head + (uint32_t)i) & (kCompletionSize - 1)] = (uint64_t)(uintptr_t)requests[i];
+    const int rc = PMPI_Waitall(count, requests, statuses);
+    FLOOR_SIGNAL_FENCE();
+    if (rc == MPI_SUCCESS) T.completion_head = head + (uint32_t)count;
+    floor_leave();
+    return rc;
+  }
   const int flight_count_kept = FLOOR_FLIGHT ? (count < kRingSize ? count : kRingSize) : 0;
   for (int i = 0; i < flight_count_kept; ++i) {
     const uint64_t h = (uint64_t)(uintptr_t)requests[i];
