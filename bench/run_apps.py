@@ -214,18 +214,21 @@ def run_netpipe(program, workdir, lib, a):
 class Program:
     """A program nobody here wrote: its Debian package and binary, the MPI Debian builds
     it against (the runtime preloaded is that flavour's), its components, the two the
-    progress lines show, and how one run of it is made (in a directory of its own)."""
+    progress lines show, how one run of it is made (in a directory of its own), and the
+    files of its package a run reads besides the binary."""
     binary: str
     package: str
     flavour: str
     components: dict
     shown: tuple
     run: Callable
+    needs: tuple = ()
 
 
 PROGRAMS = {
     "hpcc": Program("/usr/bin/hpcc", "hpcc", "openmpi", HPCC_COMPONENTS,
-                    ("MPIRandomAccess_GUPs", "RandomlyOrderedRingLatency_usec"), run_hpcc),
+                    ("MPIRandomAccess_GUPs", "RandomlyOrderedRingLatency_usec"), run_hpcc,
+                    needs=(EXAMPLE,)),
     "lammps": Program("/usr/bin/lmp", "lammps", "openmpi", LAMMPS_COMPONENTS,
                       ("Loop_time_s", "Comm_time_s"), run_lammps),
     "netpipe": Program("/usr/bin/NPmpich2", "netpipe-mpich2", "mpich", NETPIPE_COMPONENTS,
@@ -283,7 +286,7 @@ def main():
     libs = {}
     for app in apps:
         program = PROGRAMS[app]
-        if not os.access(program.binary, os.X_OK) or (app == "hpcc" and not os.path.exists(EXAMPLE)):
+        if not os.access(program.binary, os.X_OK) or not all(map(os.path.exists, program.needs)):
             sys.exit(f"run_apps.py: needs Debian's {app} ({program.binary}): "
                      f"apt-get install {program.package}")
         libs[app] = libraries(a, ap, program.flavour)

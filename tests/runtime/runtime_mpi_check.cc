@@ -44,14 +44,10 @@ const mpidbg_root* g_root = nullptr;
     }                                                                                    \
   } while (0)
 
-[[maybe_unused]] uint64_t U64(int h) { return static_cast<uint64_t>(static_cast<uint32_t>(h)); }
-template <typename T>
-uint64_t U64(T* h) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(h)); }
-uint64_t Addr(const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); }
-template <typename T>
-const T* At(uint64_t a) { return reinterpret_cast<const T*>(static_cast<uintptr_t>(a)); }
-
+using rtcheck::Addr;
+using rtcheck::At;
 using rtcheck::Tid;
+using rtcheck::U64;
 
 // The debugger-style table walk every MPI check program shares (rt_check.h); its own
 // failures are counted in rtcheck::g_failures and added in at the end.
