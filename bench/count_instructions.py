@@ -124,13 +124,22 @@ def per_call(paths, runtime):
     return out
 
 
+def run_env(lib, churn=True):
+    """mpi_bench's environment for a counted run. Never paired: mpi_bench pairs its
+    batches with paused ones wherever the preloaded library offers the pause (the
+    runtime, the floor sets with thread state), and a paused call records nothing, so
+    pairs would halve every count."""
+    env = {"MPIDBG_MPIT": "0", "MPIDBG_BENCH_PAIRED": "0"}
+    if not churn:
+        env["MPIDBG_BENCH_CHURN"] = "0"
+    if lib:
+        env["LD_PRELOAD"] = lib
+    return env
+
+
 def run(flavour, exe, lib, scale, timeout, churn=True):
     with tempfile.TemporaryDirectory() as d:
-        env = {"MPIDBG_MPIT": "0"}
-        if not churn:
-            env["MPIDBG_BENCH_CHURN"] = "0"
-        if lib:
-            env["LD_PRELOAD"] = lib
+        env = run_env(lib, churn)
         cmd = LAUNCH[flavour](env) + [
             "valgrind", "--tool=callgrind", f"--callgrind-out-file={d}/cg.%p", exe, str(scale)]
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

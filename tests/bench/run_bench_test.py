@@ -243,6 +243,16 @@ expect(floor_doc["paired_ratio"] == {"openmpi": {"state": {"latency_0": 1.02, "m
                                                  "runtime": {"message_rate": 0.8}}},
        f"run_floor's paired_ratio: per set whose runs paired (got {floor_doc['paired_ratio']})")
 
+# --- count_instructions.py: counted runs never pair (a paused call records nothing) ---
+import count_instructions  # noqa: E402
+
+for lib, churn in (("rt.so", True), ("floor.so", False), (None, True)):
+    env = count_instructions.run_env(lib, churn)
+    expect(env.get("MPIDBG_BENCH_PAIRED") == "0",
+           f"count_instructions runs mpi_bench without paired batches (got {env})")
+    expect(env.get("LD_PRELOAD") == lib and (env.get("MPIDBG_BENCH_CHURN") == "0") == (not churn),
+           f"count_instructions preloads the library and leaves the churn out as asked (got {env})")
+
 # --- run_apps.py: hpcc's input made from the package's example, its summary read ---
 import run_apps  # noqa: E402
 
