@@ -11,8 +11,9 @@
  *
  * One source, built with -DMPIDBG_FLOOR_LAYERS=<bitmask> into one library per set of
  * layers (bench/CMakeLists.txt: pass 0, state 1, args 1|2, clock 1|2|4, records 1|2|8,
- * all 15, flight 17). It wraps only what mpi_bench calls in its timed loops — MPI_Send, MPI_Recv,
- * MPI_Isend, MPI_Irecv, MPI_Waitall — and every other MPI function goes straight to the
+ * all 15, flight 17, lean 145, objects 33, log 113). It wraps only what mpi_bench calls in
+ * its timed loops — MPI_Send, MPI_Recv, MPI_Isend, MPI_Irecv, MPI_Waitall, and with the
+ * objects bit its churn's object calls — and every other MPI function goes straight to the
  * MPI. With no bit set the wrappers only call PMPI: the price of interposing at all.
  *
  *   1 state    What a debugger needs to say where a stopped thread is: a nesting flag
