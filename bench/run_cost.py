@@ -16,6 +16,13 @@ Progress goes to stdout; the last line is one JSON object:
   monitoring  {flavour: {"vs_runtime": R, "vs_plain": R}}   monitor / runtime, monitor / plain
   profiling   {flavour: {"vs_off": R, "vs_plain": R}}       profile / runtime, profile / plain
   runtime     {flavour: R}                                   runtime / plain
+  paired_ratio
+              {flavour: {config: {metric: ratio}}}: the median over a configuration's
+              runs of mpi_bench's <metric>_paired_ratio, its batches recording against
+              batches paused in the same process (run_bench.py). A pause stops recording
+              and monitoring's counting alike, so "monitor" is what both cost together;
+              sampling goes on in paused batches, so "profile" is what recording costs
+              beside it.
 where each R is {"latency_ratio", "latency_0_ratio", "latency_1024_ratio",
 "message_rate_ratio"} (latency: lower is better, 1.0 = no cost; message rate: higher is
 better). Open MPI's own monitoring components are not enabled here: this measures what
@@ -50,7 +57,7 @@ def main():
     ap.add_argument("--profile-hz", type=int, default=100)
     a = ap.parse_args()
 
-    result = {"monitoring": {}, "profiling": {}, "runtime": {}}
+    result = {"monitoring": {}, "profiling": {}, "runtime": {}, "paired_ratio": {}}
     with tempfile.TemporaryDirectory(prefix="mpidbg-cost-") as tmp:
         for flavour in [f for f in a.flavours.split(",") if f]:
             found = run_bench.built(a.build_dir, flavour)
@@ -65,17 +72,23 @@ def main():
                                   "MPIDBG_PROFILE_OUT": os.path.join(tmp, f"profile-{flavour}.json")}),
             }
             rounds = {key: [] for key in PAIRS}
+            runs = {config: [] for config in CONFIGS}
             for r in range(a.rounds):
                 order = CONFIGS[r % len(CONFIGS):] + CONFIGS[:r % len(CONFIGS)]
                 got = {}
                 for config in order:
                     runtime, env = setups[config]
                     got[config] = run_bench.run_once(flavour, exe, runtime, a.scale, a.timeout, env)
+                    runs[config].append(got[config])
                 for key, (num, den) in PAIRS.items():
                     rounds[key].append(ratios_of(got[num], got[den]))
                 print(f"{flavour} round {r + 1}/{a.rounds}: " + "; ".join(
                     f"{c} " + ", ".join(f"{m} {got[c][m]:.4g}" for m in run_bench.METRICS)
                     for c in CONFIGS), flush=True)
+            paired = {c: run_bench.paired_ratios(runs[c], run_bench.METRICS) for c in CONFIGS}
+            paired = {c: figures for c, figures in paired.items() if figures}
+            if paired:
+                result["paired_ratio"][flavour] = paired
             for (group, name), per_round in rounds.items():
                 if name is None:
                     result[group][flavour] = run_bench.summarise(per_round)

@@ -243,6 +243,34 @@ expect(floor_doc["paired_ratio"] == {"openmpi": {"state": {"latency_0": 1.02, "m
                                                  "runtime": {"message_rate": 0.8}}},
        f"run_floor's paired_ratio: per set whose runs paired (got {floor_doc['paired_ratio']})")
 
+# --- run_cost.py main: each configuration's paired ratios, where its runs paired ---
+import run_cost  # noqa: E402
+
+
+def cost_once(flavour, exe, runtime, scale, timeout, env=None, **keywords):
+    got = {"latency_0": 1.0, "latency_1024": 2.0, "message_rate": 100.0}
+    if runtime is not None:
+        got["message_rate_paired_ratio"] = 0.7 if "MPIDBG_MONITOR" in (env or {}) else 0.8
+    return got
+
+
+real_once = run_bench.run_once
+run_bench.run_once = cost_once
+run_bench.built = lambda build_dir, flavour: (f"exe_{flavour}", f"lib_{flavour}")
+sys.argv = ["run_cost.py", "--build-dir", "b", "--flavours", "mpich", "--rounds", "2"]
+try:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = run_cost.main()
+finally:
+    sys.argv = argv
+    run_bench.run_once = real_once
+    run_bench.built = real_built
+cost_doc = json.loads(out.getvalue().strip().splitlines()[-1])
+expect(code == 0 and cost_doc["paired_ratio"] == {"mpich": {
+           "runtime": {"message_rate": 0.8}, "monitor": {"message_rate": 0.7},
+           "profile": {"message_rate": 0.8}}},
+       f"run_cost's paired_ratio: per configuration whose runs paired (got {cost_doc.get('paired_ratio')})")
+
 # --- count_instructions.py: counted runs never pair (a paused call records nothing) ---
 import count_instructions  # noqa: E402
 
