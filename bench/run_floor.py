@@ -22,6 +22,8 @@ read). The sets, each LD_PRELOADed in place of the runtime:
   lean     flight's entries alone: no direct table, no counts, a Waitall's handles logged
            before the call, no fold as the ring comes round: the floor of recording each
            call, below any design that keeps what it records
+  join     lean + what it leaves out, as the ring comes round: the oldest entries joined
+           in order with the completed handles, counted per peer, pending ones carried
   objects  state on the object calls of mpi_bench's churn too (MPI_Type_vector,
            MPI_Type_commit, MPI_Type_free, MPI_Comm_dup, MPI_Comm_free); the sets above
            pass those straight to MPI
@@ -62,7 +64,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench  # noqa: E402
 
-SETS = ("pass", "state", "args", "clock", "records", "all", "flight", "lean", "objects", "log")
+SETS = ("pass", "state", "args", "clock", "records", "all", "flight", "lean", "join", "objects", "log")
 TARGET = {"latency_0_ratio": 1.05, "message_rate_ratio": 0.90, "object_churn_ratio": 1.10}
 
 
