@@ -109,6 +109,7 @@ MPIDBG_EXPORT int mpidbg_thread_get(mqs_process* process, int index, mpidbg_thre
   full.call_class = call_class(t.call);
   full.root = t.root;
   full.waited_count = waited_count(t, ps->limits);
+  full.recording_paused = thread->recording_paused;
   mpidbg::extensions::call_display_name(t.call, full.call_name, sizeof full.call_name);
   if (t.comm_handle != 0 || t.comm_job_id != 0) {
     if (const CommEntry* comm = snap->find_comm(t.comm_job_id, t.comm_handle)) {

@@ -309,6 +309,7 @@ void decode_thread_live(const Decoder& d, mpidbg_thread_live* out) {
   MPIDBG_FIELD(mpidbg_thread_live, op);
   MPIDBG_FIELD(mpidbg_thread_live, requests);
   MPIDBG_FIELD(mpidbg_thread_live, request_count);
+  MPIDBG_FIELD(mpidbg_thread_live, paused);  // 0 from a runtime from before it
 }
 
 // A ring entry has no record header: its seq is the first field, checked by the reader.

@@ -57,6 +57,10 @@ struct ThreadEntry {
   // generation moving, so a cached snapshot merges them again, always from this.
   mpidbg_thread_record published;
   TargetAddr addr;
+  // Pauses of recording the thread's live words say are not yet resumed (records.h,
+  // `paused`): nonzero, its calls are not recorded, so `rec` may say NOT_IN_MPI while
+  // the thread is in MPI.
+  int32_t recording_paused = 0;
 };
 
 struct PartitionEntry {

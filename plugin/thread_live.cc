@@ -27,6 +27,7 @@ void merge_thread_live(TargetReader& reader, RuntimeSnapshot* snap) {
   uint32_t unreadable = 0;
   for (ThreadEntry& thread : snap->threads) {
     thread.rec = thread.published;
+    thread.recording_paused = 0;
     // No live block: a layout-1 record (zero-filled past what it wrote) or a runtime
     // that keeps none.
     if (thread.published.live == 0) continue;
@@ -39,6 +40,8 @@ void merge_thread_live(TargetReader& reader, RuntimeSnapshot* snap) {
       continue;
     }
     thread.rec = merge_live_words(thread.published, live);
+    // A count past any a program could make is damage, not a pause.
+    thread.recording_paused = live.paused > 0 && live.paused < (1 << 20) ? live.paused : 0;
   }
   snap->stats.live_unreadable = unreadable;
 }

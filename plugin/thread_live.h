@@ -35,7 +35,7 @@ int read_thread_live(TargetReader& reader, TargetAddr addr, uint32_t bytes,
                      mpidbg_thread_live* out);
 
 // Sets every thread's rec to its published record merged with its live words as they
-// are now. A thread without a live block (live 0, a layout-1 record) shows its record;
+// are now, and its recording_paused to theirs. A thread without a live block (live 0, a layout-1 record) shows its record;
 // so does one whose block cannot be read or whose live_size is damaged, counted in
 // snap->stats.live_unreadable (the count of this merge: it is recounted each time).
 void merge_thread_live(TargetReader& reader, RuntimeSnapshot* snap);

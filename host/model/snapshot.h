@@ -94,6 +94,11 @@ struct Thread {
   // Where the call's envelope (operation, comm_name, root) came from: "" the runtime's
   // records, "caller_frame" the values the caller's DWARF says it passed (stacks view).
   std::string arguments_from;
+  // The thread has paused the runtime's recording (mpidbg_pause_recording): its calls
+  // are not recorded, so its state and call come from its stack ("stack" in state_from)
+  // or are "unknown"; requests it posted while paused are not known.
+  bool recording_paused = false;
+  std::string state_from;  // "" the runtime's records, "stack" the thread's stack
 };
 
 struct Neighbors {

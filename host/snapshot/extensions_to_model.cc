@@ -179,6 +179,7 @@ model::Thread ThreadFromExtension(const mpidbg_thread_info& info, int64_t captur
   if (info.comm_id != 0) t.comm_id = CommIdString(info.comm_id);
   t.comm_name = FixedString(info.comm_name);
   if (info.root >= 0) t.root = info.root;
+  t.recording_paused = info.recording_paused != 0;  // 0 from a DLL before version 6
   return t;
 }
 

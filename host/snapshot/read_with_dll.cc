@@ -6,6 +6,7 @@
 #include "host/plugin_host/handle_session.h"
 #include "host/snapshot/snapshot_reader.h"
 #include "host/stacks/read_stacks.h"
+#include "host/stacks/stack_call.h"
 
 namespace mpidbg::host {
 namespace {
@@ -68,6 +69,10 @@ Result<model::ProcessSnapshot> ReadWithDll(OpenedTarget& target, const PluginCho
     AttachStacks(ReadStacks(target, tids), &snap->threads);
     cost->stacks_ns = MonotonicNowNs() - start;
     cost->threads = static_cast<int>(tids.size());
+  }
+  // A thread whose recording is paused: its records cannot say where it is.
+  if (snap.ok()) {
+    for (model::Thread& t : snap->threads) StateFromStackWhenPaused(&t);
   }
   start = MonotonicNowNs();
   Status closed = target.Close();

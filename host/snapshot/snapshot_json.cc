@@ -76,6 +76,8 @@ json ThreadToJson(const model::Thread& t) {
   j["frames"] = std::move(frames);
   j["stack_error"] = OptionalToJson(t.stack_error);
   j["arguments_from"] = StringOrNull(t.arguments_from);
+  j["recording_paused"] = t.recording_paused;
+  j["state_from"] = StringOrNull(t.state_from);
   return j;
 }
 

@@ -120,6 +120,8 @@ model::Thread ThreadFromJson(const json& j) {
   }
   GetOptional(j, "stack_error", &t.stack_error);
   Get(j, "arguments_from", &t.arguments_from);
+  Get(j, "recording_paused", &t.recording_paused);
+  Get(j, "state_from", &t.state_from);
   return t;
 }
 

@@ -138,6 +138,13 @@ void StackLines(std::ostringstream& out, const model::Thread& t) {
   if (t.stack_error) out << "      (" << *t.stack_error << ")\n";
 }
 
+// A thread that paused the runtime's recording: what its lines above rest on.
+void PausedLine(std::ostringstream& out, const model::Thread& t) {
+  if (!t.recording_paused) return;
+  out << "      (recording paused by the program: its MPI calls are not recorded"
+      << (t.state_from == "stack" ? "; state and call read from its stack" : "") << ")\n";
+}
+
 std::string ThreadsText(const model::ProcessSnapshot& snap) {
   std::ostringstream out;
   out << "threads: " << snap.threads.size() << "\n";
@@ -145,12 +152,15 @@ std::string ThreadsText(const model::ProcessSnapshot& snap) {
     out << "  " << t.tid << "  ";
     if (t.state == "not_in_mpi") {
       out << "not in MPI\n";
+      PausedLine(out, t);
       StackLines(out, t);
       continue;
     }
     if (t.state == "unknown") {
-      out << (snap.process.view == "stacks" ? "state unknown (its stack could not be read)\n"
-                                            : "state unknown (the message-queue DLL does not report threads)\n");
+      out << (snap.process.view == "stacks" || t.recording_paused
+                  ? "state unknown (its stack could not be read)\n"
+                  : "state unknown (the message-queue DLL does not report threads)\n");
+      PausedLine(out, t);
       StackLines(out, t);
       continue;
     }
@@ -167,6 +177,7 @@ std::string ThreadsText(const model::ProcessSnapshot& snap) {
       out << "      " << OperationText(*t.operation) << "\n";
     }
     if (!t.arguments_from.empty()) out << "      (arguments read from the caller's frame)\n";
+    PausedLine(out, t);
     for (const model::Operation& op : t.waited) out << "      waits for " << OperationText(op) << "\n";
     if (t.waited_unknown > 0) {
       out << "      waits for " << t.waited_unknown << " request(s) not known to mpidbg\n";

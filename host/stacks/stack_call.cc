@@ -100,4 +100,13 @@ model::Thread ThreadFromStack(int64_t tid, std::vector<model::Frame> folded,
   return t;
 }
 
+void StateFromStackWhenPaused(model::Thread* thread) {
+  if (!thread->recording_paused || thread->state != "not_in_mpi") return;
+  model::Thread from = ThreadFromStack(thread->tid, thread->frames, thread->stack_error);
+  thread->state = from.state;
+  thread->call = from.call;
+  thread->call_class = from.call_class;
+  if (from.state != "unknown") thread->state_from = "stack";
+}
+
 }  // namespace mpidbg::host

@@ -30,6 +30,12 @@ std::string CallClassName(const std::string& call);
 model::Thread ThreadFromStack(int64_t tid, std::vector<model::Frame> folded,
                               std::optional<std::string> stack_error);
 
+// A thread of the full view whose recording is paused (recording_paused) and whose
+// records therefore say "not_in_mpi" whatever it does: its state, call and call_class
+// from its folded stack as ThreadFromStack reads them (state_from "stack"), or
+// "unknown" when it was not unwound. Any other thread is left as it is.
+void StateFromStackWhenPaused(model::Thread* thread);
+
 // Whether a folded stack has a frame of the program (not MPI's, not a system
 // library's): the MPI library's own threads (Open MPI's progress and PMIx threads)
 // have none and are no thread of the application.

@@ -35,8 +35,9 @@ extern "C" {
  *    mpidbg_comm_detail.topology names every kind; partitioned requests' progress in
  *    mpidbg_operation_info. */
 /* 5: what the walk of the runtime's records left out (mpidbg_process_summary's
- *    appended counts). */
-#define MPIDBG_EXT_VERSION 5
+ *    appended counts).
+ * 6: mpidbg_thread_info.recording_paused. */
+#define MPIDBG_EXT_VERSION 6
 
 /* The process as a whole. */
 typedef struct mpidbg_process_summary {
@@ -116,7 +117,9 @@ typedef struct mpidbg_thread_info {
   int32_t root;            /* collective root, -1 if none */
   int32_t has_operation;   /* 1: `operation` holds the blocking call's envelope */
   int32_t waited_count;    /* requests the thread waits for (WAIT class calls) */
-  int32_t reserved;
+  int32_t recording_paused; /* version 6: nonzero while the thread has paused recording
+                              (mpidbg_pause_recording): its calls are not recorded, so
+                              `state` NOT_IN_MPI does not say it is outside MPI */
   char call_name[32];
   char comm_name[64];
   char datatype_name[32];

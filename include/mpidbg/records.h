@@ -459,7 +459,14 @@ typedef struct mpidbg_thread_record {
  * generation once as it returns, and a blocking call that writes only these words steps
  * it once before it enters MPI (a blocking send or receive once its flight entry is
  * posted, so a cached reader finds the entry the words name; a Wait once its request
- * array is named) and once more as it returns. */
+ * array is named) and once more as it returns.
+ *
+ * `paused` is nonzero while the thread has paused recording (mpidbg_pause_recording in
+ * runtime_api.h; the pauses not yet resumed): its MPI calls then go straight to MPI, and
+ * none of them shows here or in any record, so a reader cannot tell from these words
+ * whether the thread is in MPI, nor trust that every request it posted is known. It is
+ * written as the pause and the resume are made, outside MPI calls, and steps the
+ * generation; a runtime from before it wrote 0 there. */
 typedef struct mpidbg_thread_live {
   int32_t state;          /* enum mpidbg_thread_state */
   int32_t call;           /* enum mpidbg_call_id, MPIDBG_CALL_NONE outside MPI */
@@ -475,7 +482,7 @@ typedef struct mpidbg_thread_live {
   uint64_t requests;      /* target address of the MPI_Request array of the Wait- or
                            * Test-family call the thread is in, 0 otherwise */
   int32_t request_count;  /* handles at `requests` (root.handle_size bytes each) */
-  int32_t reserved;
+  int32_t paused;         /* pauses of recording not yet resumed; see above */
 } mpidbg_thread_live;
 
 /* The bytes of live words a runtime writes that does not say (live_size 0): all before

@@ -31,7 +31,9 @@ int mpidbg_thread_mpi_state(int32_t* call);
  * recorded. For measuring what recording costs inside one process (bench/mpi_bench.c
  * times batches paused and recording in turn); call both outside MPI calls, between
  * MPI_Init and MPI_Finalize. A request posted while paused is unknown to a debugger, and
- * one posted while recording and completed while paused stays pending in its view.
+ * one posted while recording and completed while paused stays pending in its view. The
+ * pauses are published in the thread's live words (records.h, `paused`), so a debugger
+ * knows the thread's state is not recorded (mpidbg reads it from the thread's stack).
  * Returns the thread's pauses after the call; -1 when the thread's state could not be
  * made (pause) or the thread is not paused (resume). */
 int mpidbg_pause_recording(void);

@@ -459,6 +459,34 @@ TEST_P(Scenario, MembersInDifferentCollectives) {
               });
 }
 
+// Rank 0 paused the runtime's recording and then blocked in MPI_Recv: its records are
+// silent, its live words say it paused, and its state and call come from its stack, so
+// the job sees two blocked ranks, not one that computes. Rank 1 is recorded as usual.
+TEST_P(Scenario, APausedRankIsReadFromItsStack) {
+  const auto both_blocked = [](const json& j) {
+    return j["ranks"].size() == 2 && RankEntry(j, 0)["state"] == "blocked" &&
+           RankEntry(j, 1)["state"] == "blocked";
+  };
+  RunScenario(GetParam(), "paused_recv", 2, both_blocked, [&](const JobView& v) {
+    EXPECT_TRUE(both_blocked(v.job));
+    EXPECT_EQ(RankEntry(v.job, 0)["call"], "MPI_Recv");
+    ASSERT_TRUE(v.by_rank.count(0) && v.by_rank.count(1));
+    const json paused = CallingThread(v.by_rank.at(0));
+    ASSERT_TRUE(paused.is_object());
+    EXPECT_EQ(paused["recording_paused"], true);
+    EXPECT_EQ(paused["state_from"], "stack");
+    EXPECT_EQ(paused["call"], "MPI_Recv");
+    EXPECT_EQ(paused["blocked"], true);
+    EXPECT_TRUE(paused["operation"].is_null());  // nothing of it was recorded
+    const json recorded = CallingThread(v.by_rank.at(1));
+    ASSERT_TRUE(recorded.is_object());
+    EXPECT_EQ(recorded["recording_paused"], false);
+    EXPECT_TRUE(recorded["state_from"].is_null());
+    EXPECT_EQ(recorded["operation"]["tag"], 6);
+    EXPECT_EQ(recorded["operation"]["peer"], 0);
+  });
+}
+
 TEST_P(Scenario, BusyPingPongIsNeverReportedLive) {
   // Read one after another, the ranks of a fast exchange look like crossed receives;
   // `mpidbg job` reads again and sees them progress. (Cores are one instant each and

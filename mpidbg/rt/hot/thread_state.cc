@@ -29,16 +29,28 @@ extern "C" __attribute__((visibility("default"))) int mpidbg_thread_mpi_state(in
 // Exported (mpidbg/runtime_api.h). A pause is one more level of the thread's call depth:
 // every wrapper already passes a nested call straight to MPI, so a paused call costs what
 // a nested one does and the recording path carries no test for it.
+// The pauses are also published in the live words (records.h, `paused`): a debugger that
+// finds the thread outside MPI must know its calls are not being recorded.
+namespace {
+int PublishPauses(mpidbg::rt::ThreadState* ts) {
+  __atomic_store_n(&ts->live.paused, ts->paused, __ATOMIC_RELAXED);
+  mpidbg::rt::g_thread_table.BumpGenerationHot();
+  return ts->paused;
+}
+}  // namespace
+
 extern "C" __attribute__((visibility("default"))) int mpidbg_pause_recording(void) {
   mpidbg::rt::ThreadState* ts = mpidbg::rt::CurrentThread();
   if (ts == nullptr) return -1;
   ++ts->depth;
-  return ++ts->paused;
+  ++ts->paused;
+  return PublishPauses(ts);
 }
 
 extern "C" __attribute__((visibility("default"))) int mpidbg_resume_recording(void) {
   mpidbg::rt::ThreadState* ts = mpidbg::rt::t_state;
   if (ts == nullptr || ts->paused == 0) return -1;
   --ts->depth;
-  return --ts->paused;
+  --ts->paused;
+  return PublishPauses(ts);
 }

@@ -271,6 +271,30 @@ TEST(SnapshotJson, RoundTripIsLossless) {
   EXPECT_EQ(p.process.plugin, original.process.plugin);
 }
 
+// A thread that paused recording, its state read from its stack: both said, both kept.
+TEST(SnapshotJson, APausedThreadRoundTrips) {
+  model::ProcessSnapshot original = HandBuilt();
+  original.threads[0].recording_paused = true;
+  original.threads[0].state_from = "stack";
+  json doc = SnapshotToJson(original);
+  EXPECT_EQ(doc["threads"][0]["recording_paused"], true);
+  EXPECT_EQ(doc["threads"][0]["state_from"], "stack");
+  EXPECT_EQ(doc["threads"][1]["recording_paused"], false);
+  EXPECT_TRUE(doc["threads"][1]["state_from"].is_null());
+  auto parsed = SnapshotFromJson(json::parse(doc.dump()));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
+  EXPECT_TRUE(parsed->threads[0].recording_paused);
+  EXPECT_EQ(parsed->threads[0].state_from, "stack");
+  EXPECT_FALSE(parsed->threads[1].recording_paused);
+  // A document from before the keys: not paused, state from the records.
+  doc["threads"][0].erase("recording_paused");
+  doc["threads"][0].erase("state_from");
+  auto older = SnapshotFromJson(doc);
+  ASSERT_TRUE(older.ok());
+  EXPECT_FALSE(older->threads[0].recording_paused);
+  EXPECT_EQ(older->threads[0].state_from, "");
+}
+
 TEST(SnapshotJson, TheReducedViewRoundTrips) {
   model::ProcessSnapshot original = HandBuilt();
   EXPECT_EQ(SnapshotToJson(original)["view"], "records");

@@ -67,6 +67,57 @@ TEST(StackCall, OutsideMpiAndNotUnwound) {
   EXPECT_EQ(ThreadFromStack(7, {F("MPI_Recv", "prog"), F("main", "prog")}, {}).state, "blocked");
 }
 
+// A thread of the full view that paused recording: its records say "not_in_mpi"
+// whatever it does, so its stack decides; a thread not paused, or one whose records
+// already put it in MPI, keeps what the records say.
+TEST(StackCall, APausedThreadTakesItsStateFromItsStack) {
+  model::Thread t;
+  t.tid = 7;
+  t.recording_paused = true;
+  t.frames = {F("MPI_Recv", "libmpich.so.12"), F("main", "prog")};
+  StateFromStackWhenPaused(&t);
+  EXPECT_EQ(t.state, "blocked");
+  EXPECT_EQ(t.call, "MPI_Recv");
+  EXPECT_EQ(t.call_class, "p2p");
+  EXPECT_EQ(t.state_from, "stack");
+  EXPECT_EQ(t.frames.size(), 2u);  // the frames stay
+
+  model::Thread computing = t;
+  computing.state = "not_in_mpi";
+  computing.call.reset();
+  computing.call_class.clear();
+  computing.state_from.clear();
+  computing.frames = {F("solve", "prog"), F("main", "prog")};
+  StateFromStackWhenPaused(&computing);
+  EXPECT_EQ(computing.state, "not_in_mpi");  // its stack says so too
+  EXPECT_FALSE(computing.call);
+  EXPECT_EQ(computing.state_from, "stack");
+
+  model::Thread unwound_not = t;
+  unwound_not.state = "not_in_mpi";
+  unwound_not.call.reset();
+  unwound_not.state_from.clear();
+  unwound_not.frames.clear();
+  unwound_not.stack_error = "stacks turned off";
+  StateFromStackWhenPaused(&unwound_not);
+  EXPECT_EQ(unwound_not.state, "unknown");  // no records, no stack: not known
+  EXPECT_EQ(unwound_not.state_from, "");
+
+  model::Thread not_paused;
+  not_paused.frames = {F("MPI_Recv", "libmpich.so.12"), F("main", "prog")};
+  StateFromStackWhenPaused(&not_paused);
+  EXPECT_EQ(not_paused.state, "not_in_mpi");  // the records' word stands
+  EXPECT_EQ(not_paused.state_from, "");
+
+  model::Thread in_records = t;
+  in_records.state = "in_mpi";
+  in_records.call = "MPI_Isend";
+  in_records.state_from.clear();
+  StateFromStackWhenPaused(&in_records);
+  EXPECT_EQ(in_records.call, "MPI_Isend");
+  EXPECT_EQ(in_records.state_from, "");
+}
+
 TEST(StackCall, LibraryThreadsHaveNoProgramFrame) {
   EXPECT_FALSE(HasProgramFrame({F("epoll_wait", "libc.so.6"), F("opal_libevent2022_event_base_loop",
                                                                  "libopen-pal.so.40"),

@@ -7,7 +7,7 @@
 // are now, records written before the live field have none, and a runtime that writes
 // the words without op (live_size 0) has them read as far as they go; a Test-family
 // call names the requests it tests there (live_size 72), a runtime whose words end at op
-// none.
+// none; a thread that paused recording says so there.
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -247,6 +247,44 @@ TEST_P(ThreadLive, WordsEndingAtOpNameNoRequests) {
   EXPECT_EQ(t.call, MPIDBG_CALL_MPI_Test);
   EXPECT_EQ(t.calls, 32u);
   EXPECT_EQ(t.waited_count, 0);
+}
+
+// A thread that paused recording: its live words say so, whatever its state, and the
+// extension passes it on; words written without it (ending before it, or damaged
+// counts) pause nothing.
+TEST_P(ThreadLive, PausedRecordingShowsFromTheLiveWords) {
+  build();
+  mpidbg_thread_live words = live_words(MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 40);
+  words.paused = 2;
+  const uint64_t live = builder().add_thread_live(words);
+  builder().add_thread(idle_record(kLiveTid, 3, live));
+  start();
+  mpidbg_thread_info t = thread(kLiveTid);
+  expect_outside_mpi(t, 40);
+  EXPECT_EQ(t.recording_paused, 2);
+  EXPECT_EQ(thread(kIdleTid).recording_paused, 0);  // no live words: not paused
+
+  // Resumed, at the same generation: the snapshot merges the words as they are now.
+  words.paused = 0;
+  ImageBuilder::encode_thread_live(&target(), live, words);
+  EXPECT_EQ(thread(kLiveTid).recording_paused, 0);
+  // A count no program makes is damage, not a pause.
+  words.paused = -1;
+  ImageBuilder::encode_thread_live(&target(), live, words);
+  EXPECT_EQ(thread(kLiveTid).recording_paused, 0);
+}
+
+TEST_P(ThreadLive, WordsEndingBeforePausedPauseNothing) {
+  build();
+  mpidbg_thread_live words = live_words(MPIDBG_THREAD_IN_MPI, MPIDBG_CALL_MPI_Test,
+                                        kLiveEntry, 0, 0, 33);
+  words.paused = 1;
+  const uint32_t ending_at_op = offsetof(mpidbg_thread_live, requests);
+  mpidbg_thread_record r = idle_record(kLiveTid, 3, builder().add_thread_live(words, ending_at_op));
+  r.live_size = ending_at_op;
+  builder().add_thread(r);
+  start();
+  EXPECT_EQ(thread(kLiveTid).recording_paused, 0);
 }
 
 TEST_P(ThreadLive, ATestCallPublishedInTheRecordWins) {

@@ -443,7 +443,7 @@ void ImageBuilder::encode_thread_live(FakeTarget* t, uint64_t addr, const mpidbg
   PUT(mpidbg_thread_live, op);
   PUT(mpidbg_thread_live, requests);
   PUT(mpidbg_thread_live, request_count);
-  PUT(mpidbg_thread_live, reserved);
+  PUT(mpidbg_thread_live, paused);
 }
 
 void ImageBuilder::encode_flight_entry(FakeTarget* t, uint64_t addr, const mpidbg_flight_entry& r) {

@@ -1,8 +1,9 @@
 // pause_recording_check — 2 ranks. mpidbg_pause_recording() / mpidbg_resume_recording()
 // (runtime_api.h): while a thread is paused its MPI calls reach MPI and work, and none of
 // them is recorded — no communicator record, no traffic count, no pending request, no
-// call counted in the thread's live words; pauses nest; a resume without a pause is
-// refused; once resumed the same calls are recorded again.
+// call counted in the thread's live words; the live words publish the pauses; pauses
+// nest; a resume without a pause is refused; once resumed the same calls are recorded
+// again.
 // Usage: pause_recording_check <mpich|openmpi>.
 #include <dlfcn.h>
 #include <mpi.h>
@@ -29,6 +30,15 @@ uint64_t CallsMade() {
   const mpidbg_thread_record* me = MyThread();
   return me != nullptr ? rtcheck::ThreadNow(me).calls : 0;
 }
+
+// The pauses the thread's live words publish (records.h, `paused`); -1 without them.
+int32_t PausesPublished() {
+  const mpidbg_thread_record* me = MyThread();
+  if (me == nullptr || me->live == 0) return -1;
+  return __atomic_load_n(&rtcheck::At<mpidbg_thread_live>(me->live)->paused, __ATOMIC_RELAXED);
+}
+
+uint64_t Generation() { return __atomic_load_n(&Root()->generation, __ATOMIC_ACQUIRE); }
 
 // A dup of MPI_COMM_WORLD, one message each way under `tag` on it, posted nonblocking
 // and completed with MPI_Waitall; the dup is returned (freed by the caller).
@@ -65,8 +75,14 @@ void CheckRefusedResume() {
 
 void CheckPausedCallsUnrecorded() {
   const uint64_t comms_before = Root()->comms.live_count;
+  RT_CHECK_EQ(PausesPublished(), 0);
+  const uint64_t generation = Generation();
   RT_CHECK_EQ(g_pause(), 1);
+  // A debugger sees the pause, and a reader that caches by generation reads it.
+  RT_CHECK_EQ(PausesPublished(), 1);
+  RT_CHECK(Generation() != generation);
   RT_CHECK_EQ(g_pause(), 2);  // pauses nest
+  RT_CHECK_EQ(PausesPublished(), 2);
   const uint64_t calls_before = CallsMade();
   MPI_Comm dup = Exchange(71);
   // Not recorded: no record of the dup (its handle maps to nothing live), no post of its
@@ -77,8 +93,11 @@ void CheckPausedCallsUnrecorded() {
   RT_CHECK_EQ(CallsMade(), calls_before);
   MPI_Comm_free(&dup);
   RT_CHECK_EQ(g_resume(), 1);
+  RT_CHECK_EQ(PausesPublished(), 1);
   RT_CHECK_EQ(g_resume(), 0);
+  RT_CHECK_EQ(PausesPublished(), 0);
   RT_CHECK_EQ(g_resume(), -1);
+  RT_CHECK_EQ(PausesPublished(), 0);
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
