@@ -208,7 +208,7 @@ class mpidbg_thread_info(Structure):
         ("root", c_int32),
         ("has_operation", c_int32),
         ("waited_count", c_int32),
-        ("reserved", c_int32),
+        ("recording_paused", c_int32),
         ("call_name", c_char * 32),
         ("comm_name", c_char * 64),
         ("datatype_name", c_char * 32),

@@ -37,6 +37,11 @@ def report(session):
             out.append("  thread %d: not readable" % i)
             continue
         line = "  %d  " % t.tid
+        if t.state == 0 and t.recording_paused:
+            # Its records say nothing of its calls: where it is, its stack says (bt).
+            out.append(line + "recording paused by the program: its MPI calls are not "
+                       "recorded (%d recorded so far); see its stack" % t.calls)
+            continue
         if t.state == 0:
             out.append(line + "not in MPI (%d MPI calls so far)" % t.calls)
             continue

@@ -32,6 +32,25 @@ def expect_refused(parse, text, what):
         pass
 
 
+def run_main(module, args, **stubs):
+    """module.main() run with `args` as its command line and run_bench's functions named
+    in `stubs` replaced by them (put back after); returns its exit code and the JSON of
+    its last line."""
+    saved = {name: getattr(run_bench, name) for name in stubs}
+    saved_argv = sys.argv
+    for name, fn in stubs.items():
+        setattr(run_bench, name, fn)
+    sys.argv = [f"{module.__name__}.py"] + args
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            code = module.main()
+    finally:
+        sys.argv = saved_argv
+        for name, fn in saved.items():
+            setattr(run_bench, name, fn)
+    return code, json.loads(out.getvalue().strip().splitlines()[-1])
+
+
 # --- split_modes: the lowest mode (two runs or more), and whether runs stand above it ---
 expect(run_bench.split_modes([1.0, 1.29, 1.31, 2.0]) == ([1.0, 1.29], True),
        "split_modes keeps the values within 1.3 times the mode's lowest, and only those")
@@ -151,19 +170,12 @@ def beside(flavour, exe, lib, scale, timeout, **keywords):
     return plain, got, (plain, plain)
 
 
-real_built = run_bench.built
-run_bench.run_beside_plain = beside
-run_bench.built = lambda build_dir, flavour: (f"exe_{flavour}", f"lib_{flavour}")
-argv = sys.argv
-sys.argv = ["run_bench.py", "--build-dir", "b", "--rounds", "3"]
-try:
-    with contextlib.redirect_stdout(io.StringIO()) as out:
-        code = run_bench.main()
-finally:
-    sys.argv = argv
-    run_bench.run_beside_plain = real
-    run_bench.built = real_built
-doc = json.loads(out.getvalue().strip().splitlines()[-1])
+def built_stub(build_dir, flavour):
+    return f"exe_{flavour}", f"lib_{flavour}"
+
+
+code, doc = run_main(run_bench, ["--build-dir", "b", "--rounds", "3"],
+                     run_beside_plain=beside, built=built_stub)
 expect(code == 0, "main exits 0 when a flavour ran")
 expect(len(rounds_seen) == 6
        and all(lib == f"lib_{f}" and kw == {} for f, lib, kw in rounds_seen),
@@ -228,15 +240,8 @@ with tempfile.TemporaryDirectory() as build:
              for name in ("pass", "state")]
     for path in made:
         open(path, "w").close()
-    run_bench.run_beside_plain = floor_beside
-    sys.argv = ["run_floor.py", "--build-dir", build, "--flavours", "openmpi", "--rounds", "2"]
-    try:
-        with contextlib.redirect_stdout(io.StringIO()) as out:
-            code = run_floor.main()
-    finally:
-        sys.argv = argv
-        run_bench.run_beside_plain = real
-floor_doc = json.loads(out.getvalue().strip().splitlines()[-1])
+    code, floor_doc = run_main(run_floor, ["--build-dir", build, "--flavours", "openmpi",
+                                           "--rounds", "2"], run_beside_plain=floor_beside)
 expect(code == 0 and sorted(floor_doc["floor"]["openmpi"]) == ["pass", "runtime", "state"],
        f"run_floor runs the built sets and the runtime (got {floor_doc['floor']})")
 expect(floor_doc["paired_ratio"] == {"openmpi": {"state": {"latency_0": 1.02, "message_rate": 0.95},
@@ -254,18 +259,8 @@ def cost_once(flavour, exe, runtime, scale, timeout, env=None, **keywords):
     return got
 
 
-real_once = run_bench.run_once
-run_bench.run_once = cost_once
-run_bench.built = lambda build_dir, flavour: (f"exe_{flavour}", f"lib_{flavour}")
-sys.argv = ["run_cost.py", "--build-dir", "b", "--flavours", "mpich", "--rounds", "2"]
-try:
-    with contextlib.redirect_stdout(io.StringIO()) as out:
-        code = run_cost.main()
-finally:
-    sys.argv = argv
-    run_bench.run_once = real_once
-    run_bench.built = real_built
-cost_doc = json.loads(out.getvalue().strip().splitlines()[-1])
+code, cost_doc = run_main(run_cost, ["--build-dir", "b", "--flavours", "mpich", "--rounds", "2"],
+                          run_once=cost_once, built=built_stub)
 expect(code == 0 and cost_doc["paired_ratio"] == {"mpich": {
            "runtime": {"message_rate": 0.8}, "monitor": {"message_rate": 0.7},
            "profile": {"message_rate": 0.8}}},

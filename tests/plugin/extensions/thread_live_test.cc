@@ -238,6 +238,7 @@ TEST_P(ThreadLive, WordsEndingAtOpNameNoRequests) {
                                         kLiveEntry, 0, 0, 32);
   words.requests = builder().add_handle_array({request_value(kIsendRequest, hs)}, hs);
   words.request_count = 1;
+  words.paused = 1;  // beyond the written size too: no pause
   const uint32_t ending_at_op = offsetof(mpidbg_thread_live, requests);
   mpidbg_thread_record r = idle_record(kLiveTid, 3, builder().add_thread_live(words, ending_at_op));
   r.live_size = ending_at_op;
@@ -247,11 +248,12 @@ TEST_P(ThreadLive, WordsEndingAtOpNameNoRequests) {
   EXPECT_EQ(t.call, MPIDBG_CALL_MPI_Test);
   EXPECT_EQ(t.calls, 32u);
   EXPECT_EQ(t.waited_count, 0);
+  EXPECT_EQ(t.recording_paused, 0);
 }
 
 // A thread that paused recording: its live words say so, whatever its state, and the
-// extension passes it on; words written without it (ending before it, or damaged
-// counts) pause nothing.
+// extension passes it on; a damaged count pauses nothing (nor do words that end before
+// it: WordsEndingAtOpNameNoRequests).
 TEST_P(ThreadLive, PausedRecordingShowsFromTheLiveWords) {
   build();
   mpidbg_thread_live words = live_words(MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE, 0, 0, 0, 40);
@@ -271,19 +273,6 @@ TEST_P(ThreadLive, PausedRecordingShowsFromTheLiveWords) {
   // A count no program makes is damage, not a pause.
   words.paused = -1;
   ImageBuilder::encode_thread_live(&target(), live, words);
-  EXPECT_EQ(thread(kLiveTid).recording_paused, 0);
-}
-
-TEST_P(ThreadLive, WordsEndingBeforePausedPauseNothing) {
-  build();
-  mpidbg_thread_live words = live_words(MPIDBG_THREAD_IN_MPI, MPIDBG_CALL_MPI_Test,
-                                        kLiveEntry, 0, 0, 33);
-  words.paused = 1;
-  const uint32_t ending_at_op = offsetof(mpidbg_thread_live, requests);
-  mpidbg_thread_record r = idle_record(kLiveTid, 3, builder().add_thread_live(words, ending_at_op));
-  r.live_size = ending_at_op;
-  builder().add_thread(r);
-  start();
   EXPECT_EQ(thread(kLiveTid).recording_paused, 0);
 }
 
