@@ -26,12 +26,9 @@ extern "C" __attribute__((visibility("default"))) int mpidbg_thread_mpi_state(in
   return state;
 }
 
-// Exported (mpidbg/runtime_api.h). A pause is one more level of the thread's call depth:
-// every wrapper already passes a nested call straight to MPI, so a paused call costs what
-// a nested one does and the recording path carries no test for it.
-// The pauses are also published in the live words (records.h, `paused`): a debugger that
-// finds the thread outside MPI must know its calls are not being recorded.
 namespace {
+// The thread's pauses in its live words (records.h, `paused`), with a generation step: a
+// debugger that finds the thread outside MPI must know its calls are not being recorded.
 int PublishPauses(mpidbg::rt::ThreadState* ts) {
   __atomic_store_n(&ts->live.paused, ts->paused, __ATOMIC_RELAXED);
   mpidbg::rt::g_thread_table.BumpGenerationHot();
@@ -39,6 +36,9 @@ int PublishPauses(mpidbg::rt::ThreadState* ts) {
 }
 }  // namespace
 
+// Exported (mpidbg/runtime_api.h). A pause is one more level of the thread's call depth:
+// every wrapper already passes a nested call straight to MPI, so a paused call costs what
+// a nested one does and the recording path carries no test for it.
 extern "C" __attribute__((visibility("default"))) int mpidbg_pause_recording(void) {
   mpidbg::rt::ThreadState* ts = mpidbg::rt::CurrentThread();
   if (ts == nullptr) return -1;
