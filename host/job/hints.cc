@@ -241,6 +241,16 @@ void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
   }
 }
 
+// Ranks whose recording was paused: what the analysis knows of them is less.
+void PausedHints(const std::vector<RankReport>& ranks, HintList* hints) {
+  for (const RankReport& r : ranks) {
+    if (!r.recording_paused || r.rank < 0) continue;
+    hints->Add("rank " + std::to_string(r.rank) +
+               " paused mpidbg's recording (mpidbg_pause_recording): its state comes from its "
+               "stack, and requests it posted while paused are not known");
+  }
+}
+
 }  // namespace
 
 std::vector<UnmatchedMessage> FindUnmatched(const JobIndex& job, const MessageIndex& messages) {
@@ -325,6 +335,7 @@ std::vector<std::string> MakeHints(const JobIndex& job, const MessageIndex& mess
   ReceiveHints(job, messages, ranks, &hints);
   PartitionHints(job, &hints);
   AbsentMemberHints(job, collectives, ranks, &hints);
+  PausedHints(ranks, &hints);
   return hints.Take();
 }
 

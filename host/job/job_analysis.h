@@ -54,6 +54,9 @@ struct RankReport {
   // "caller_frame" when the call's arguments (peer, tag, comm, root) were read from the
   // caller's DWARF (the stacks view), "" when they come from the runtime's records.
   std::string arguments_from;
+  // A thread of the rank paused the runtime's recording (model::Thread::recording_paused):
+  // its state is its stack's, and what it posted while paused is not known.
+  bool recording_paused = false;
   // kUnreadable only, when known: why the rank could not be read (one sentence) and the
   // exit status that failure alone gives (1 no MPI debugging support, 3 cannot be read).
   std::optional<std::string> error;

@@ -66,6 +66,7 @@ json RankEntry(const RankReport& r) {
                                                               : json(nullptr)},
       {"root", Optional(r.root)},
       {"arguments_from", r.arguments_from.empty() ? json(nullptr) : json(r.arguments_from)},
+      {"recording_paused", r.recording_paused},
       {"summary", r.summary},
       {"threads", r.threads},
       {"blocked_threads", r.blocked_threads},

@@ -112,6 +112,7 @@ RankReport DescribeRank(const JobIndex& job, std::size_t i) {
   report.threads = static_cast<int>(snapshot.threads.size());
   for (const model::Thread& thread : snapshot.threads) {
     if (thread.state == "blocked") ++report.blocked_threads;
+    report.recording_paused = report.recording_paused || thread.recording_paused;
   }
   if (const std::vector<model::Frame>* frames = RankFrames(snapshot)) report.frames = *frames;
 

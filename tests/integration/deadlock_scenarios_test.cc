@@ -470,6 +470,12 @@ TEST_P(Scenario, APausedRankIsReadFromItsStack) {
   RunScenario(GetParam(), "paused_recv", 2, both_blocked, [&](const JobView& v) {
     EXPECT_TRUE(both_blocked(v.job));
     EXPECT_EQ(RankEntry(v.job, 0)["call"], "MPI_Recv");
+    EXPECT_EQ(RankEntry(v.job, 0)["recording_paused"], true);
+    EXPECT_EQ(RankEntry(v.job, 1)["recording_paused"], false);
+    const json& hints = v.job["hints"];
+    EXPECT_TRUE(std::any_of(hints.begin(), hints.end(), [](const json& h) {
+      return h.get<std::string>().rfind("rank 0 paused mpidbg's recording", 0) == 0;
+    })) << hints.dump();
     ASSERT_TRUE(v.by_rank.count(0) && v.by_rank.count(1));
     const json paused = CallingThread(v.by_rank.at(0));
     ASSERT_TRUE(paused.is_object());

@@ -40,6 +40,28 @@ TEST(Hints, TagMismatchOnBlockingSend) {
   EXPECT_FALSE(m.arrived);
 }
 
+// A rank whose thread paused recording, read from its stack as blocked in MPI_Recv
+// without an envelope: the report says so, for that rank alone.
+TEST(Hints, APausedRankIsNamed) {
+  JobBuilder job(2);
+  job.Recv(1, R(0), Tag(6));
+  model::Thread& paused = job.Thread(0);
+  paused.state = "blocked";
+  paused.call = "MPI_Recv";
+  paused.call_class = "p2p";
+  paused.recording_paused = true;
+  paused.state_from = "stack";
+  const JobReport report = Analyze(job.snapshots());
+  EXPECT_TRUE(HasHint(report,
+                      "rank 0 paused mpidbg's recording (mpidbg_pause_recording): its state comes "
+                      "from its stack, and requests it posted while paused are not known"))
+      << AllHints(report);
+  EXPECT_FALSE(HasHint(report,
+                       "rank 1 paused mpidbg's recording (mpidbg_pause_recording): its state "
+                       "comes from its stack, and requests it posted while paused are not known"));
+  for (const RankReport& r : report.ranks) EXPECT_EQ(r.recording_paused, r.rank == 0) << r.rank;
+}
+
 TEST(Hints, TagMismatchSeenInUnexpectedQueue) {
   JobBuilder job(2);
   job.Recv(0, R(1), Tag(7));
