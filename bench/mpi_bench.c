@@ -104,9 +104,7 @@ static void PingPong(char* buf, int bytes, int iterations) {
 /* A measurement's batches: each returns its figure. */
 typedef double (*BatchFn)(const void* ctx);
 
-/* The median of kBatches batches with recording on (a plain run: as they are); with
- * the runtime's pause (g_pause), each batch paired with one paused, and *paired_ratio the
- * median of recording / paused over the pairs (0 without). */
+/* One batch with recording paused on both ranks. */
 static double PausedBatch(BatchFn batch, const void* ctx) {
   g_pause();
   MPI_Barrier(MPI_COMM_WORLD);
@@ -115,6 +113,9 @@ static double PausedBatch(BatchFn batch, const void* ctx) {
   return figure;
 }
 
+/* The median of kBatches batches with recording on (a plain run: as they are); with
+ * the runtime's pause (g_pause), each batch paired with one paused, and *paired_ratio the
+ * median of recording / paused over the pairs (0 without). */
 static double Measure(BatchFn batch, const void* ctx, double* paired_ratio) {
   double recording[kBatches], ratio[kBatches];
   for (int b = 0; b < kBatches; ++b) {

@@ -259,6 +259,17 @@ def paired_ratios(runs, metrics):
     return out
 
 
+def paired_by_label(runs, metrics):
+    """{label: paired_ratios of its runs} for the labels (configurations, floor sets)
+    whose runs paired at all; `runs`: {label: its runs}."""
+    out = {}
+    for label, label_runs in runs.items():
+        figures = paired_ratios(label_runs, metrics)
+        if figures:
+            out[label] = figures
+    return out
+
+
 def summarise(per_round):
     """Median over rounds of per-metric ratios, as the JSON keys the drivers print."""
     med = {m: statistics.median(r[m] for r in per_round) for m in METRICS}

@@ -85,8 +85,7 @@ def main():
                 print(f"{flavour} round {r + 1}/{a.rounds}: " + "; ".join(
                     f"{c} " + ", ".join(f"{m} {got[c][m]:.4g}" for m in run_bench.METRICS)
                     for c in CONFIGS), flush=True)
-            paired = {c: run_bench.paired_ratios(runs[c], run_bench.METRICS) for c in CONFIGS}
-            paired = {c: figures for c, figures in paired.items() if figures}
+            paired = run_bench.paired_by_label(runs, run_bench.METRICS)
             if paired:
                 result["paired_ratio"][flavour] = paired
             for (group, name), per_round in rounds.items():

@@ -111,8 +111,7 @@ def main():
             name: {**run_bench.summarise(ratios[name]),
                    **churn_summary(plain_runs[name], runs[name])}
             for name in libs}
-        paired = {name: run_bench.paired_ratios(runs[name], shown) for name in libs}
-        paired = {name: figures for name, figures in paired.items() if figures}
+        paired = run_bench.paired_by_label(runs, shown)
         if paired:
             result["paired_ratio"][flavour] = paired
         result["plain"][flavour] = run_bench.medians(sum(plain_runs.values(), []), shown)

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <vector>
@@ -52,7 +51,6 @@ namespace {
 
 int g_peer = 0;
 bool g_rings = true;  // MPIDBG_FLIGHT_RING is not 0
-
 
 // Whether the derived op of `request` comes from a ring entry (not an op record).
 bool FromRing(const mpidbg_operation_record* op) {
