@@ -99,6 +99,15 @@ class RequestIndex {
   void ForgetCompanion(uint64_t key, uint64_t companion);
 
   uint32_t size() const { return size_; }
+  // Calls fn(const Entry&) for every entry, in table order (not per request: a cold walk,
+  // for a pause that notes the requests pending, rt/hot/pause_drain.h).
+  template <typename Fn>
+  void ForEach(Fn fn) const {
+    if (entries_ == nullptr) return;
+    for (uint32_t i = 0; i <= mask_; ++i) {
+      if (entries_[i].key != 0) fn(entries_[i]);
+    }
+  }
   uint32_t capacity() const { return mask_ + (entries_ != nullptr ? 1 : 0); }
   // Frees the entry array (tests, teardown).
   void ReleaseMemory();

@@ -5,14 +5,16 @@ usage: gen_wrappers.py --def categories.def --def mpi_calls.def [--def more.def 
                       --call-ids call_ids.h --out wrappers.cc
 
 Besides call lines, a .def file may hold directives:
-  @category name | HookSuffix | ArgsStruct | field, field, ... [| facts [comm]]
+  @category name | HookSuffix | ArgsStruct | field, field, ... [| [facts [comm]] [drains]]
       declares a category: its wrappers call PreHookSuffix/PostHookSuffix with an
       ArgsStruct whose fields the roles may name (a dotted field names a member's member).
       The hooks get the call scope, or with `facts` only the call's facts by value
       (CallFacts: the thread, the call's id, whether it came through Fortran): for hooks
       that publish nothing in the thread record, so the scope stays in registers. With
       `facts comm` the Pre hook returns the communicator the call publishes (CallComm),
-      and the wrapper hands it to the scope
+      and the wrapper hands it to the scope. With `drains` a call of a paused thread
+      that names a request pending at the pause (its `requests` field, with `count` or
+      one, or its `request` field) is recorded all the same (rt/hot/pause_drain.h)
   @include rt/some_hooks.h
       a header the generated file includes (where a category's hooks are declared, or
       defined inline: the hooks of the per-message categories are, so the compiler
@@ -22,7 +24,8 @@ Besides call lines, a .def file may hold directives:
 
 Every wrapper enters a per-thread call scope (call id, thread state), runs its
 category's Pre hook, publishes the call in the thread record, calls PMPI_<name>, runs
-the Post hook and returns the PMPI result. Nested calls go straight to PMPI. The scope
+the Post hook and returns the PMPI result. Nested calls go straight to PMPI, and so do
+a paused thread's (apart from what `drains` records). The scope
 and the argument struct are locals of the wrapper: an inline hook that hands their
 address to out-of-line code makes the compiler keep both in memory for the whole
 wrapper (mpidbg/doc/hot_path.md, "How the per-message path is built").
@@ -68,20 +71,28 @@ def parse_directive(line, where, state):
     rest = rest.strip()
     if word == "@category":
         cols = [c.strip() for c in rest.split("|")]
+        options = cols[4].split() if len(cols) == 5 else []
+        drains = "drains" in options
+        passing_words = " ".join(o for o in options if o != "drains")
         if (len(cols) not in (4, 5) or not all(cols[:3])
-                or cols[4:] not in ([], ["facts"], ["facts comm"])):
+                or passing_words not in ("", "facts", "facts comm")
+                or len(options) != len(set(options))):
             raise DefError(f"{where}: @category needs "
-                           "'name | Hook | Args | fields [| facts [comm]]'")
+                           "'name | Hook | Args | fields [| [facts [comm]] [drains]]'")
         name, hook, args_type, fields = cols[:4]
         if name in state["categories"]:
             raise DefError(f"{where}: category '{name}' is declared twice")
         # How the wrapper calls the hooks: what it hands them, and around the Pre hook's
         # call, what it does with its result.
-        passing = {(): ("scope_", "{}"), ("facts",): ("scope_.facts()", "{}"),
-                   ("facts comm",): ("scope_.facts()", "scope_.SetComm({})")}[tuple(cols[4:])]
-        state["categories"][name] = (hook, args_type,
-                                     {f.strip() for f in fields.split(",") if f.strip()},
-                                     passing)
+        passing = {"": ("scope_", "{}"), "facts": ("scope_.facts()", "{}"),
+                   "facts comm": ("scope_.facts()", "scope_.SetComm({})")}[passing_words]
+        field_set = {f.strip() for f in fields.split(",") if f.strip()}
+        # drains: a completion call, recorded while the thread is paused when it names a
+        # request pending at the pause (rt/hot/pause_drain.h); its requests are the
+        # `requests` (with `count`, else one) or `request` field.
+        if drains and not field_set & {"requests", "request"}:
+            raise DefError(f"{where}: a drains category needs a requests or request field")
+        state["categories"][name] = (hook, args_type, field_set, passing, drains)
     elif word == "@include":
         if not rest:
             raise DefError(f"{where}: @include needs a header")
@@ -159,10 +170,10 @@ def parse(paths, call_ids):
                 if field not in fields:
                     raise DefError(f"{where}: category {category} has no field '{field}'")
                 roles.append((field, expr))
-            hook, args_type, _, (hook_scope, pre_call) = CATEGORIES[category]
+            hook, args_type, _, (hook_scope, pre_call), drains = CATEGORIES[category]
             calls.append(dict(ret=ret, name=name, params=params, names=names,
                               category=category, state=state_name, roles=roles,
-                              hook=hook, hook_scope=hook_scope,
+                              hook=hook, hook_scope=hook_scope, drains=drains,
                               pre=pre_call.format(f"::mpidbg::rt::Pre{hook}({hook_scope}, args_)"),
                               args_type=args_type, condition=state["condition"]))
         except DefError as e:
@@ -179,6 +190,20 @@ def parse(paths, call_ids):
     return calls, state["includes"]
 
 
+def nested_test(c):
+    """When the wrapper passes the call straight to MPI: a nested call, or a paused one;
+    for a drains category, one naming no request pending at the pause."""
+    if not c["drains"]:
+        return "!scope_.outermost()"
+    roles = dict(c["roles"])
+    requests = roles.get("requests", roles.get("request"))
+    if requests is None:
+        raise DefError(f"{c['name']}: a drains call needs its requests or request role")
+    count = roles.get("count", "1") if "requests" in roles else "1"
+    return (f"!scope_.outermost() &&\n      !scope_.RecordsWhilePaused(__builtin_return_address(0), "
+            f"{requests}, {count})")
+
+
 def emit_wrapper(c):
     hook, args_type = c["hook"], c["args_type"]
     params = "void" if c["params"] == "void" else c["params"]
@@ -189,7 +214,7 @@ def emit_wrapper(c):
         f'extern "C" MPIDBG_EXPORT {c["ret"]} {c["name"]}({params}) {{',
         f"  ::mpidbg::rt::CallScope scope_(MPIDBG_CALL_{c['name']}, {STATES[c['state']]},",
         "                                 __builtin_return_address(0));",
-        f"  if (!scope_.outermost()) return {pmpi};",
+        f"  if ({nested_test(c)}) return {pmpi};",
         f"  ::mpidbg::rt::{args_type} args_;",
     ]
     out += [f"  args_.{field} = {expr};" for field, expr in c["roles"]]

@@ -38,6 +38,17 @@ expect('extern "C" MPIDBG_EXPORT int MPI_Send(const void *buf' in text, "MPI_Sen
 expect("PMPI_Waitall(count, array_of_requests, array_of_statuses)" in text, "Waitall forwarding")
 expect(text.count("scope_.Publish();") == text.count('extern "C"'), "every wrapper publishes")
 
+# The completion calls a paused thread records when they name a request pending at its
+# pause (drains): their requests and count, or one; no other call tests for it.
+for call, args in (("MPI_Waitall", "array_of_requests, count"), ("MPI_Wait", "request, 1"),
+                   ("MPI_Waitsome", "array_of_requests, incount"),
+                   ("MPI_Request_free", "request, 1"), ("MPI_Cancel", "request, 1")):
+    start = text.find(f" {call}(")
+    body = text[start:text.find("\n}\n", start)]
+    expect(f"RecordsWhilePaused(__builtin_return_address(0), {args})" in body,
+           f"{call} does not record while paused: {body[:400]}")
+expect(text.count("RecordsWhilePaused(") == 10, "drains in other wrappers than completion's")
+
 GOOD = "int | MPI_Barrier | MPI_Comm comm | coll_blocking | BLOCKED | comm=comm\n"
 rc, err, _ = run(GOOD)
 expect(rc == 0, f"minimal table fails: {err}")
@@ -65,6 +76,9 @@ cases = {
     "@endif\n" + GOOD: "@endif without @if",
     "@category coll_blocking | X | Y | a\n" + GOOD: "declared twice",
     "@frobnicate\n" + GOOD: "unknown directive",
+    "@category odd | X | Y | a | facts sometimes\n" + GOOD: "@category needs",
+    "@category odd | X | Y | a | drains drains\n" + GOOD: "@category needs",
+    "@category odd | X | Y | a | drains\n" + GOOD: "needs a requests or request field",
 }
 for text_in, message in cases.items():
     rc, err, _ = run(text_in)

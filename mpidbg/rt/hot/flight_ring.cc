@@ -97,6 +97,18 @@ bool FlightRingsUseJobId(uint64_t job_id) {
   return used;
 }
 
+int PostedFlightRequests(const ThreadState* ts, uint64_t* out, int max) {
+  if (ts->flight == nullptr) return 0;
+  int n = 0;
+  for (uint64_t i = 0; i <= ts->flight_mask; ++i) {
+    const mpidbg_flight_entry& e = ts->flight[i];
+    if (e.state != MPIDBG_FLIGHT_POSTED || e.request == 0) continue;  // 0: a blocking call's
+    if (n < max) out[n] = e.request;
+    ++n;
+  }
+  return n;
+}
+
 bool FlightRingHoldsPending(const ThreadState* ts) {
   if (ts->flight == nullptr) return false;
   for (uint64_t i = 0; i <= ts->flight_mask; ++i) {

@@ -62,6 +62,9 @@ bool FlightRingsUseJobId(uint64_t job_id);
 // completed request handle's: completed_request.h), or nullptr: for MPI_Request_free of
 // that handle. Walks the ring back from its head (the post is usually the newest).
 mpidbg_flight_entry* LastCompletedPost(const ThreadState* ts, uint64_t request);
+// The requests of the thread's POSTED entries (blocking calls' aside), the first `max`
+// into `out`; returns how many there are. For a pause (rt/hot/pause_drain.h).
+int PostedFlightRequests(const ThreadState* ts, uint64_t* out, int max);
 // Thread exit: whether the thread's ring still holds a POSTED entry. Such a ring (and its
 // thread record, through which readers find it) is kept; entries of it can still be
 // completed through the map by other threads.

@@ -226,6 +226,29 @@ mpidbg_operation_record* FindOperationRecord(uint64_t request) {
   return out;
 }
 
+namespace {
+bool Collectable(const mpidbg_operation_record* rec) {
+  return rec != nullptr && (rec->hdr.flags & (MPIDBG_REC_FREED | MPIDBG_OPERATION_INACTIVE)) == 0;
+}
+}  // namespace
+
+int PendingOperationRequests(uint64_t* out, int max) {
+  core::MaybeSpinGuard guard(g_lock);
+  int n = 0;
+  g_requests.ForEach([&](const core::RequestIndex::Entry& e) {
+    if (!Collectable(RequestAt(e.record))) return;
+    if (n < max) out[n] = e.key;
+    ++n;
+  });
+  return n;
+}
+
+bool OperationRequestPending(uint64_t request) {
+  core::MaybeSpinGuard guard(g_lock);
+  const core::RequestIndex::Entry* e = g_requests.Find(request);
+  return e != nullptr && Collectable(RequestAt(e->record));
+}
+
 void FindOperationRecords(const uint64_t* requests, int n, mpidbg_operation_record** out) {
   core::MaybeSpinGuard guard(g_lock);
   for (int i = 0; i < n; ++i) {

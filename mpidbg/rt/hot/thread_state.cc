@@ -4,6 +4,7 @@
 #include "rt/hot/thread_state.h"
 
 #include "mpidbg/runtime_api.h"
+#include "rt/hot/pause_drain.h"
 
 namespace mpidbg::rt {
 
@@ -38,10 +39,14 @@ int PublishPauses(mpidbg::rt::ThreadState* ts) {
 
 // Exported (mpidbg/runtime_api.h). A pause is one more level of the thread's call depth:
 // every wrapper already passes a nested call straight to MPI, so a paused call costs what
-// a nested one does and the recording path carries no test for it.
+// a nested one does and the recording path carries no test for it. Completion calls test
+// one word more, for requests pending at the pause (rt/hot/pause_drain.h).
 extern "C" __attribute__((visibility("default"))) int mpidbg_pause_recording(void) {
   mpidbg::rt::ThreadState* ts = mpidbg::rt::CurrentThread();
   if (ts == nullptr) return -1;
+  // Noted before the calls stop being recorded: what is pending now is collected by
+  // completion calls that still record (rt/hot/pause_drain.h).
+  if (ts->paused == 0) mpidbg::rt::NotePausePending(ts);
   ++ts->depth;
   ++ts->paused;
   return PublishPauses(ts);
@@ -52,5 +57,6 @@ extern "C" __attribute__((visibility("default"))) int mpidbg_resume_recording(vo
   if (ts == nullptr || ts->paused == 0) return -1;
   --ts->depth;
   --ts->paused;
+  if (ts->paused == 0) mpidbg::rt::ForgetPausePending(ts);
   return PublishPauses(ts);
 }

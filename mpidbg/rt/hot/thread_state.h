@@ -130,6 +130,11 @@ struct FlightMemo {
   mpidbg_traffic_entry* traffic = nullptr;
 };
 
+// Requests pending at a pause that a paused thread's completion calls still record
+// (rt/hot/pause_drain.h): the most noted by handle; beyond it, every completion call.
+constexpr int kPauseDrainMax = 32;
+constexpr int kPauseDrainEvery = -1;
+
 struct ThreadState {
   mpidbg_thread_record* rec = nullptr;
   uint64_t tid = 0;
@@ -198,7 +203,18 @@ struct ThreadState {
   // request_memo for persistent requests. Last: where it lies moves none of the fields
   // above, whose layout the per-message calls' timing was measured with (doc/hot_path.md).
   RequestMemo persistent_memo[2];
+  // The requests pending when the thread paused that it has not collected since
+  // (rt/hot/pause_drain.h): how many are noted (0 outside a pause, or with none pending
+  // at it), or kPauseDrainEvery; their handles.
+  int pause_drain = 0;
+  uint64_t pause_drain_requests[kPauseDrainMax];
 };
+
+// A paused thread's completion call (rt/hot/pause_drain.cc, out of line): whether one of
+// its `count` requests is one the pause noted; and, after such a call ran recorded, the
+// noted requests it collected dropped.
+bool NamesPausePending(const ThreadState* ts, const MPI_Request* requests, int count);
+void DropCollectedPausePending(ThreadState* ts);
 
 // The slow half of CurrentThread (thread_setup.cc).
 ThreadState* CreateThreadState();
@@ -304,18 +320,14 @@ class CallScope {
     if (ts == nullptr) return;
     outer_ = ts->depth++ == 0;
     if (!outer_) return;
-    // Before SetSignalState's fence, like the call: a reader or handler that sees the
-    // new state sees this call's site, entry time and count.
-    __atomic_store_n(&ts->live.site, reinterpret_cast<uintptr_t>(site), __ATOMIC_RELAXED);
-    __atomic_store_n(&ts->live.entry_time_ns, core::CoarseRealtimeNs(), __ATOMIC_RELAXED);
-    __atomic_store_n(&ts->live.calls, ts->live.calls + 1, __ATOMIC_RELAXED);
-    SetSignalState(ts, state, call);
+    Enter(ts, site);
   }
   MPIDBG_ALWAYS_INLINE ~CallScope() {
     if (ts_ == nullptr) return;
     ThreadState* const ts = core::Opaque(ts_);
     --ts->depth;
     if (!outer_) return;
+    if (__builtin_expect(drained_, 0)) DropCollectedPausePending(ts);
     SetSignalState(ts, MPIDBG_THREAD_NOT_IN_MPI, MPIDBG_CALL_NONE);
     if (published_) {
       Unpublish();
@@ -347,6 +359,21 @@ class CallScope {
   // False for nested calls (and if thread state could not be allocated): the wrapper
   // then calls PMPI without recording anything.
   bool outermost() const { return outer_; }
+  // A completion call of a paused thread, made outside any other MPI call, that names a
+  // request pending when the thread paused (rt/hot/pause_drain.h): the scope becomes the
+  // outermost one after all, and true; the wrapper then records the call. False for any
+  // other call that is not outermost (the wrapper passes it straight to MPI). One load
+  // and test unless the pause noted requests.
+  MPIDBG_ALWAYS_INLINE bool RecordsWhilePaused(const void* site, const MPI_Request* requests,
+                                               int count) {
+    ThreadState* const ts = ts_;
+    if (ts == nullptr || __builtin_expect(ts->pause_drain == 0, 1)) return false;
+    if (ts->depth != ts->paused + 1 || !NamesPausePending(ts, requests, count)) return false;
+    outer_ = true;
+    drained_ = true;
+    Enter(ts, site);
+    return true;
+  }
   int32_t call() const { return call_; }
   ThreadState* thread() const { return ts_; }
   // Every field of the detail; the first use makes the call publish (and reset) the
@@ -459,6 +486,16 @@ class CallScope {
  private:
   enum : uint8_t { kRequests = 1, kRich = 2 };
 
+  // An outermost call begins: its site, entry time and count, then call and state.
+  MPIDBG_ALWAYS_INLINE void Enter(ThreadState* ts, const void* site) {
+    // Before SetSignalState's fence, like the call: a reader or handler that sees the
+    // new state sees this call's site, entry time and count.
+    __atomic_store_n(&ts->live.site, reinterpret_cast<uintptr_t>(site), __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.entry_time_ns, core::CoarseRealtimeNs(), __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->live.calls, ts->live.calls + 1, __ATOMIC_RELAXED);
+    SetSignalState(ts, state_, call_);
+  }
+
   // The thread record back to "not in MPI" (fields zero, root -1); one generation step
   // that also covers the operation records the Post hook changed.
   MPIDBG_ALWAYS_INLINE void Unpublish() {
@@ -489,6 +526,7 @@ class CallScope {
   bool light_ = false;
   bool live_op_ = false;  // SetFlightEntry: the op goes in the live words
   bool fortran_ = false;  // MarkFortran
+  bool drained_ = false;  // RecordsWhilePaused
   uint8_t extras_ = 0;
   CallDetail detail_;
 };

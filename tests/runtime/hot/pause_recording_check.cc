@@ -3,12 +3,17 @@
 // them is recorded — no communicator record, no traffic count, no pending request, no
 // call counted in the thread's live words; the live words publish the pauses; pauses
 // nest; a resume without a pause is refused; once resumed the same calls are recorded
-// again.
+// again. Requests pending at a pause (rt/hot/pause_drain.h) are collected all the same by
+// the paused thread's completion calls that name them — a few, more than the pause
+// notes by handle, a persistent request's start, a free — and once they are, the
+// thread's completion calls go unrecorded again.
 // Usage: pause_recording_check <mpich|openmpi>.
 #include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>
+
+#include <vector>
 
 #include "mpidbg/runtime_api.h"
 #include "rt_check.h"
@@ -69,6 +74,71 @@ int PostsUnder(int tag) {
   return n;
 }
 
+// Requests under `tag` a reader finds pending: not freed, not a persistent request at rest.
+int PendingUnder(int tag) {
+  int n = 0;
+  for (const mpidbg_operation_record* op : rtcheck::Operations()) {
+    const uint32_t at_rest = MPIDBG_REC_FREED | MPIDBG_OPERATION_INACTIVE;
+    n += op->tag == tag && (op->hdr.flags & at_rest) == 0;
+  }
+  return n;
+}
+
+// `n` receives under `tag` posted (recorded), then paused: the matching sends, and the
+// receives collected with MPI_Waitall. The receives' Waitall is recorded (one call) and
+// leaves nothing pending, the sends' only when the pause noted too many requests to
+// name them (`every`); a paused exchange after it is not recorded any more.
+void CheckPendingAtPauseCollected(int n, int tag, bool every) {
+  const int peer = 1 - rtcheck::g_rank;
+  std::vector<int> in(n, -1), out(n, 60 + rtcheck::g_rank);
+  std::vector<MPI_Request> recv(n), send(n);
+  for (int i = 0; i < n; ++i) MPI_Irecv(&in[i], 1, MPI_INT, peer, tag, MPI_COMM_WORLD, &recv[i]);
+  RT_CHECK_EQ(PendingUnder(tag), n);
+  RT_CHECK_EQ(g_pause(), 1);
+  const uint64_t calls_before = CallsMade();
+  for (int i = 0; i < n; ++i) MPI_Isend(&out[i], 1, MPI_INT, peer, tag, MPI_COMM_WORLD, &send[i]);
+  RT_CHECK_EQ(MPI_Waitall(n, send.data(), MPI_STATUSES_IGNORE), MPI_SUCCESS);  // none noted
+  const uint64_t recorded = every ? 1 : 0;
+  RT_CHECK_EQ(CallsMade(), calls_before + recorded);
+  RT_CHECK_EQ(PendingUnder(tag), n);
+  RT_CHECK_EQ(MPI_Waitall(n, recv.data(), MPI_STATUSES_IGNORE), MPI_SUCCESS);
+  RT_CHECK_EQ(in[n - 1], 60 + peer);
+  RT_CHECK_EQ(CallsMade(), calls_before + recorded + 1);
+  RT_CHECK_EQ(PendingUnder(tag), 0);
+  MPI_Comm dup = Exchange(tag + 1);  // nothing noted any more: a plain pause
+  RT_CHECK_EQ(CallsMade(), calls_before + recorded + 1);
+  RT_CHECK_EQ(PostsUnder(tag + 1), 0);
+  MPI_Comm_free(&dup);
+  RT_CHECK_EQ(g_resume(), 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// A persistent receive started before the pause, completed with MPI_Wait while paused:
+// at rest afterwards. A receive posted before it and freed while paused: gone (an orphan).
+void CheckPersistentAndFreedAtPause(int tag) {
+  const int peer = 1 - rtcheck::g_rank;
+  int in = -1, out = 80 + rtcheck::g_rank, spare = -1;
+  MPI_Request persistent = MPI_REQUEST_NULL, freed = MPI_REQUEST_NULL, send = MPI_REQUEST_NULL;
+  MPI_Recv_init(&in, 1, MPI_INT, peer, tag, MPI_COMM_WORLD, &persistent);
+  MPI_Start(&persistent);
+  MPI_Irecv(&spare, 1, MPI_INT, peer, tag + 1, MPI_COMM_WORLD, &freed);
+  RT_CHECK_EQ(PendingUnder(tag), 1);
+  RT_CHECK_EQ(PendingUnder(tag + 1), 1);
+  RT_CHECK_EQ(g_pause(), 1);
+  MPI_Isend(&out, 1, MPI_INT, peer, tag, MPI_COMM_WORLD, &send);
+  RT_CHECK_EQ(MPI_Wait(&persistent, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  MPI_Wait(&send, MPI_STATUS_IGNORE);
+  RT_CHECK_EQ(in, 80 + peer);
+  RT_CHECK_EQ(MPI_Request_free(&freed), MPI_SUCCESS);
+  RT_CHECK_EQ(PendingUnder(tag), 0);
+  RT_CHECK_EQ(PendingUnder(tag + 1), 0);
+  RT_CHECK_EQ(g_resume(), 0);
+  // The freed receive is still MPI's to match: the peer's send completes it.
+  MPI_Send(&out, 1, MPI_INT, peer, tag + 1, MPI_COMM_WORLD);
+  MPI_Request_free(&persistent);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 void CheckRefusedResume() {
   RT_CHECK_EQ(g_resume(), -1);
 }
@@ -107,7 +177,9 @@ void CheckResumedCallsRecorded() {
   const uint64_t job_id = rtcheck::CommJobId(U64(dup));
   RT_CHECK(job_id != 0);
   RT_CHECK(CallsMade() >= calls_before + 4);  // dup, Irecv, Isend, Waitall
-  RT_CHECK_EQ(PostsUnder(72), 2);
+  if (MyThread() != nullptr && MyThread()->flight_capacity != 0) {
+    RT_CHECK_EQ(PostsUnder(72), 2);  // entries stay after completion; records do not
+  }
   const int peer = 1 - rtcheck::g_rank;
   const traffic::Counts c = traffic::CountsOf(job_id, peer, 72);
   RT_CHECK_EQ(c.found, 1);
@@ -129,6 +201,9 @@ int main(int argc, char** argv) {
     CheckRefusedResume();
     CheckPausedCallsUnrecorded();
     CheckResumedCallsRecorded();
+    CheckPendingAtPauseCollected(2, 73, false);
+    CheckPendingAtPauseCollected(40, 75, true);  // more than a pause notes by handle
+    CheckPersistentAndFreedAtPause(77);
   }
   const int rc = rtcheck::Finish("pause_recording_check");
   MPI_Finalize();

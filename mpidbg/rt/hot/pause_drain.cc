@@ -1,0 +1,46 @@
+// pause_drain.cc — see pause_drain.h. Runs at a pause and in the completion calls a
+// paused thread makes while requests from before its pause are pending: off the
+// recording path.
+#include "rt/hot/pause_drain.h"
+
+#include "rt/handle_widening.h"
+#include "rt/hot/flight_ring.h"
+#include "rt/hot/operation_registry.h"
+
+namespace mpidbg::rt {
+
+void NotePausePending(ThreadState* ts) {
+  uint64_t* const out = ts->pause_drain_requests;
+  const int posted = PostedFlightRequests(ts, out, kPauseDrainMax);
+  const int room = posted < kPauseDrainMax ? kPauseDrainMax - posted : 0;
+  const int recorded = PendingOperationRequests(out + (kPauseDrainMax - room), room);
+  const int n = posted + recorded;
+  ts->pause_drain = n <= kPauseDrainMax ? n : kPauseDrainEvery;
+}
+
+bool NamesPausePending(const ThreadState* ts, const MPI_Request* requests, int count) {
+  if (ts->pause_drain == kPauseDrainEvery) return true;
+  if (requests == nullptr) return false;
+  for (int i = 0; i < count; ++i) {
+    const uint64_t h = HandleToU64(requests[i]);
+    for (int j = 0; j < ts->pause_drain; ++j) {
+      if (ts->pause_drain_requests[j] == h) return true;
+    }
+  }
+  return false;
+}
+
+void DropCollectedPausePending(ThreadState* ts) {
+  if (ts->pause_drain == kPauseDrainEvery) {
+    NotePausePending(ts);
+    return;
+  }
+  int kept = 0;
+  for (int j = 0; j < ts->pause_drain; ++j) {
+    const uint64_t h = ts->pause_drain_requests[j];
+    if (FindFlight(h) != nullptr || OperationRequestPending(h)) ts->pause_drain_requests[kept++] = h;
+  }
+  ts->pause_drain = kept;
+}
+
+}  // namespace mpidbg::rt
