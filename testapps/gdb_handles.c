@@ -6,8 +6,13 @@
  * datatype, a group, a user op, a communicator error handler, an info with two keys, a
  * window named "gdb_win", a status filled by a self send-receive, an Issend of 10 ints
  * to the right neighbour with tag 200 and an Irecv from the right neighbour with tag 300
- * on the dup (nobody sends or receives those tags: both stay pending). Then it prints
- * "rank N ready" and sleeps outside MPI until killed. */
+ * on the dup (nobody sends or receives those tags: both stay pending). A second thread
+ * pauses the runtime's recording (mpidbg_pause_recording, looked up by name: without the
+ * runtime it is not there) and sleeps. Then it prints "rank N ready" and sleeps outside
+ * MPI until killed. */
+#include <dlfcn.h>
+#include <pthread.h>
+
 #include "scenario_common.h"
 
 /* Globals: a debugger finds them whatever frame the process stopped in. */
@@ -32,6 +37,17 @@ static int window_memory[64];
 static void int_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
   (void)type;
   for (int i = 0; i < *len; ++i) ((int*)inout)[i] += ((int*)in)[i];
+}
+
+static int paused_thread_ready;
+
+static void* paused_thread(void* arg) {
+  (void)arg;
+  int (*pause_recording)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "mpidbg_pause_recording");
+  if (pause_recording != NULL) pause_recording();
+  __atomic_store_n(&paused_thread_ready, 1, __ATOMIC_RELEASE);
+  for (;;) sleep(1);
+  return NULL;
 }
 
 static void on_error(MPI_Comm* comm, int* code, ...) {
@@ -78,6 +94,11 @@ int main(int argc, char** argv) {
 
   MPI_Issend(send_buf, 10, MPI_INT, (rank + 1) % size, 200, MPI_COMM_WORLD, &pending_send);
   MPI_Irecv(recv_buf, 10, MPI_INT, (rank + 1) % size, 300, dup_comm, &pending_recv);
+
+  pthread_t paused;
+  if (pthread_create(&paused, NULL, paused_thread, NULL) == 0) {
+    while (!__atomic_load_n(&paused_thread_ready, __ATOMIC_ACQUIRE)) usleep(1000);
+  }
 
   scenario_ready(rank);
   scenario_spin_outside_mpi();

@@ -62,7 +62,9 @@ def common(flavour, source):
             r"^    MPI_Irecv\(source=2, tag=300, comm=dup_of_world\) 40 bytes MPI_INT x10, "
             r"pending",
         ],
-        "threads": [r"^threads: 1$", r"not in MPI"],
+        # The main thread, and one that paused the runtime's recording.
+        "threads": [r"^threads: 2$", r"not in MPI", r"recording paused by the program: its "
+                    r"MPI calls are not recorded \(0 recorded so far\); see its stack"],
         "info": [
             r"^launcher: %s" % launcher,
             r"rank 1 of 4 \(MPI rank 1\)",

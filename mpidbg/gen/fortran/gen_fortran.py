@@ -21,7 +21,9 @@ publishes, calls the library's own definition of the same Fortran name
 (rt/fortran/fortran_entry.h) with the caller's arguments, converts what the call wrote
 (handles, statuses, flags, indices) and runs the Post hook with the error code. Nested
 in another MPI call (MPICH's Fortran layer calls the C MPI_* functions, which the
-runtime also wraps) only the outermost records, so a call is counted once.
+runtime also wraps) only the outermost records, so a call is counted once. A paused
+thread's calls go straight to the library too, apart from what a `drains` category
+records (gen_wrappers.py), which the Fortran wrapper tests on the Fortran handles.
 
 The C view exists only for the parameters a role expression (or a length fact) reads;
 the others are only forwarded (one address each; a CHARACTER argument also its hidden
@@ -318,6 +320,23 @@ def entry_names(call, has_choice):
     return names
 
 
+def nested_test(call):
+    """When the wrapper passes the call straight to the library: a nested call, or a
+    paused one; for a drains category (gen_wrappers.py), one naming no request pending at
+    the pause, its handles read from the Fortran arguments (<name>_f, an INTEGER each)."""
+    if not call["drains"]:
+        return "!scope_.outermost()"
+    roles = dict(call["roles"])
+    requests = roles.get("requests", roles.get("request"))
+    count = roles.get("count") if "requests" in roles else None
+    for expr in (requests, count):
+        if expr is not None and not re.fullmatch(r"[A-Za-z_]\w*", expr):
+            raise DefError(f"{call['name']}: a drains role must name a parameter: '{expr}'")
+    count_f = f"*{count}_f" if count else "1"
+    return (f"!scope_.outermost() &&\n      !scope_.RecordsWhilePausedFortran(site_, {requests}_f, "
+            f"{count_f})")
+
+
 def emit_body(call, w, fn_name):
     """A static function with the wrapper's body; each exported name calls it."""
     state = STATES[call["state"]]
@@ -329,7 +348,7 @@ def emit_body(call, w, fn_name):
         f"  using Next = void (*)({w.arg_types()});",
         "  Next next_ = reinterpret_cast<Next>(rt::FortranNext(entry_));",
         f"  rt::CallScope scope_(MPIDBG_CALL_{call['name']}, {state}, site_);",
-        "  if (!scope_.outermost()) {",
+        f"  if ({nested_test(call)}) {{",
         f"    next_({fwd_user});",
         "    return;",
         "  }",

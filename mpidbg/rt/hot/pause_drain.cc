@@ -18,14 +18,29 @@ void NotePausePending(ThreadState* ts) {
   ts->pause_drain = n <= kPauseDrainMax ? n : kPauseDrainEvery;
 }
 
+namespace {
+bool Noted(const ThreadState* ts, uint64_t request) {
+  for (int j = 0; j < ts->pause_drain; ++j) {
+    if (ts->pause_drain_requests[j] == request) return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool NamesPausePending(const ThreadState* ts, const MPI_Request* requests, int count) {
   if (ts->pause_drain == kPauseDrainEvery) return true;
   if (requests == nullptr) return false;
   for (int i = 0; i < count; ++i) {
-    const uint64_t h = HandleToU64(requests[i]);
-    for (int j = 0; j < ts->pause_drain; ++j) {
-      if (ts->pause_drain_requests[j] == h) return true;
-    }
+    if (Noted(ts, HandleToU64(requests[i]))) return true;
+  }
+  return false;
+}
+
+bool NamesPausePendingFortran(const ThreadState* ts, const MPI_Fint* requests, int count) {
+  if (ts->pause_drain == kPauseDrainEvery) return true;
+  if (requests == nullptr) return false;
+  for (int i = 0; i < count; ++i) {
+    if (Noted(ts, HandleToU64(PMPI_Request_f2c(requests[i])))) return true;
   }
   return false;
 }

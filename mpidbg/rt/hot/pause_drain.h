@@ -19,10 +19,12 @@
 // More than kPauseDrainMax pending: every completion call of the paused thread runs
 // recorded, and after each the pending requests are noted again, until they fit.
 //
-// Not covered: requests posted while paused (unknown, as every paused call), the Fortran
-// bindings' completion calls (they convert their handles after the nesting test), and a
-// noted request another thread collects (MPI_THREAD_MULTIPLE): it stays noted until the
-// last resume, costing only the comparison.
+// The Fortran bindings' completion calls do the same with their handles
+// (CallScope::RecordsWhilePausedFortran, gen/fortran/gen_fortran.py).
+//
+// Not covered: requests posted while paused (unknown, as every paused call), and a noted
+// request another thread collects (MPI_THREAD_MULTIPLE): it stays noted until the last
+// resume, or until the paused thread collects a request MPI gave its handle.
 #ifndef MPIDBG_RT_HOT_PAUSE_DRAIN_H
 #define MPIDBG_RT_HOT_PAUSE_DRAIN_H
 

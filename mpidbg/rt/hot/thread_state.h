@@ -211,9 +211,10 @@ struct ThreadState {
 };
 
 // A paused thread's completion call (rt/hot/pause_drain.cc, out of line): whether one of
-// its `count` requests is one the pause noted; and, after such a call ran recorded, the
-// noted requests it collected dropped.
+// its `count` requests (C handles, or a Fortran binding's) is one the pause noted; and,
+// after such a call ran recorded, the noted requests it collected dropped.
 bool NamesPausePending(const ThreadState* ts, const MPI_Request* requests, int count);
+bool NamesPausePendingFortran(const ThreadState* ts, const MPI_Fint* requests, int count);
 void DropCollectedPausePending(ThreadState* ts);
 
 // The slow half of CurrentThread (thread_setup.cc).
@@ -366,13 +367,12 @@ class CallScope {
   // and test unless the pause noted requests.
   MPIDBG_ALWAYS_INLINE bool RecordsWhilePaused(const void* site, const MPI_Request* requests,
                                                int count) {
-    ThreadState* const ts = ts_;
-    if (ts == nullptr || __builtin_expect(ts->pause_drain == 0, 1)) return false;
-    if (ts->depth != ts->paused + 1 || !NamesPausePending(ts, requests, count)) return false;
-    outer_ = true;
-    drained_ = true;
-    Enter(ts, site);
-    return true;
+    return PausedWithNotes() && Drain(site, NamesPausePending(ts_, requests, count));
+  }
+  // The same for a Fortran binding's request handles.
+  MPIDBG_ALWAYS_INLINE bool RecordsWhilePausedFortran(const void* site, const MPI_Fint* requests,
+                                                      int count) {
+    return PausedWithNotes() && Drain(site, NamesPausePendingFortran(ts_, requests, count));
   }
   int32_t call() const { return call_; }
   ThreadState* thread() const { return ts_; }
@@ -485,6 +485,21 @@ class CallScope {
 
  private:
   enum : uint8_t { kRequests = 1, kRich = 2 };
+
+  // A paused thread (not nested in another MPI call) whose pause noted requests.
+  MPIDBG_ALWAYS_INLINE bool PausedWithNotes() const {
+    const ThreadState* const ts = ts_;
+    return ts != nullptr && __builtin_expect(ts->pause_drain != 0, 0) &&
+           ts->depth == ts->paused + 1;
+  }
+  // RecordsWhilePaused once it knows whether the call names a noted request.
+  MPIDBG_ALWAYS_INLINE bool Drain(const void* site, bool names_noted) {
+    if (!names_noted) return false;
+    outer_ = true;
+    drained_ = true;
+    Enter(ts_, site);
+    return true;
+  }
 
   // An outermost call begins: its site, entry time and count, then call and state.
   MPIDBG_ALWAYS_INLINE void Enter(ThreadState* ts, const void* site) {

@@ -67,6 +67,15 @@ expect('void mpi_init_(MPI_Fint* ierr_f)' in text, "mpi_init_ signature")
 expect('void mpi_comm_set_name_(MPI_Fint* comm_f, const char* comm_name_f, MPI_Fint* ierr_f, '
        'size_t comm_name_len_f)' in text, "hidden string length")
 expect(text.count("scope_.Publish();") == text.count("static void Fortran_"), "every body publishes")
+# A paused thread's completion calls test their Fortran handles against the pause's notes.
+for body, args in (("Fortran_MPI_Waitall_legacy", "array_of_requests_f, *count_f"),
+                   ("Fortran_MPI_Wait_f08", "request_f, 1"),
+                   ("Fortran_MPI_Request_free_legacy", "request_f, 1")):
+    start = text.find(f"static void {body}(")
+    expect(start >= 0 and f"RecordsWhilePausedFortran(site_, {args})" in text[start:start + 600],
+           f"{body} does not record while paused")
+expect("RecordsWhilePausedFortran" not in text[text.find("static void Fortran_MPI_Isend_legacy("):]
+       .split("\n}\n")[0], "a post records while paused")
 expect(not [l for l in names.splitlines() if l.startswith("-")],
        f"calls left without Fortran wrappers: {[l for l in names.splitlines() if l.startswith('-')]}")
 

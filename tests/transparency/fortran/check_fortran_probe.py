@@ -113,6 +113,7 @@ def parse_report(out):
                               r"count=(-?\d+)$", out, re.M),
         "received": re.findall(r"^probe: received tag (\d+) from 1: (\d+)$", out, re.M),
         "live_after": re.findall(r"^probe: live after (\S+) (\d+)$", out, re.M),
+        "pending": re.findall(r"^probe: pending tag (\d+): (\d+)$", out, re.M),
         "counts": [(int(o), int(c)) for o, c in re.findall(
             r"^probe: live operation records (\d+), communicator records (\d+)$", out, re.M)],
     }
@@ -182,6 +183,17 @@ def check_received(received, should_see, problems):
                             f"expected {want}")
 
 
+def check_paused(pending, should_see, problems):
+    """Tag 17: a receive posted before a pause and collected by MPI_Wait while paused
+    (runtime_api.h): not pending afterwards when the receive and the wait are seen (the
+    paused wait still recorded: rt/hot/pause_drain.h)."""
+    if len(pending) != 1:
+        problems.append("the probe's report of a request collected while paused is incomplete")
+    for tag, n in pending:
+        if {"MPI_Irecv", "MPI_Wait"} <= should_see and n != "0":
+            problems.append(f"tag {tag}: {n} requests pending after a paused MPI_Wait collected them")
+
+
 def check_watched(watched, rule, problems):
     """Calls watched from another thread while the peer was late: a seen blocking call
     shows as BLOCKED with what WATCHED says."""
@@ -238,6 +250,7 @@ def main():
     check_calls(r["calls"], should_see, problems)
     check_process(r, should_see, problems)
     check_received(r["received"], should_see, problems)
+    check_paused(r["pending"], should_see, problems)
     check_watched(r["watched"], rule, problems)
     check_fortran_indices(r["f2c"], should_see, problems)
     used, missing = [], []

@@ -37,6 +37,14 @@ program probe_f08
       import :: c_int
       integer(c_int), value :: what, findex
     end subroutine
+    subroutine tp_rt_pause() bind(C, name="tp_rt_pause")
+    end subroutine
+    subroutine tp_rt_resume() bind(C, name="tp_rt_resume")
+    end subroutine
+    subroutine tp_rt_pending(tag) bind(C, name="tp_rt_pending")
+      import :: c_int
+      integer(c_int), value :: tag
+    end subroutine
   end interface
 
   integer :: rank, size, peer, total, one, idx, outcount, indices(2)
@@ -258,6 +266,15 @@ program probe_f08
   call tp_rt_begin()
   call MPI_Info_free(info)
   call probe_done('MPI_Info_free')
+
+  ! A receive posted before a pause and collected while paused: the paused MPI_Wait
+  ! that names it is still recorded, so it does not stay pending.
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, peer, 17, MPI_COMM_WORLD, req)
+  call tp_rt_pause()
+  call MPI_Send(sbuf, 4, MPI_INTEGER, peer, 17, MPI_COMM_WORLD)
+  call MPI_Wait(req, status)
+  call tp_rt_resume()
+  call tp_rt_pending(17)
 
   call tp_rt_begin()
   call MPI_Finalize()

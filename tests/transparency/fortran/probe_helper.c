@@ -15,6 +15,12 @@
  *   tp_rt_live(name)           print how many operation records are live after the
  *                              completion call <name> (0 when the runtime retired
  *                              every request the call completed)
+ *   tp_rt_pause(), tp_rt_resume()
+ *                              mpidbg_pause_recording() / mpidbg_resume_recording() of
+ *                              the runtime, looked up by name (nothing without it)
+ *   tp_rt_pending(tag)         print "pending tag T: N", the requests under tag T a
+ *                              debugger finds pending: operation records neither freed
+ *                              nor at rest, and POSTED entries of every flight ring
  *   tp_rt_watch(name)          start a thread that watches this thread (its record with
  *                              its live words, as a debugger shows it) until it shows
  *                              the call <name> as BLOCKED (at most 10 s)
@@ -149,6 +155,50 @@ void tp_rt_live(const char* name) {
   if (!reporter()) return;
   const mpidbg_root* r = root();
   printf("probe: live after %s %u\n", name, r != NULL ? r->operations.live_count : 0u);
+  fflush(stdout);
+}
+
+static void toggle(const char* name) {
+  int (*fn)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, name);
+  if (fn != NULL) fn();
+}
+
+void tp_rt_pause(void) { toggle("mpidbg_pause_recording"); }
+void tp_rt_resume(void) { toggle("mpidbg_resume_recording"); }
+
+static int g_pending;
+
+static int count_pending_record(const mpidbg_record_header* h, const void* arg) {
+  const mpidbg_operation_record* op = (const mpidbg_operation_record*)h;
+  const uint32_t at_rest = MPIDBG_REC_FREED | MPIDBG_OPERATION_INACTIVE;
+  g_pending += op->tag == *(const int*)arg && (op->hdr.flags & at_rest) == 0;
+  return 0;
+}
+
+/* A ring's entry at position p holds post p only while its seq is 2 * (p + 1) (records.h). */
+static int count_pending_entries(const mpidbg_record_header* h, const void* arg) {
+  const mpidbg_thread_record* t = (const mpidbg_thread_record*)h;
+  const mpidbg_flight_entry* entries = (const mpidbg_flight_entry*)(uintptr_t)t->flight_entries;
+  const uint64_t head = t->flight_head, capacity = t->flight_capacity;
+  if (entries == NULL || capacity == 0) return 0;
+  for (uint64_t p = head > capacity ? head - capacity : 0; p < head; ++p) {
+    const mpidbg_flight_entry* e = &entries[p % capacity];
+    if (e->seq == (uint32_t)(2 * (p + 1)) && e->state == MPIDBG_FLIGHT_POSTED && e->request != 0) {
+      g_pending += e->tag == *(const int*)arg;
+    }
+  }
+  return 0;
+}
+
+void tp_rt_pending(int tag) {
+  if (!reporter()) return;
+  const mpidbg_root* r = root();
+  g_pending = 0;
+  if (r != NULL) {
+    walk(&r->operations, count_pending_record, &tag);
+    walk(&r->threads, count_pending_entries, &tag);
+  }
+  printf("probe: pending tag %d: %d\n", tag, g_pending);
   fflush(stdout);
 }
 

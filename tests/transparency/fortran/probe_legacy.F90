@@ -42,6 +42,14 @@ program probe_legacy
       import :: c_int
       integer(c_int), value :: what, findex
     end subroutine
+    subroutine tp_rt_pause() bind(C, name="tp_rt_pause")
+    end subroutine
+    subroutine tp_rt_resume() bind(C, name="tp_rt_resume")
+    end subroutine
+    subroutine tp_rt_pending(tag) bind(C, name="tp_rt_pending")
+      import :: c_int
+      integer(c_int), value :: tag
+    end subroutine
   end interface
 
   integer :: ierr, rank, size, peer, newcomm, dupcomm, idupcomm, vtype, group, subgroup, info
@@ -267,6 +275,15 @@ program probe_legacy
   call tp_rt_begin()
   call MPI_Info_free(info, ierr)
   call probe_done('MPI_Info_free')
+
+  ! A receive posted before a pause and collected while paused: the paused MPI_Wait
+  ! that names it is still recorded, so it does not stay pending.
+  call MPI_Irecv(rbuf, 4, MPI_INTEGER, peer, 17, MPI_COMM_WORLD, req, ierr)
+  call tp_rt_pause()
+  call MPI_Send(sbuf, 4, MPI_INTEGER, peer, 17, MPI_COMM_WORLD, ierr)
+  call MPI_Wait(req, status, ierr)
+  call tp_rt_resume()
+  call tp_rt_pending(17)
 
   call tp_rt_begin()
   call MPI_Finalize(ierr)
