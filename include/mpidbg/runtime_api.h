@@ -31,9 +31,10 @@ int mpidbg_thread_mpi_state(int32_t* call);
  * recorded. For measuring what recording costs inside one process (bench/mpi_bench.c
  * times batches paused and recording in turn); call both outside MPI calls, between
  * MPI_Init and MPI_Finalize. A request posted while paused is unknown to a debugger.
- * Requests pending when the thread pauses are collected all the same: a completion call
- * (MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel) the paused thread makes that names
- * one of them is recorded, so none stays pending in a debugger's view. The
+ * Requests the thread posted that are pending when it pauses are collected all the same:
+ * a completion call (MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel) the paused
+ * thread makes that names one of them is recorded, so none stays pending in a debugger's
+ * view. The
  * pauses are published in the thread's live words (records.h, `paused`), so a debugger
  * knows the thread's state is not recorded (mpidbg reads it from the thread's stack).
  * Returns the thread's pauses after the call; -1 when the thread's state could not be

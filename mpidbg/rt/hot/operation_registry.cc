@@ -232,11 +232,12 @@ bool Collectable(const mpidbg_operation_record* rec) {
 }
 }  // namespace
 
-int PendingOperationRequests(uint64_t* out, int max) {
+int PendingOperationRequests(uint64_t tid, uint64_t* out, int max) {
   core::MaybeSpinGuard guard(g_lock);
   int n = 0;
   g_requests.ForEach([&](const core::RequestIndex::Entry& e) {
-    if (!Collectable(RequestAt(e.record))) return;
+    const mpidbg_operation_record* rec = RequestAt(e.record);
+    if (!Collectable(rec) || rec->tid != tid) return;
     if (n < max) out[n] = e.key;
     ++n;
   });

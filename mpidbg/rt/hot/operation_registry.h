@@ -74,9 +74,9 @@ void TrackRequestPair(uint64_t request, const OperationDescription& main,
 mpidbg_operation_record* FindOperationRecord(uint64_t request);
 // Requests a completion still has to collect: recorded, not freed, and not a persistent
 // request at rest (MPIDBG_OPERATION_INACTIVE). For a pause (rt/hot/pause_drain.h): the
-// handles of all of them, the first `max` into `out`, and how many there are; whether
-// one request is such.
-int PendingOperationRequests(uint64_t* out, int max);
+// handles of those the thread `tid` posted (or started), the first `max` into `out`, and
+// how many there are; whether one request is such.
+int PendingOperationRequests(uint64_t tid, uint64_t* out, int max);
 bool OperationRequestPending(uint64_t request);
 // Looks up n requests under one lock acquisition.
 void FindOperationRecords(const uint64_t* requests, int n, mpidbg_operation_record** out);

@@ -13,7 +13,7 @@ void NotePausePending(ThreadState* ts) {
   uint64_t* const out = ts->pause_drain_requests;
   const int posted = PostedFlightRequests(ts, out, kPauseDrainMax);
   const int room = posted < kPauseDrainMax ? kPauseDrainMax - posted : 0;
-  const int recorded = PendingOperationRequests(out + (kPauseDrainMax - room), room);
+  const int recorded = PendingOperationRequests(ts->tid, out + (kPauseDrainMax - room), room);
   const int n = posted + recorded;
   ts->pause_drain = n <= kPauseDrainMax ? n : kPauseDrainEvery;
 }

@@ -6,8 +6,8 @@
 // stay pending for good: in a debugger's view (a hung job would show a receive nothing
 // waits for) and in the runtime's own records (its flight entry carried into an
 // operation record when its ring comes round). So the first pause notes the requests
-// pending then (NotePausePending: the thread's flight ring, and every request record a
-// completion has yet to collect), and a completion call — a wrapper whose category is
+// the thread posted (or started) that are pending then (NotePausePending: its flight
+// ring's, and its request records a completion has yet to collect), and a completion call — a wrapper whose category is
 // declared `drains` (gen/gen_wrappers.py: the Wait and Test families, MPI_Request_free,
 // MPI_Cancel) — that the paused thread makes outside any other MPI call and that names
 // one of them runs recorded, as if the thread were not paused
@@ -22,9 +22,13 @@
 // The Fortran bindings' completion calls do the same with their handles
 // (CallScope::RecordsWhilePausedFortran, gen/fortran/gen_fortran.py).
 //
-// Not covered: requests posted while paused (unknown, as every paused call), and a noted
-// request another thread collects (MPI_THREAD_MULTIPLE): it stays noted until the last
-// resume, or until the paused thread collects a request MPI gave its handle.
+// Not covered: requests posted while paused (unknown, as every paused call); a request
+// another thread posted that the paused thread collects (a thread usually collects its
+// own, and under MPI_THREAD_MULTIPLE, where every request has a record, noting all of
+// them would have a paused thread record every completion call whenever more than
+// kPauseDrainMax were pending anywhere); and a noted request another thread collects:
+// it stays noted until the last resume, or until the paused thread collects a request
+// MPI gave its handle.
 #ifndef MPIDBG_RT_HOT_PAUSE_DRAIN_H
 #define MPIDBG_RT_HOT_PAUSE_DRAIN_H
 

@@ -6,10 +6,12 @@
 // again. Requests pending at a pause (rt/hot/pause_drain.h) are collected all the same by
 // the paused thread's completion calls that name them — a few, more than the pause
 // notes by handle, a persistent request's start, a free — and once they are, the
-// thread's completion calls go unrecorded again.
+// thread's completion calls go unrecorded again. Requests another thread posted are not
+// the pausing thread's to collect: a pause leaves them unnoted (MPI_THREAD_SERIALIZED).
 // Usage: pause_recording_check <mpich|openmpi>.
 #include <dlfcn.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -139,6 +141,38 @@ void CheckPersistentAndFreedAtPause(int tag) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Another thread posts `n` receives under `tag` (more than a pause notes by handle) and
+// stops; this thread pauses, and its paused exchange stays unrecorded: the pause noted
+// none of them. Resumed, it collects them.
+void CheckOtherThreadsRequestsNotNoted(int n, int tag) {
+  struct Posts {
+    int n, tag;
+    std::vector<int> in;
+    std::vector<MPI_Request> req;
+  } posts{n, tag, std::vector<int>(n, -1), std::vector<MPI_Request>(n)};
+  pthread_t t;
+  RT_CHECK_EQ(pthread_create(&t, nullptr, [](void* arg) -> void* {
+    auto* p = static_cast<Posts*>(arg);
+    for (int i = 0; i < p->n; ++i) {
+      MPI_Irecv(&p->in[i], 1, MPI_INT, 1 - rtcheck::g_rank, p->tag, MPI_COMM_WORLD, &p->req[i]);
+    }
+    return nullptr;
+  }, &posts), 0);
+  pthread_join(t, nullptr);
+  RT_CHECK_EQ(PendingUnder(tag), n);
+  RT_CHECK_EQ(g_pause(), 1);
+  const uint64_t calls_before = CallsMade();
+  MPI_Comm dup = Exchange(tag + 1);
+  RT_CHECK_EQ(CallsMade(), calls_before);
+  MPI_Comm_free(&dup);
+  RT_CHECK_EQ(g_resume(), 0);
+  std::vector<int> out(n, 90);
+  for (int i = 0; i < n; ++i) MPI_Send(&out[i], 1, MPI_INT, 1 - rtcheck::g_rank, tag, MPI_COMM_WORLD);
+  RT_CHECK_EQ(MPI_Waitall(n, posts.req.data(), MPI_STATUSES_IGNORE), MPI_SUCCESS);
+  RT_CHECK_EQ(PendingUnder(tag), 0);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 void CheckRefusedResume() {
   RT_CHECK_EQ(g_resume(), -1);
 }
@@ -192,7 +226,9 @@ void CheckResumedCallsRecorded() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  RT_CHECK(provided >= MPI_THREAD_SERIALIZED);
   MPI_Comm_rank(MPI_COMM_WORLD, &rtcheck::g_rank);
   g_pause = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_pause_recording"));
   g_resume = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_resume_recording"));
@@ -204,6 +240,7 @@ int main(int argc, char** argv) {
     CheckPendingAtPauseCollected(2, 73, false);
     CheckPendingAtPauseCollected(40, 75, true);  // more than a pause notes by handle
     CheckPersistentAndFreedAtPause(77);
+    CheckOtherThreadsRequestsNotNoted(40, 79);
   }
   const int rc = rtcheck::Finish("pause_recording_check");
   MPI_Finalize();
