@@ -34,7 +34,8 @@ int mpidbg_thread_mpi_state(int32_t* call);
  * Requests the thread posted that are pending when it pauses are collected all the same:
  * a completion call (MPI_Wait*, MPI_Test*, MPI_Request_free, MPI_Cancel) the paused
  * thread makes that names one of them is recorded, so none stays pending in a debugger's
- * view. The
+ * view. MPI_Init, MPI_Init_thread and MPI_Finalize are recorded paused or not (the
+ * runtime's setup, and its reports and final state). The
  * pauses are published in the thread's live words (records.h, `paused`), so a debugger
  * knows the thread's state is not recorded (mpidbg reads it from the thread's stack).
  * Returns the thread's pauses after the call; -1 when the thread's state could not be

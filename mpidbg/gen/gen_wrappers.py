@@ -5,7 +5,7 @@ usage: gen_wrappers.py --def categories.def --def mpi_calls.def [--def more.def 
                       --call-ids call_ids.h --out wrappers.cc
 
 Besides call lines, a .def file may hold directives:
-  @category name | HookSuffix | ArgsStruct | field, field, ... [| [facts [comm]] [drains]]
+  @category name | HookSuffix | ArgsStruct | field, field, ... [| [facts [comm]] [drains|unpaused]]
       declares a category: its wrappers call PreHookSuffix/PostHookSuffix with an
       ArgsStruct whose fields the roles may name (a dotted field names a member's member).
       The hooks get the call scope, or with `facts` only the call's facts by value
@@ -14,7 +14,9 @@ Besides call lines, a .def file may hold directives:
       `facts comm` the Pre hook returns the communicator the call publishes (CallComm),
       and the wrapper hands it to the scope. With `drains` a call of a paused thread
       that names a request pending at the pause (its `requests` field, with `count` or
-      one, or its `request` field) is recorded all the same (rt/hot/pause_drain.h)
+      one, or its `request` field) is recorded all the same (rt/hot/pause_drain.h); with
+      `unpaused` a paused thread's call is recorded always (the runtime's setup and
+      final reports: MPI_Init, MPI_Finalize)
   @include rt/some_hooks.h
       a header the generated file includes (where a category's hooks are declared, or
       defined inline: the hooks of the per-message categories are, so the compiler
@@ -25,7 +27,7 @@ Besides call lines, a .def file may hold directives:
 Every wrapper enters a per-thread call scope (call id, thread state), runs its
 category's Pre hook, publishes the call in the thread record, calls PMPI_<name>, runs
 the Post hook and returns the PMPI result. Nested calls go straight to PMPI, and so do
-a paused thread's (apart from what `drains` records). The scope
+a paused thread's (apart from what `drains` and `unpaused` record). The scope
 and the argument struct are locals of the wrapper: an inline hook that hands their
 address to out-of-line code makes the compiler keep both in memory for the whole
 wrapper (mpidbg/doc/hot_path.md, "How the per-message path is built").
@@ -73,12 +75,13 @@ def parse_directive(line, where, state):
         cols = [c.strip() for c in rest.split("|")]
         options = cols[4].split() if len(cols) == 5 else []
         drains = "drains" in options
-        passing_words = " ".join(o for o in options if o != "drains")
+        unpaused = "unpaused" in options
+        passing_words = " ".join(o for o in options if o not in ("drains", "unpaused"))
         if (len(cols) not in (4, 5) or not all(cols[:3])
                 or passing_words not in ("", "facts", "facts comm")
-                or len(options) != len(set(options))):
+                or len(options) != len(set(options)) or (drains and unpaused)):
             raise DefError(f"{where}: @category needs "
-                           "'name | Hook | Args | fields [| [facts [comm]] [drains]]'")
+                           "'name | Hook | Args | fields [| [facts [comm]] [drains|unpaused]]'")
         name, hook, args_type, fields = cols[:4]
         if name in state["categories"]:
             raise DefError(f"{where}: category '{name}' is declared twice")
@@ -92,7 +95,9 @@ def parse_directive(line, where, state):
         # `requests` (with `count`, else one) or `request` field.
         if drains and not field_set & {"requests", "request"}:
             raise DefError(f"{where}: a drains category needs a requests or request field")
-        state["categories"][name] = (hook, args_type, field_set, passing, drains)
+        # unpaused: a call a pause never hides (MPI_Init, MPI_Finalize).
+        pause = "drains" if drains else "unpaused" if unpaused else None
+        state["categories"][name] = (hook, args_type, field_set, passing, pause)
     elif word == "@include":
         if not rest:
             raise DefError(f"{where}: @include needs a header")
@@ -170,10 +175,10 @@ def parse(paths, call_ids):
                 if field not in fields:
                     raise DefError(f"{where}: category {category} has no field '{field}'")
                 roles.append((field, expr))
-            hook, args_type, _, (hook_scope, pre_call), drains = CATEGORIES[category]
+            hook, args_type, _, (hook_scope, pre_call), pause = CATEGORIES[category]
             calls.append(dict(ret=ret, name=name, params=params, names=names,
                               category=category, state=state_name, roles=roles,
-                              hook=hook, hook_scope=hook_scope, drains=drains,
+                              hook=hook, hook_scope=hook_scope, pause=pause,
                               pre=pre_call.format(f"::mpidbg::rt::Pre{hook}({hook_scope}, args_)"),
                               args_type=args_type, condition=state["condition"]))
         except DefError as e:
@@ -192,8 +197,11 @@ def parse(paths, call_ids):
 
 def nested_test(c):
     """When the wrapper passes the call straight to MPI: a nested call, or a paused one;
-    for a drains category, one naming no request pending at the pause."""
-    if not c["drains"]:
+    for a drains category, one naming no request pending at the pause; for an unpaused
+    one, only a nested call."""
+    if c["pause"] == "unpaused":
+        return "!scope_.outermost() && !scope_.RecordsDespitePause(__builtin_return_address(0))"
+    if c["pause"] != "drains":
         return "!scope_.outermost()"
     roles = dict(c["roles"])
     requests = roles.get("requests", roles.get("request"))

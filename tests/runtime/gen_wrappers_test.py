@@ -48,6 +48,12 @@ for call, args in (("MPI_Waitall", "array_of_requests, count"), ("MPI_Wait", "re
     expect(f"RecordsWhilePaused(__builtin_return_address(0), {args})" in body,
            f"{call} does not record while paused: {body[:400]}")
 expect(text.count("RecordsWhilePaused(") == 10, "drains in other wrappers than completion's")
+# MPI_Init, MPI_Init_thread and MPI_Finalize record whether paused or not (unpaused).
+for call in ("MPI_Init", "MPI_Init_thread", "MPI_Finalize"):
+    start = text.find(f" {call}(")
+    expect("RecordsDespitePause(__builtin_return_address(0))" in text[start:start + 600],
+           f"{call} is hidden by a pause")
+expect(text.count("RecordsDespitePause(") == 3, "unpaused in other wrappers than init's")
 
 GOOD = "int | MPI_Barrier | MPI_Comm comm | coll_blocking | BLOCKED | comm=comm\n"
 rc, err, _ = run(GOOD)
@@ -79,6 +85,7 @@ cases = {
     "@category odd | X | Y | a | facts sometimes\n" + GOOD: "@category needs",
     "@category odd | X | Y | a | drains drains\n" + GOOD: "@category needs",
     "@category odd | X | Y | a | drains\n" + GOOD: "needs a requests or request field",
+    "@category odd | X | Y | request | drains unpaused\n" + GOOD: "@category needs",
 }
 for text_in, message in cases.items():
     rc, err, _ = run(text_in)

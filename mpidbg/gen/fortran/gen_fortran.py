@@ -23,7 +23,8 @@ publishes, calls the library's own definition of the same Fortran name
 in another MPI call (MPICH's Fortran layer calls the C MPI_* functions, which the
 runtime also wraps) only the outermost records, so a call is counted once. A paused
 thread's calls go straight to the library too, apart from what a `drains` category
-records (gen_wrappers.py), which the Fortran wrapper tests on the Fortran handles.
+records (gen_wrappers.py), which the Fortran wrapper tests on the Fortran handles, and
+an `unpaused` one (MPI_Init, MPI_Finalize).
 
 The C view exists only for the parameters a role expression (or a length fact) reads;
 the others are only forwarded (one address each; a CHARACTER argument also its hidden
@@ -324,7 +325,9 @@ def nested_test(call):
     """When the wrapper passes the call straight to the library: a nested call, or a
     paused one; for a drains category (gen_wrappers.py), one naming no request pending at
     the pause, its handles read from the Fortran arguments (<name>_f, an INTEGER each)."""
-    if not call["drains"]:
+    if call["pause"] == "unpaused":
+        return "!scope_.outermost() && !scope_.RecordsDespitePause(site_)"
+    if call["pause"] != "drains":
         return "!scope_.outermost()"
     roles = dict(call["roles"])
     requests = roles.get("requests", roles.get("request"))

@@ -374,6 +374,16 @@ class CallScope {
                                                       int count) {
     return PausedWithNotes() && Drain(site, NamesPausePendingFortran(ts_, requests, count));
   }
+  // MPI_Init, MPI_Init_thread and MPI_Finalize (categories declared `unpaused`,
+  // gen/gen_wrappers.py): a pause never hides them, since the runtime sets itself up in
+  // the one and writes its reports and its final state in the other. For a paused thread
+  // outside any other MPI call the scope becomes the outermost one, and true.
+  MPIDBG_ALWAYS_INLINE bool RecordsDespitePause(const void* site) {
+    const ThreadState* const ts = ts_;
+    if (ts == nullptr || ts->paused == 0 || ts->depth != ts->paused + 1) return false;
+    BecomeOutermost(site);
+    return true;
+  }
   int32_t call() const { return call_; }
   ThreadState* thread() const { return ts_; }
   // Every field of the detail; the first use makes the call publish (and reset) the
@@ -495,10 +505,13 @@ class CallScope {
   // RecordsWhilePaused once it knows whether the call names a noted request.
   MPIDBG_ALWAYS_INLINE bool Drain(const void* site, bool names_noted) {
     if (!names_noted) return false;
-    outer_ = true;
+    BecomeOutermost(site);
     drained_ = true;
-    Enter(ts_, site);
     return true;
+  }
+  MPIDBG_ALWAYS_INLINE void BecomeOutermost(const void* site) {
+    outer_ = true;
+    Enter(ts_, site);
   }
 
   // An outermost call begins: its site, entry time and count, then call and state.

@@ -74,6 +74,8 @@ for body, args in (("Fortran_MPI_Waitall_legacy", "array_of_requests_f, *count_f
     start = text.find(f"static void {body}(")
     expect(start >= 0 and f"RecordsWhilePausedFortran(site_, {args})" in text[start:start + 600],
            f"{body} does not record while paused")
+expect("RecordsDespitePause(site_)" in text[text.find("static void Fortran_MPI_Finalize_legacy("):]
+       .split("\n}\n")[0], "a pause hides the Fortran MPI_Finalize")
 expect("RecordsWhilePausedFortran" not in text[text.find("static void Fortran_MPI_Isend_legacy("):]
        .split("\n}\n")[0], "a post records while paused")
 expect(not [l for l in names.splitlines() if l.startswith("-")],

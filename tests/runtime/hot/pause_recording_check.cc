@@ -6,7 +6,7 @@
 // again. Requests pending at a pause (rt/hot/pause_drain.h) are collected all the same by
 // the paused thread's completion calls that name them — a few, more than the pause
 // notes by handle, a persistent request's start, a free — and once they are, the
-// thread's completion calls go unrecorded again. Requests another thread posted are not
+// thread's completion calls go unrecorded again. A pause never hides MPI_Finalize. Requests another thread posted are not
 // the pausing thread's to collect: a pause leaves them unnoted (MPI_THREAD_SERIALIZED).
 // Usage: pause_recording_check <mpich|openmpi>.
 #include <dlfcn.h>
@@ -242,7 +242,12 @@ int main(int argc, char** argv) {
     CheckPersistentAndFreedAtPause(77);
     CheckOtherThreadsRequestsNotNoted(40, 79);
   }
-  const int rc = rtcheck::Finish("pause_recording_check");
+  // A pause never hides MPI_Finalize: the runtime still finalizes (its reports, its state).
+  const bool paused = g_pause != nullptr && g_pause() == 1;
   MPI_Finalize();
-  return rc;
+  if (paused) {
+    RT_CHECK_EQ(__atomic_load_n(&Root()->process_state, __ATOMIC_ACQUIRE),
+                static_cast<int32_t>(MPIDBG_PROCESS_FINALIZED));
+  }
+  return rtcheck::Finish("pause_recording_check");
 }
