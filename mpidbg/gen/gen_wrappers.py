@@ -195,21 +195,24 @@ def parse(paths, call_ids):
     return calls, state["includes"]
 
 
-def nested_test(c):
+def nested_test(c, site="__builtin_return_address(0)", drained=None):
     """When the wrapper passes the call straight to MPI: a nested call, or a paused one;
     for a drains category, one naming no request pending at the pause; for an unpaused
-    one, only a nested call."""
+    one, only a nested call. `drained(requests, count)` writes the scope's test of a
+    drains call from its roles' expressions (count None: one request); by default the C
+    wrapper's."""
     if c["pause"] == "unpaused":
-        return "!scope_.outermost() && !scope_.RecordsDespitePause(__builtin_return_address(0))"
+        return f"!scope_.outermost() && !scope_.RecordsDespitePause({site})"
     if c["pause"] != "drains":
         return "!scope_.outermost()"
     roles = dict(c["roles"])
     requests = roles.get("requests", roles.get("request"))
     if requests is None:
         raise DefError(f"{c['name']}: a drains call needs its requests or request role")
-    count = roles.get("count", "1") if "requests" in roles else "1"
-    return (f"!scope_.outermost() &&\n      !scope_.RecordsWhilePaused(__builtin_return_address(0), "
-            f"{requests}, {count})")
+    count = roles.get("count") if "requests" in roles else None
+    test = (drained(requests, count) if drained
+            else f"RecordsWhilePaused({site}, {requests}, {count or '1'})")
+    return f"!scope_.outermost() &&\n      !scope_.{test}"
 
 
 def emit_wrapper(c):

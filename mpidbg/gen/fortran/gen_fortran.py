@@ -56,6 +56,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gen_wrappers import STATES, DefError, parse, read_call_ids  # noqa: E402
+from gen_wrappers import nested_test as gen_nested_test  # noqa: E402
 
 # C handle type -> the f2c conversion (PMPI_: the runtime never calls MPI_*).
 HANDLES = {
@@ -322,22 +323,14 @@ def entry_names(call, has_choice):
 
 
 def nested_test(call):
-    """When the wrapper passes the call straight to the library: a nested call, or a
-    paused one; for a drains category (gen_wrappers.py), one naming no request pending at
-    the pause, its handles read from the Fortran arguments (<name>_f, an INTEGER each)."""
-    if call["pause"] == "unpaused":
-        return "!scope_.outermost() && !scope_.RecordsDespitePause(site_)"
-    if call["pause"] != "drains":
-        return "!scope_.outermost()"
-    roles = dict(call["roles"])
-    requests = roles.get("requests", roles.get("request"))
-    count = roles.get("count") if "requests" in roles else None
-    for expr in (requests, count):
-        if expr is not None and not re.fullmatch(r"[A-Za-z_]\w*", expr):
-            raise DefError(f"{call['name']}: a drains role must name a parameter: '{expr}'")
-    count_f = f"*{count}_f" if count else "1"
-    return (f"!scope_.outermost() &&\n      !scope_.RecordsWhilePausedFortran(site_, {requests}_f, "
-            f"{count_f})")
+    """gen_wrappers.nested_test for a Fortran wrapper: a drains call's handles are read
+    from the Fortran arguments (<name>_f, an INTEGER each)."""
+    def drained(requests, count):
+        for expr in (requests, count):
+            if expr is not None and not re.fullmatch(r"[A-Za-z_]\w*", expr):
+                raise DefError(f"{call['name']}: a drains role must name a parameter: '{expr}'")
+        return f"RecordsWhilePausedFortran(site_, {requests}_f, {f'*{count}_f' if count else '1'})"
+    return gen_nested_test(call, "site_", drained)
 
 
 def emit_body(call, w, fn_name):

@@ -6,46 +6,7 @@ program probe_f08
   use, intrinsic :: iso_c_binding
   use mpi_f08
   implicit none
-  interface
-    subroutine tp_rt_begin() bind(C, name="tp_rt_begin")
-    end subroutine
-    subroutine tp_rt_end(name) bind(C, name="tp_rt_end")
-      import :: c_char
-      character(kind=c_char), dimension(*) :: name
-    end subroutine
-    subroutine tp_rt_state() bind(C, name="tp_rt_state")
-    end subroutine
-    subroutine tp_rt_watch(name) bind(C, name="tp_rt_watch")
-      import :: c_char
-      character(kind=c_char), dimension(*) :: name
-    end subroutine
-    subroutine tp_rt_watched() bind(C, name="tp_rt_watched")
-    end subroutine
-    subroutine tp_rt_delay(ms) bind(C, name="tp_rt_delay")
-      import :: c_int
-      integer(c_int), value :: ms
-    end subroutine
-    subroutine tp_rt_received(tag) bind(C, name="tp_rt_received")
-      import :: c_int
-      integer(c_int), value :: tag
-    end subroutine
-    subroutine tp_rt_live(name) bind(C, name="tp_rt_live")
-      import :: c_char
-      character(kind=c_char), dimension(*) :: name
-    end subroutine
-    subroutine tp_rt_findex(what, findex) bind(C, name="tp_rt_findex")
-      import :: c_int
-      integer(c_int), value :: what, findex
-    end subroutine
-    subroutine tp_rt_pause() bind(C, name="tp_rt_pause")
-    end subroutine
-    subroutine tp_rt_resume() bind(C, name="tp_rt_resume")
-    end subroutine
-    subroutine tp_rt_pending(tag) bind(C, name="tp_rt_pending")
-      import :: c_int
-      integer(c_int), value :: tag
-    end subroutine
-  end interface
+  include 'probe_helper.inc'
 
   integer :: rank, size, peer, total, one, idx, outcount, indices(2)
   logical :: flag

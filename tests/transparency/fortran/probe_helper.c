@@ -1,7 +1,7 @@
 /*
  * probe_helper.c — lets a Fortran program see what the runtime recorded about its own
- * MPI calls. Linked into the Fortran probes; reads the runtime's exported root the way
- * a debugger would and never calls MPI.
+ * MPI calls. Linked into the Fortran probes (its interface: probe_helper.inc); reads the
+ * runtime's exported root the way a debugger would and never calls MPI.
  *
  *   tp_rt_begin()              remember this thread's MPI call count
  *   tp_rt_end(name)            print "call <name> seen=S wrapped=W calls=N": N is how

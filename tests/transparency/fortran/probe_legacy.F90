@@ -11,46 +11,7 @@ program probe_legacy
 #ifdef PROBE_MPIF_H
   include 'mpif.h'
 #endif
-  interface
-    subroutine tp_rt_begin() bind(C, name="tp_rt_begin")
-    end subroutine
-    subroutine tp_rt_end(name) bind(C, name="tp_rt_end")
-      import :: c_char
-      character(kind=c_char), dimension(*) :: name
-    end subroutine
-    subroutine tp_rt_state() bind(C, name="tp_rt_state")
-    end subroutine
-    subroutine tp_rt_watch(name) bind(C, name="tp_rt_watch")
-      import :: c_char
-      character(kind=c_char), dimension(*) :: name
-    end subroutine
-    subroutine tp_rt_watched() bind(C, name="tp_rt_watched")
-    end subroutine
-    subroutine tp_rt_delay(ms) bind(C, name="tp_rt_delay")
-      import :: c_int
-      integer(c_int), value :: ms
-    end subroutine
-    subroutine tp_rt_received(tag) bind(C, name="tp_rt_received")
-      import :: c_int
-      integer(c_int), value :: tag
-    end subroutine
-    subroutine tp_rt_live(name) bind(C, name="tp_rt_live")
-      import :: c_char
-      character(kind=c_char), dimension(*) :: name
-    end subroutine
-    subroutine tp_rt_findex(what, findex) bind(C, name="tp_rt_findex")
-      import :: c_int
-      integer(c_int), value :: what, findex
-    end subroutine
-    subroutine tp_rt_pause() bind(C, name="tp_rt_pause")
-    end subroutine
-    subroutine tp_rt_resume() bind(C, name="tp_rt_resume")
-    end subroutine
-    subroutine tp_rt_pending(tag) bind(C, name="tp_rt_pending")
-      import :: c_int
-      integer(c_int), value :: tag
-    end subroutine
-  end interface
+  include 'probe_helper.inc'
 
   integer :: ierr, rank, size, peer, newcomm, dupcomm, idupcomm, vtype, group, subgroup, info
   integer :: req, reqs(2), total, one, idx, outcount, indices(2)
