@@ -6,8 +6,9 @@
 // again. Requests pending at a pause (rt/hot/pause_drain.h) are collected all the same by
 // the paused thread's completion calls that name them — a few, more than the pause
 // notes by handle, a persistent request's start, a free — and once they are, the
-// thread's completion calls go unrecorded again. A pause never hides MPI_Finalize. Requests another thread posted are not
+// thread's completion calls go unrecorded again. Requests another thread posted are not
 // the pausing thread's to collect: a pause leaves them unnoted (MPI_THREAD_SERIALIZED).
+// A pause never hides MPI_Finalize.
 // Usage: pause_recording_check <mpich|openmpi>.
 #include <dlfcn.h>
 #include <mpi.h>
@@ -167,7 +168,8 @@ void CheckOtherThreadsRequestsNotNoted(int n, int tag) {
   MPI_Comm_free(&dup);
   RT_CHECK_EQ(g_resume(), 0);
   std::vector<int> out(n, 90);
-  for (int i = 0; i < n; ++i) MPI_Send(&out[i], 1, MPI_INT, 1 - rtcheck::g_rank, tag, MPI_COMM_WORLD);
+  const int peer = 1 - rtcheck::g_rank;
+  for (int i = 0; i < n; ++i) MPI_Send(&out[i], 1, MPI_INT, peer, tag, MPI_COMM_WORLD);
   RT_CHECK_EQ(MPI_Waitall(n, posts.req.data(), MPI_STATUSES_IGNORE), MPI_SUCCESS);
   RT_CHECK_EQ(PendingUnder(tag), 0);
   MPI_Barrier(MPI_COMM_WORLD);
