@@ -19,30 +19,28 @@ void NotePausePending(ThreadState* ts) {
 }
 
 namespace {
-bool Noted(const ThreadState* ts, uint64_t request) {
-  for (int j = 0; j < ts->pause_drain; ++j) {
-    if (ts->pause_drain_requests[j] == request) return true;
+// Whether one of `count` handles, widened by `widen`, is a noted request.
+template <typename Handle, typename Widen>
+bool NamesNoted(const ThreadState* ts, const Handle* requests, int count, Widen widen) {
+  if (ts->pause_drain == kPauseDrainEvery) return true;
+  if (requests == nullptr) return false;
+  for (int i = 0; i < count; ++i) {
+    const uint64_t request = widen(requests[i]);
+    for (int j = 0; j < ts->pause_drain; ++j) {
+      if (ts->pause_drain_requests[j] == request) return true;
+    }
   }
   return false;
 }
 }  // namespace
 
 bool NamesPausePending(const ThreadState* ts, const MPI_Request* requests, int count) {
-  if (ts->pause_drain == kPauseDrainEvery) return true;
-  if (requests == nullptr) return false;
-  for (int i = 0; i < count; ++i) {
-    if (Noted(ts, HandleToU64(requests[i]))) return true;
-  }
-  return false;
+  return NamesNoted(ts, requests, count, [](MPI_Request r) { return HandleToU64(r); });
 }
 
 bool NamesPausePendingFortran(const ThreadState* ts, const MPI_Fint* requests, int count) {
-  if (ts->pause_drain == kPauseDrainEvery) return true;
-  if (requests == nullptr) return false;
-  for (int i = 0; i < count; ++i) {
-    if (Noted(ts, HandleToU64(PMPI_Request_f2c(requests[i])))) return true;
-  }
-  return false;
+  return NamesNoted(ts, requests, count,
+                    [](MPI_Fint f) { return HandleToU64(PMPI_Request_f2c(f)); });
 }
 
 void DropCollectedPausePending(ThreadState* ts) {

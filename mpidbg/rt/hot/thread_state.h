@@ -379,8 +379,7 @@ class CallScope {
   // the one and writes its reports and its final state in the other. For a paused thread
   // outside any other MPI call the scope becomes the outermost one, and true.
   MPIDBG_ALWAYS_INLINE bool RecordsDespitePause(const void* site) {
-    const ThreadState* const ts = ts_;
-    if (ts == nullptr || ts->paused == 0 || ts->depth != ts->paused + 1) return false;
+    if (ts_ == nullptr || !PausedOutsideOtherCalls()) return false;
     BecomeOutermost(site);
     return true;
   }
@@ -496,11 +495,14 @@ class CallScope {
  private:
   enum : uint8_t { kRequests = 1, kRich = 2 };
 
-  // A paused thread (not nested in another MPI call) whose pause noted requests.
+  // The thread is paused, and this call is not nested in another MPI call (ts_ set).
+  MPIDBG_ALWAYS_INLINE bool PausedOutsideOtherCalls() const {
+    return ts_->paused != 0 && ts_->depth == ts_->paused + 1;
+  }
+  // The same, for a pause that noted requests (tested first: usually none).
   MPIDBG_ALWAYS_INLINE bool PausedWithNotes() const {
-    const ThreadState* const ts = ts_;
-    return ts != nullptr && __builtin_expect(ts->pause_drain != 0, 0) &&
-           ts->depth == ts->paused + 1;
+    return ts_ != nullptr && __builtin_expect(ts_->pause_drain != 0, 0) &&
+           PausedOutsideOtherCalls();
   }
   // RecordsWhilePaused once it knows whether the call names a noted request.
   MPIDBG_ALWAYS_INLINE bool Drain(const void* site, bool names_noted) {
