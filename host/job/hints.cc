@@ -245,9 +245,15 @@ void AbsentMemberHints(const JobIndex& job, CollectiveIndex& collectives,
 void PausedHints(const std::vector<RankReport>& ranks, HintList* hints) {
   for (const RankReport& r : ranks) {
     if (!r.recording_paused || r.rank < 0) continue;
+    const char* state = "its state comes from its stack";
+    if (r.paused_state == RankReport::PausedState::kRecords) {
+      state = "its state comes from the records of a call recorded despite the pause";
+    } else if (r.paused_state == RankReport::PausedState::kUnknown) {
+      state = "its state is not known (its stack was not read)";
+    }
     hints->Add("rank " + std::to_string(r.rank) +
-               " paused mpidbg's recording (mpidbg_pause_recording): its state comes from its "
-               "stack, and requests it posted while paused are not known");
+               " paused mpidbg's recording (mpidbg_pause_recording): " + state +
+               ", and requests it posted while paused are not known");
   }
 }
 

@@ -55,8 +55,15 @@ struct RankReport {
   // caller's DWARF (the stacks view), "" when they come from the runtime's records.
   std::string arguments_from;
   // A thread of the rank paused the runtime's recording (model::Thread::recording_paused):
-  // its state is its stack's, and what it posted while paused is not known.
+  // what it posted while paused is not known.
   bool recording_paused = false;
+  // Where the paused threads' state was read (model::Thread::state_from): kStack when
+  // from each one's stack (their records say "not in MPI": a paused call is not
+  // recorded); kRecords while one is in a call recorded despite the pause (a completion
+  // of requests posted before it, MPI_Init, MPI_Finalize); kUnknown when one's records
+  // say "not in MPI" and its stack was not read.
+  enum class PausedState { kStack, kRecords, kUnknown };
+  PausedState paused_state = PausedState::kStack;
   // kUnreadable only, when known: why the rank could not be read (one sentence) and the
   // exit status that failure alone gives (1 no MPI debugging support, 3 cannot be read).
   std::optional<std::string> error;

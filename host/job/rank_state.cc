@@ -112,7 +112,15 @@ RankReport DescribeRank(const JobIndex& job, std::size_t i) {
   report.threads = static_cast<int>(snapshot.threads.size());
   for (const model::Thread& thread : snapshot.threads) {
     if (thread.state == "blocked") ++report.blocked_threads;
-    report.recording_paused = report.recording_paused || thread.recording_paused;
+    if (!thread.recording_paused) continue;
+    report.recording_paused = true;
+    // Records of a paused thread that say "not in MPI" say nothing: only its stack does.
+    if (thread.state_from == "stack") continue;
+    if (thread.state == "unknown" || thread.state == "not_in_mpi") {
+      report.paused_state = RankReport::PausedState::kUnknown;
+    } else if (report.paused_state == RankReport::PausedState::kStack) {
+      report.paused_state = RankReport::PausedState::kRecords;
+    }
   }
   if (const std::vector<model::Frame>* frames = RankFrames(snapshot)) report.frames = *frames;
 

@@ -60,6 +60,38 @@ TEST(Hints, APausedRankIsNamed) {
                        "rank 1 paused mpidbg's recording (mpidbg_pause_recording): its state "
                        "comes from its stack, and requests it posted while paused are not known"));
   for (const RankReport& r : report.ranks) EXPECT_EQ(r.recording_paused, r.rank == 0) << r.rank;
+  EXPECT_EQ(report.ranks[0].paused_state, RankReport::PausedState::kStack);
+}
+
+// Where a paused rank's state came from decides what its hint says: the records of a
+// completion recorded despite the pause (collecting requests posted before it), or
+// nothing at all when its records say "not in MPI" and its stack was not read.
+TEST(Hints, APausedRankSaysWhereItsStateCameFrom) {
+  JobBuilder job(2);
+  job.Recv(1, R(0), Tag(6));
+  model::Thread& draining = job.Thread(0);
+  draining.state = "blocked";
+  draining.call = "MPI_Waitall";
+  draining.call_class = "wait";
+  draining.recording_paused = true;
+  JobReport report = Analyze(job.snapshots());
+  EXPECT_TRUE(HasHint(report,
+                      "rank 0 paused mpidbg's recording (mpidbg_pause_recording): its state comes "
+                      "from the records of a call recorded despite the pause, and requests it "
+                      "posted while paused are not known"))
+      << AllHints(report);
+  EXPECT_EQ(report.ranks[0].paused_state, RankReport::PausedState::kRecords);
+
+  draining.state = "not_in_mpi";
+  draining.call.reset();
+  draining.call_class.clear();
+  report = Analyze(job.snapshots());
+  EXPECT_TRUE(HasHint(report,
+                      "rank 0 paused mpidbg's recording (mpidbg_pause_recording): its state is "
+                      "not known (its stack was not read), and requests it posted while paused "
+                      "are not known"))
+      << AllHints(report);
+  EXPECT_EQ(report.ranks[0].paused_state, RankReport::PausedState::kUnknown);
 }
 
 TEST(Hints, TagMismatchSeenInUnexpectedQueue) {
