@@ -141,8 +141,14 @@ void StackLines(std::ostringstream& out, const model::Thread& t) {
 // A thread that paused the runtime's recording: what its lines above rest on.
 void PausedLine(std::ostringstream& out, const model::Thread& t) {
   if (!t.recording_paused) return;
-  out << "      (recording paused by the program: its MPI calls are not recorded"
-      << (t.state_from == "stack" ? "; state and call read from its stack" : "") << ")\n";
+  out << "      (recording paused by the program: its MPI calls are not recorded";
+  if (t.state_from == "stack") {
+    out << "; state and call read from its stack";
+  } else if (t.state != "not_in_mpi" && t.state != "unknown") {
+    // A completion of requests posted before the pause, MPI_Init or MPI_Finalize.
+    out << ", but for this one, recorded despite the pause";
+  }
+  out << ")\n";
 }
 
 std::string ThreadsText(const model::ProcessSnapshot& snap) {

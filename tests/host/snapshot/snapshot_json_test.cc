@@ -295,6 +295,29 @@ TEST(SnapshotJson, APausedThreadRoundTrips) {
   EXPECT_EQ(older->threads[0].state_from, "");
 }
 
+// The line under a paused thread says what its state rests on: its stack, or the
+// records of the one call recorded despite the pause.
+TEST(SnapshotText, APausedThreadSaysWhereItsStateCameFrom) {
+  model::ProcessSnapshot s = HandBuilt();
+  s.threads[0].recording_paused = true;
+  s.threads[0].state = "blocked";
+  s.threads[0].state_from = "stack";
+  EXPECT_NE(SnapshotText(s).find("(recording paused by the program: its MPI calls are not "
+                                 "recorded; state and call read from its stack)"),
+            std::string::npos)
+      << SnapshotText(s);
+  s.threads[0].state_from = "";
+  EXPECT_NE(SnapshotText(s).find("(recording paused by the program: its MPI calls are not "
+                                 "recorded, but for this one, recorded despite the pause)"),
+            std::string::npos)
+      << SnapshotText(s);
+  s.threads[0].state = "unknown";
+  EXPECT_NE(SnapshotText(s).find("(recording paused by the program: its MPI calls are not "
+                                 "recorded)"),
+            std::string::npos)
+      << SnapshotText(s);
+}
+
 TEST(SnapshotJson, TheReducedViewRoundTrips) {
   model::ProcessSnapshot original = HandBuilt();
   EXPECT_EQ(SnapshotToJson(original)["view"], "records");
