@@ -8,7 +8,7 @@
 // notes by handle, a persistent request's start, a free — and once they are, the
 // thread's completion calls go unrecorded again. Requests another thread posted are not
 // the pausing thread's to collect: a pause leaves them unnoted (MPI_THREAD_SERIALIZED).
-// A pause never hides MPI_Finalize.
+// A pause never hides MPI_Init_thread or MPI_Finalize.
 // Usage: pause_recording_check <mpich|openmpi>.
 #include <dlfcn.h>
 #include <mpi.h>
@@ -228,13 +228,26 @@ void CheckResumedCallsRecorded() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_pause = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_pause_recording"));
+  g_resume = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_resume_recording"));
+  // A pause never hides MPI_Init_thread either: paused before it, the runtime still sets
+  // itself up (its state, the thread level MPI gave, the world's size).
+  const bool paused_at_init = g_pause != nullptr && g_pause() == 1;
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   RT_CHECK(provided >= MPI_THREAD_SERIALIZED);
   MPI_Comm_rank(MPI_COMM_WORLD, &rtcheck::g_rank);
-  g_pause = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_pause_recording"));
-  g_resume = reinterpret_cast<Toggle>(dlsym(RTLD_DEFAULT, "mpidbg_resume_recording"));
   RT_CHECK(g_pause != nullptr && g_resume != nullptr && Root() != nullptr);
+  if (paused_at_init && Root() != nullptr) {
+    RT_CHECK_EQ(__atomic_load_n(&Root()->process_state, __ATOMIC_ACQUIRE),
+                static_cast<int32_t>(MPIDBG_PROCESS_RUNNING));
+    RT_CHECK_EQ(Root()->thread_level, static_cast<int32_t>(MPIDBG_THREAD_SERIALIZED));
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    RT_CHECK_EQ(Root()->world_size, size);
+    RT_CHECK_EQ(PausesPublished(), 1);
+    RT_CHECK_EQ(g_resume(), 0);
+  }
   if (g_pause != nullptr && g_resume != nullptr && Root() != nullptr) {
     CheckRefusedResume();
     CheckPausedCallsUnrecorded();
