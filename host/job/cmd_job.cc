@@ -159,6 +159,7 @@ int JobCommand(const std::vector<std::string>& args) {
   }
   std::vector<model::ProcessSnapshot> snaps;
   std::vector<host::Status> failures;
+  std::vector<bool> not_mpi;  // per target of options->targets
   std::vector<host::NodeRecordSummary> nodes;
   host::PhaseClock clock;
   bool fanned_out = false;
@@ -167,7 +168,7 @@ int JobCommand(const std::vector<std::string>& args) {
     if (!read.ok()) return ReportFailure(read.status(), options->json);
     // The launcher's ranks on this host are read here, as --pids reads them, and come
     // first, in the order of their targets.
-    snaps = host::ReadJobTargets(options->targets, &failures);
+    snaps = host::ReadJobTargets(options->targets, &failures, &not_mpi);
     snaps.insert(snaps.end(), std::make_move_iterator(read->snaps.begin()),
                  std::make_move_iterator(read->snaps.end()));
     nodes = std::move(read->nodes);
@@ -178,7 +179,7 @@ int JobCommand(const std::vector<std::string>& args) {
     if (!read.ok()) return ReportFailure(read.status(), options->json);
     snaps = std::move(read.value());
   } else {
-    snaps = host::ReadJobTargets(options->targets, &failures);
+    snaps = host::ReadJobTargets(options->targets, &failures, &not_mpi);
   }
   bool any_readable = false;
   for (const model::ProcessSnapshot& s : snaps) {
@@ -201,6 +202,10 @@ int JobCommand(const std::vector<std::string>& args) {
     return ReportFailure(host::Status::Error(kind, "no rank of the job could be read"),
                          options->json, why);
   }
+  // A launcher or a shell among the targets is no rank: left out of the job (and of its
+  // second read) rather than counted as a rank that could not be read.
+  std::vector<job::LeftOutProcess> left_out =
+      host::LeaveOutNonMpi(not_mpi, &options->targets, &snaps);
   if (fanned_out) clock.Start("analysis");
   job::JobReport report = job::Analyze(snaps);
   if (fanned_out) clock.End(std::to_string(snaps.size()) + " ranks");
@@ -211,7 +216,8 @@ int JobCommand(const std::vector<std::string>& args) {
       options->confirm_seconds > 0) {
     // A second read tells stuck ranks from ranks caught in the middle of an exchange.
     usleep(static_cast<useconds_t>(options->confirm_seconds * 1e6));
-    std::vector<model::ProcessSnapshot> again = host::ReadJobTargets(options->targets, nullptr);
+    std::vector<model::ProcessSnapshot> again =
+        host::ReadJobTargets(options->targets, nullptr, nullptr, /*report=*/false);
     std::vector<int64_t> moved;
     job::MarkProgressingRanks(snaps, &again, &moved);
     report = job::Analyze(again);
@@ -224,6 +230,7 @@ int JobCommand(const std::vector<std::string>& args) {
       }
     }
   }
+  report.left_out = std::move(left_out);
   for (const host::NodeRecordSummary& n : nodes) {
     if (n.status.ok()) continue;
     report.unreadable_inputs.push_back({n.input, n.hostname, n.ranks_read, n.status.message()});

@@ -168,6 +168,15 @@ struct UnreadRank {
   std::string reason;                     // one sentence
 };
 
+// A process named among the targets that is no MPI process (a launcher, a shell, the
+// `timeout` around mpiexec: what `pgrep -f app` also finds): left out of the job, not
+// counted as a rank it could not read.
+struct LeftOutProcess {
+  int64_t pid = 0;
+  std::string source;                     // "live" | "core"
+  std::string reason;                     // one sentence
+};
+
 // A rank read in part: the DLL's walk of its runtime's records had to leave some out
 // (model::WalkDamage), so an operation or a thread it waits in may be missing.
 struct PartialRank {
@@ -208,6 +217,7 @@ struct JobReport {
   std::vector<CollectiveMismatch> collective_mismatches;
   std::vector<std::string> hints;
   std::vector<UnreadableInput> unreadable_inputs;  // never set by Analyze
+  std::vector<LeftOutProcess> left_out;   // never set by Analyze
   std::vector<UnreadRank> unread;         // ranks the verdict does not cover, by rank
   std::vector<PartialRank> partial;       // ranks it covers only as far as they were read
   int world_size = 0;                     // the largest size a snapshot reports, 0 if none

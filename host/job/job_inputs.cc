@@ -80,7 +80,9 @@ StoppedTargets StopLiveTargets(const std::vector<TargetSpec>& targets) {
 }  // namespace
 
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
-                                                   std::vector<Status>* failures) {
+                                                   std::vector<Status>* failures,
+                                                   std::vector<bool>* not_mpi, bool report) {
+  if (not_mpi != nullptr) not_mpi->assign(targets.size(), false);
   std::vector<model::ProcessSnapshot> snaps;
   model::GroupTable groups;  // each communicator's members once for the whole job
   const int64_t wall_start = MonotonicNowNs();
@@ -111,12 +113,16 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
     const std::size_t at = why.find(what);
     const std::size_t after = at + what.size();
     progress.Clear();  // the message gets a line of its own
-    if (at != std::string::npos && (after == why.size() || !std::isdigit(static_cast<unsigned char>(why[after])))) {
+    if (!report) {
+      // Read before (a second read): said then.
+    } else if (at != std::string::npos &&
+               (after == why.size() || !std::isdigit(static_cast<unsigned char>(why[after])))) {
       std::fprintf(stderr, "mpidbg: %s\n", why.c_str());
     } else {
       std::fprintf(stderr, "mpidbg: %s: %s\n", what.c_str(), why.c_str());
     }
     if (failures != nullptr) failures->push_back(snap.status());
+    if (not_mpi != nullptr) (*not_mpi)[i] = snap.status().not_mpi();
     snaps.push_back(UnreadableSnapshot(spec, pid, snap.status()));
   }
   progress.Finish();
@@ -138,6 +144,33 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
                  static_cast<double>(CpuNs() - cpu_start) * 1e-6);
   }
   return snaps;
+}
+
+std::vector<job::LeftOutProcess> LeaveOutNonMpi(const std::vector<bool>& not_mpi,
+                                                std::vector<TargetSpec>* targets,
+                                                std::vector<model::ProcessSnapshot>* snaps) {
+  std::vector<job::LeftOutProcess> out;
+  const std::size_t n = std::min({not_mpi.size(), targets->size(), snaps->size()});
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (not_mpi[i]) {
+      const model::ProcessInfo& p = (*snaps)[i].process;
+      out.push_back({p.pid, p.source, p.error.empty() ? "not an MPI process" : p.error});
+      continue;
+    }
+    if (kept != i) {
+      (*targets)[kept] = std::move((*targets)[i]);
+      (*snaps)[kept] = std::move((*snaps)[i]);
+    }
+    ++kept;
+  }
+  // Targets past the flags, and snapshots past the targets (ranks read on other nodes),
+  // stay as they are, after the kept ones.
+  targets->erase(targets->begin() + static_cast<std::ptrdiff_t>(kept),
+                 targets->begin() + static_cast<std::ptrdiff_t>(n));
+  snaps->erase(snaps->begin() + static_cast<std::ptrdiff_t>(kept),
+               snaps->begin() + static_cast<std::ptrdiff_t>(n));
+  return out;
 }
 
 Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::string& dir) {

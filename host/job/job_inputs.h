@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/collect/node_record_parser.h"
+#include "host/job/job_analysis.h"
 #include "host/model/snapshot.h"
 #include "host/target/opened_target.h"
 #include "host/util/status.h"
@@ -13,11 +14,21 @@
 namespace mpidbg::host {
 
 // A target that cannot be read becomes a snapshot with process.state "unreadable",
-// its pid and source, why (process.error, process.error_kind) and a line on stderr;
-// the others are read normally. There is one snapshot per target, in their order.
-// `failures` (optional) receives the Status of each target that could not be read.
+// its pid and source, why (process.error, process.error_kind) and, with `report`, a
+// line on stderr; the others are read normally. There is one snapshot per target, in
+// their order. `failures` (optional) receives the Status of each target that could not
+// be read, in order; `not_mpi` (optional) one flag per target: true for a target that
+// is no MPI process at all (Status::not_mpi), which a job leaves out (LeaveOutNonMpi).
 std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>& targets,
-                                                   std::vector<Status>* failures = nullptr);
+                                                   std::vector<Status>* failures = nullptr,
+                                                   std::vector<bool>* not_mpi = nullptr,
+                                                   bool report = true);
+
+// Takes the targets flagged in `not_mpi` (ReadJobTargets) out of `targets` and their
+// snapshots out of `snaps` (one per target, in order), and returns them, in order.
+std::vector<job::LeftOutProcess> LeaveOutNonMpi(const std::vector<bool>& not_mpi,
+                                           std::vector<TargetSpec>* targets,
+                                           std::vector<model::ProcessSnapshot>* snaps);
 
 // Every *.json file of `dir` (sorted by name) parsed as a snapshot document.
 Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::string& dir);

@@ -224,6 +224,10 @@ nlohmann::json ToJson(const JobReport& report) {
                           {"pid", u.pid > 0 ? json(u.pid) : json(nullptr)},
                           {"source", u.source.empty() ? json(nullptr) : json(u.source)}});
   }
+  json left_out = json::array();
+  for (const LeftOutProcess& p : report.left_out) {
+    left_out.push_back(json{{"pid", p.pid}, {"source", p.source}, {"reason", p.reason}});
+  }
   json partial = json::array();
   for (const PartialRank& r : report.partial) {
     partial.push_back(json{{"rank", r.rank >= 0 ? json(r.rank) : json(nullptr)},
@@ -253,7 +257,8 @@ nlohmann::json ToJson(const JobReport& report) {
               {"unreadable", std::move(unread)},
               {"partial", std::move(partial)},
               {"world_size", report.world_size > 0 ? json(report.world_size) : json(nullptr)},
-              {"waiting_on_unread", report.waiting_on_unread}};
+              {"waiting_on_unread", report.waiting_on_unread},
+              {"left_out", std::move(left_out)}};
   if (!report.jobs.empty()) doc["jobs"] = JobsJson(report.jobs);
   return doc;
 }

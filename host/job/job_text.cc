@@ -25,6 +25,19 @@ std::string ProcessLabel(const std::string& source, int64_t pid) {
   return (source == "core" ? "core of pid " : "pid ") + std::to_string(pid);
 }
 
+// Processes named among the targets that are no MPI process: one line, before all else
+// (stderr said why for each).
+void LeftOut(const JobReport& report, std::ostringstream& out) {
+  if (report.left_out.empty()) return;
+  out << "left out: ";
+  for (std::size_t i = 0; i < report.left_out.size(); ++i) {
+    const LeftOutProcess& p = report.left_out[i];
+    out << (i == 0 ? "" : ", ") << ProcessLabel(p.source, p.pid);
+  }
+  out << (report.left_out.size() == 1 ? ": not an MPI process" : ": not MPI processes")
+      << " (no MPI library loaded)\n";
+}
+
 // Said before the verdict: what the verdict does not cover, one line per rank or input.
 void Coverage(const JobReport& report, std::ostringstream& out) {
   if (!report.Incomplete()) return;
@@ -365,6 +378,7 @@ std::string ToText(const JobReport& report) {
   if (report.view == "stacks") {
     out << "REDUCED VIEW (stacks only): this job does not carry mpidbg's runtime; run it under "
            "`mpidbg run` to see communicators, pending messages, requests and a deadlock proof.\n";
+    LeftOut(report, out);
     Coverage(report, out);
     StacksVerdictText(report, out);
     Groups(report, out);
@@ -373,6 +387,7 @@ std::string ToText(const JobReport& report) {
     CallTreeText(report, out);
     return out.str();
   }
+  LeftOut(report, out);
   Coverage(report, out);
   Verdict(report, out);
   Jobs(report, out);

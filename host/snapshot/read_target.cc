@@ -18,6 +18,7 @@
 #include <string>
 
 #include "host/plugin_host/plugin_choice.h"
+#include "mpidbg/records.h"
 #include "host/snapshot/isolated_child.h"
 #include "host/snapshot/read_stacks_view.h"
 #include "host/snapshot/read_with_dll.h"
@@ -107,6 +108,19 @@ std::set<std::string>& FailedDlls() {
   return failed;
 }
 
+// The refusal of a process that has no MPI library at all: what it is, in one short
+// sentence (the module list of the general refusal says nothing more of a launcher).
+Status NotMpiProcess(OpenedTarget& target) {
+  const std::string& image = target.image_name();
+  const std::size_t slash = image.rfind('/');
+  const std::string program = slash == std::string::npos ? image : image.substr(slash + 1);
+  return Status::NotMpi("process " + std::to_string(target.pid()) +
+                        (program.empty() ? "" : " (" + program + ")") +
+                        " is not an MPI process: it loads no MPI library (no MPI_Init or "
+                        "PMPI_Init) and has no MPI debugging support (no symbol " +
+                        MPIDBG_ROOT_SYMBOL + " or MPIR_dll_name)");
+}
+
 }  // namespace
 
 // Without a DLL that can read it, a process that has an MPI library is read in the
@@ -128,7 +142,7 @@ Result<model::ProcessSnapshot> ReadTarget(const TargetSpec& spec, LiveTarget* st
       return choice.status();
     }
     const std::string library = MpiLibraryModule(target);
-    if (library.empty()) return choice.status();
+    if (library.empty()) return NotMpiProcess(target);
     return ReadStacksView(target, library);
   }
   if (choice->ours) return ReadWithDll(target, choice.value(), spec.want_mpit, cost);

@@ -37,15 +37,25 @@ class Status {
     return Error(ErrorKind::kNoSupport, std::move(message));
   }
   static Status Usage(std::string message) { return Error(ErrorKind::kUsage, std::move(message)); }
+  // No MPI debugging support because the target is no MPI process at all: it loads no
+  // MPI library (a launcher, a shell, a pid named by mistake). A job leaves it out
+  // rather than count it as a rank it could not read.
+  static Status NotMpi(std::string message) {
+    Status s = NoSupport(std::move(message));
+    s.not_mpi_ = true;
+    return s;
+  }
 
   bool ok() const { return kind_ == ErrorKind::kNone; }
   ErrorKind kind() const { return kind_; }
   const std::string& message() const { return message_; }
   int exit_code() const { return static_cast<int>(kind_); }
+  bool not_mpi() const { return not_mpi_; }
 
  private:
   ErrorKind kind_ = ErrorKind::kNone;
   std::string message_;
+  bool not_mpi_ = false;
 };
 
 // A value or the Status that explains why there is none.

@@ -3,12 +3,15 @@
 // flavour: exit 0, the reduced view's first line, each rank's MPI call from its stack,
 // the ranks from the launcher's environment, "HUNG" only after a second live read.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "mpi_job.h"
+#include "process_util.h"
 
 namespace mpidbg::itest {
 namespace {
@@ -76,6 +79,43 @@ TEST_P(ReducedView, CycleLiveIsHungAndFromCoresAllBlocked) {
   EXPECT_EQ(text.out.find("DEADLOCK"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("ranks 0-3: MPI_Ssend"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("ssend_cycle.c:"), std::string::npos) << text.out;
+
+  // A process that is no MPI rank among the pids (what `pgrep -f app` finds beside the
+  // ranks: the launcher, a `timeout`): left out, named once, the verdict whole.
+  const pid_t stray = SpawnSession({"/bin/sleep", "60"}, {},
+                                   ::testing::TempDir() + "reduced_view_stray.log");
+  ASSERT_GT(stray, 0);
+  const std::string with_stray = job.PidList() + "," + std::to_string(stray);
+  MpidbgResult stray_text = Mpidbg({"job", "--pids", with_stray, "--confirm", "0.5"});
+  EXPECT_EQ(stray_text.exit_code, 0) << stray_text.err;
+  EXPECT_NE(stray_text.out.find("left out: pid " + std::to_string(stray) +
+                                ": not an MPI process (no MPI library loaded)\n"),
+            std::string::npos) << stray_text.out;
+  EXPECT_NE(stray_text.out.find("\nHUNG: all ranks blocked in MPI (0-3)"), std::string::npos)
+      << stray_text.out;
+  const std::string said = " (sleep) is not an MPI process: it loads no MPI library";
+  const std::size_t first = stray_text.err.find(said);
+  EXPECT_NE(first, std::string::npos) << stray_text.err;
+  EXPECT_EQ(stray_text.err.find(said, first + 1), std::string::npos)
+      << "said once, not again by the second read:\n" << stray_text.err;
+  MpidbgResult stray_json = Mpidbg({"job", "--pids", with_stray, "--json", "--confirm", "0"});
+  EXPECT_EQ(stray_json.exit_code, 0) << stray_json.err;
+  ASSERT_TRUE(stray_json.json.is_object()) << stray_json.out;
+  EXPECT_EQ(stray_json.json["complete"], true) << stray_json.json.dump(1);
+  EXPECT_EQ(stray_json.json["ranks"].size(), 4u);
+  ASSERT_EQ(stray_json.json["left_out"].size(), 1u) << stray_json.json.dump(1);
+  EXPECT_EQ(stray_json.json["left_out"][0]["pid"], stray);
+  EXPECT_EQ(stray_json.json["left_out"][0]["source"], "live");
+  kill(stray, SIGKILL);
+  waitpid(stray, nullptr, 0);
+  // Gone now: an unreadable target, said once on stderr though the job is read twice.
+  MpidbgResult gone = Mpidbg({"job", "--pids", with_stray, "--confirm", "0.5"});
+  EXPECT_EQ(gone.exit_code, 4) << gone.err;
+  const std::string gone_said = "no process " + std::to_string(stray);
+  const std::size_t at = gone.err.find(gone_said);
+  EXPECT_NE(at, std::string::npos) << gone.err;
+  EXPECT_EQ(gone.err.find(gone_said, at + 1), std::string::npos)
+      << "said once, not again by the second read:\n" << gone.err;
 
   // One rank alone: `snapshot --json` says the view and the rank's source.
   MpidbgResult one = Mpidbg({"snapshot", "--pid", std::to_string(job.pids()[0]), "--json"});
