@@ -127,7 +127,8 @@ struct Failure {
   host::Status why;
 };
 
-// A process whose job could not be told, so no rank: e.g. one another debugger holds.
+// A process whose job could not be told, so no rank: e.g. one another debugger holds;
+// or one that is no MPI process at all (Status::not_mpi).
 struct Skip {
   int64_t pid;
   host::Status why;
@@ -201,6 +202,11 @@ int CollectCommand(const std::vector<std::string>& args) {
     progress.Clear();
     std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(),
                  st.message().c_str());
+    if (st.not_mpi()) {
+      // A launcher or a shell among the pids: no rank, as `job` leaves it out.
+      skipped.push_back({spec.pid, st});
+      continue;
+    }
     failures.push_back({spec.pid, source, st});
   }
   progress.Finish();

@@ -106,6 +106,20 @@ TEST_P(ReducedView, CycleLiveIsHungAndFromCoresAllBlocked) {
   ASSERT_EQ(stray_json.json["left_out"].size(), 1u) << stray_json.json.dump(1);
   EXPECT_EQ(stray_json.json["left_out"][0]["pid"], stray);
   EXPECT_EQ(stray_json.json["left_out"][0]["source"], "live");
+  // The same in a node record: the trailer skips it, and no rank failed.
+  const std::string stray_record = ::testing::TempDir() + "reduced_stray_record.jsonl";
+  MpidbgResult stray_collected = Mpidbg({"collect", "--pids", with_stray, "-o", stray_record});
+  EXPECT_EQ(stray_collected.exit_code, 0) << stray_collected.err;
+  const std::string lines = ReadFile(stray_record);
+  const std::size_t last = lines.find_last_of('\n', lines.size() >= 2 ? lines.size() - 2 : 0);
+  const json trailer = json::parse(lines.substr(last == std::string::npos ? 0 : last + 1),
+                                   nullptr, false);
+  ASSERT_TRUE(trailer.is_object()) << lines;
+  EXPECT_EQ(trailer["ranks_failed"], 0) << trailer.dump();
+  ASSERT_EQ(trailer["skipped"].size(), 1u) << trailer.dump();
+  EXPECT_EQ(trailer["skipped"][0]["pid"], stray);
+  EXPECT_EQ(trailer["skipped"][0]["error_kind"], 1);
+  std::remove(stray_record.c_str());
   kill(stray, SIGKILL);
   waitpid(stray, nullptr, 0);
   // Gone now: an unreadable target, said once on stderr though the job is read twice.
