@@ -27,8 +27,8 @@ std::vector<model::ProcessSnapshot> ReadJobTargets(const std::vector<TargetSpec>
 // Takes the targets flagged in `not_mpi` (ReadJobTargets) out of `targets` and their
 // snapshots out of `snaps` (one per target, in order), and returns them, in order.
 std::vector<job::LeftOutProcess> LeaveOutNonMpi(const std::vector<bool>& not_mpi,
-                                           std::vector<TargetSpec>* targets,
-                                           std::vector<model::ProcessSnapshot>* snaps);
+                                                std::vector<TargetSpec>* targets,
+                                                std::vector<model::ProcessSnapshot>* snaps);
 
 // Every *.json file of `dir` (sorted by name) parsed as a snapshot document.
 Result<std::vector<model::ProcessSnapshot>> ReadSnapshotDirectory(const std::string& dir);

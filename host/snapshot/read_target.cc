@@ -18,12 +18,12 @@
 #include <string>
 
 #include "host/plugin_host/plugin_choice.h"
-#include "mpidbg/records.h"
 #include "host/snapshot/isolated_child.h"
 #include "host/snapshot/read_stacks_view.h"
 #include "host/snapshot/read_with_dll.h"
 #include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
+#include "mpidbg/records.h"
 
 namespace mpidbg::host {
 namespace {
