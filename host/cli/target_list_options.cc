@@ -5,7 +5,7 @@
 #include <sstream>
 #include <utility>
 
-#include "host/proctable/mpir_proctable.h"
+#include "host/proctable/launcher_ranks.h"
 
 namespace mpidbg::cli {
 

@@ -1,12 +1,12 @@
-// launcher_hosts.cc — the process table grouped by host.
+// launcher_hosts.cc — the launcher's ranks grouped by host.
 #include "host/fanout/launcher_hosts.h"
 
-#include "host/proctable/mpir_proctable.h"
+#include "host/proctable/launcher_ranks.h"
 
 namespace mpidbg::host {
 
 Result<LauncherRanks> SplitLauncherRanks(int64_t launcher_pid) {
-  auto table = ReadLauncherProctable(launcher_pid);
+  auto table = ReadLauncherRanks(launcher_pid);
   if (!table.ok()) return table.status();
   LauncherRanks r;
   r.ranks = static_cast<int>(table->size());

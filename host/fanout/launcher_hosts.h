@@ -17,7 +17,7 @@ struct LauncherRanks {
   int ranks = 0;
 };
 
-// From the live launcher's MPIR_proctable.
+// From the live launcher's ranks (proctable/launcher_ranks.h).
 Result<LauncherRanks> SplitLauncherRanks(int64_t launcher_pid);
 
 }  // namespace mpidbg::host

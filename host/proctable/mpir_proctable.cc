@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <cstring>
 
 #include "host/symbols/symbol_index.h"
@@ -17,7 +16,6 @@ constexpr size_t kMaxNameLength = 4096;
 constexpr uint64_t kEntrySize = 24;
 constexpr uint64_t kPidOffset = 16;
 
-constexpr const char* kSuggestPids = "; give the rank process ids with --pids instead";
 
 std::string ShortName(const std::string& name) { return name.substr(0, name.find('.')); }
 
@@ -80,7 +78,7 @@ Result<std::vector<LauncherProcess>> ReadLauncherProctable(int64_t launcher_pid)
     return Status::NoSupport(
         "launcher " + std::to_string(launcher_pid) +
         " has no MPIR_proctable/MPIR_proctable_size in its symbol tables (MPICH's Hydra "
-        "mpiexec does not export them)" + kSuggestPids);
+        "mpiexec does not export them)");
   }
   auto live = LiveTarget::Attach(launcher_pid);
   if (!live.ok()) return live.status();
@@ -92,7 +90,7 @@ Result<std::vector<LauncherProcess>> ReadLauncherProctable(int64_t launcher_pid)
       why += " (launchers fill it once the job has started, some only under a debugger)";
     }
     return Status::Error(table.status().kind(),
-                         "launcher " + std::to_string(launcher_pid) + ": " + why + kSuggestPids);
+                         "launcher " + std::to_string(launcher_pid) + ": " + why);
   }
   return table;
 }
@@ -121,18 +119,6 @@ Result<std::vector<int64_t>> LocalRankPids(const std::vector<LauncherProcess>& t
                              "the ranks' hosts with --pids");
   }
   return pids;
-}
-
-Result<std::vector<int64_t>> LauncherLocalRankPids(int64_t launcher_pid) {
-  auto table = ReadLauncherProctable(launcher_pid);
-  if (!table.ok()) return table.status();
-  std::vector<std::string> remote;
-  auto local = LocalRankPids(table.value(), &remote);
-  if (!local.ok()) return local.status();
-  for (const std::string& r : remote) {
-    std::fprintf(stderr, "mpidbg: %s is on another host and is left out\n", r.c_str());
-  }
-  return local;
 }
 
 }  // namespace mpidbg::host

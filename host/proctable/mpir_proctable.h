@@ -5,7 +5,7 @@
 //
 // Open MPI's orterun exports both from libopen-rte's dynamic symbol table and fills the
 // table once the job is spawned. MPICH's mpiexec.hydra (Debian) is stripped and exports
-// neither, so it cannot be read this way.
+// neither, so it cannot be read this way (launcher_ranks.h then looks below it).
 #pragma once
 
 #include <cstdint>
@@ -32,8 +32,7 @@ Result<std::vector<LauncherProcess>> DecodeProctable(TargetMemory& mem, TargetAd
                                                      TargetAddr size_var);
 
 // Finds the variables in the live `launcher_pid`'s symbols, attaches briefly and reads
-// the table. No MPIR symbols, or an empty table: kNoSupport with one sentence that
-// suggests --pids.
+// the table. No MPIR symbols, or an empty table: kNoSupport with one sentence.
 Result<std::vector<LauncherProcess>> ReadLauncherProctable(int64_t launcher_pid);
 
 // True when `host_name` names this machine (its hostname, short or qualified, or
@@ -46,9 +45,5 @@ bool IsLocalHost(const std::string& host_name);
 Result<std::vector<int64_t>> LocalRankPids(const std::vector<LauncherProcess>& table,
                                            std::vector<std::string>* remote = nullptr);
 
-// What --launcher PID means to every command: the table of the live launcher, its ranks
-// on this host in rank order, and one line on stderr per rank on another host, which
-// is left out.
-Result<std::vector<int64_t>> LauncherLocalRankPids(int64_t launcher_pid);
 
 }  // namespace mpidbg::host

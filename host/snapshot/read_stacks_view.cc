@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "host/snapshot/rank_environment.h"
+#include "host/target/rank_environment.h"
 #include "host/stacks/call_arguments.h"
 #include "host/stacks/read_stacks.h"
 #include "host/stacks/stack_call.h"

@@ -1,7 +1,9 @@
 // mpir_proctable_live_test.cc — `mpidbg job --launcher PID` against real launchers: Open
-// MPI's orterun lists its ranks in MPIR_proctable; MPICH's Hydra exports no table,
-// which must end in exit status 1 and a sentence suggesting --pids.
+// MPI's orterun lists its ranks in MPIR_proctable; MPICH's Hydra exports no table, and
+// its ranks are found below it; a process that is neither ends in exit status 1 and a
+// sentence suggesting --pids.
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -75,19 +77,44 @@ TEST(LauncherLive, OpenMpiLauncherTableGivesTheRanks) {
   job.Kill();
 }
 
-TEST(LauncherLive, HydraLauncherFailsWithExitOneAndSuggestsPids) {
+// Hydra keeps no table: its ranks are the processes below it that name a rank
+// (PMI_RANK), and the whole job is read, with one line saying how they were found.
+TEST(LauncherLive, HydraLauncherRanksAreFoundBelowIt) {
   if (!HasFlavour("mpich")) GTEST_SKIP() << "the mpich runtime is not built";
-  MpiJob job("mpich", "ssend_cycle", 2);
+  MpiJob job("mpich", "ssend_cycle", 3);
   std::string why;
   ASSERT_TRUE(job.Start(&why)) << why;
   const pid_t launcher = LauncherOf(job.pids().at(0));
   ASSERT_GT(launcher, 0) << "no mpiexec above rank pid " << job.pids().at(0);
 
-  MpidbgResult r = Mpidbg({"job", "--launcher", std::to_string(launcher)});
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.err.find("--pids"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("MPIR_proctable"), std::string::npos) << r.err;
+  MpidbgResult r = Mpidbg({"job", "--launcher", std::to_string(launcher), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("keeps no MPIR process table: its ranks are the 3 processes below it"),
+            std::string::npos) << r.err;
+  ASSERT_TRUE(r.json.is_object()) << r.out;
+  const nlohmann::json& ranks = r.json.at("ranks");
+  ASSERT_EQ(ranks.size(), 3u);
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    EXPECT_EQ(ranks[i].at("rank"), static_cast<int>(i));
+    const pid_t pid = ranks[i].at("pid").get<pid_t>();
+    bool known = false;
+    for (pid_t p : job.pids()) known = known || p == pid;
+    EXPECT_TRUE(known) << "pid " << pid << " is not a rank of the job";
+  }
+  EXPECT_EQ(r.json.at("complete"), true);
+  EXPECT_TRUE(r.json.at("deadlock").at("detected").get<bool>());
+  EXPECT_EQ(r.json.at("deadlock").at("ranks").size(), 3u);
   job.Kill();
+}
+
+// A "launcher" with no table and no rank below it: exit 1, both reasons, --pids.
+TEST(LauncherLive, NoTableAndNoRanksBelowIsExitOneSuggestingPids) {
+  MpidbgResult r = Mpidbg({"job", "--launcher", std::to_string(getpid())});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("MPIR_proctable"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no process below it on this host names an MPI rank"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--pids"), std::string::npos) << r.err;
 }
 
 TEST(LauncherLive, LauncherOptionNeedsAPid) {

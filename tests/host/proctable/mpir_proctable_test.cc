@@ -123,12 +123,14 @@ TEST(LauncherProctable, KeepsOnlyLocalRanks) {
   EXPECT_EQ(none.status().kind(), ErrorKind::kNoSupport);
 }
 
-TEST(LauncherProctable, ProcessWithoutMpirSymbolsIsNoSupportSuggestingPids) {
-  // This test program is no launcher: it has no MPIR_proctable.
+// This test program is no launcher: it has no MPIR_proctable (what --launcher does
+// then, launcher_descendants_test.cc).
+TEST(LauncherProctable, ProcessWithoutMpirSymbolsIsNoSupport) {
   auto table = ReadLauncherProctable(getpid());
   ASSERT_FALSE(table.ok());
   EXPECT_EQ(table.status().kind(), ErrorKind::kNoSupport);
-  EXPECT_NE(table.status().message().find("--pids"), std::string::npos);
+  EXPECT_NE(table.status().message().find("no MPIR_proctable"), std::string::npos)
+      << table.status().message();
 }
 
 }  // namespace

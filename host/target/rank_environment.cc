@@ -1,5 +1,5 @@
 // rank_environment.cc — the launcher's rank variables of a live process or a core.
-#include "host/snapshot/rank_environment.h"
+#include "host/target/rank_environment.h"
 
 #include <cerrno>
 #include <climits>
@@ -46,24 +46,6 @@ bool ParseCount(const std::string& text, int* out) {
   return true;
 }
 
-std::vector<std::string> LiveEnvironment(int64_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
-  std::string bytes;
-  char buf[65536];
-  while (in && bytes.size() < kMaxProcEnviron) {
-    in.read(buf, sizeof buf);
-    bytes.append(buf, static_cast<std::size_t>(in.gcount()));
-  }
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < bytes.size() && out.size() < kMaxEnvironmentEntries) {
-    std::size_t end = bytes.find('\0', start);
-    if (end == std::string::npos) end = bytes.size();
-    out.push_back(bytes.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 // The C library's environ as the core holds it: a 64-bit native pointer to a
 // NULL-terminated array of pointers (the host's own ABI, as the unwinder assumes).
@@ -109,6 +91,29 @@ RankFromEnvironment RankOfEnvironment(const std::vector<std::string>& environmen
 std::vector<std::string> TargetEnvironment(OpenedTarget& target) {
   if (target.source() == "live") return LiveEnvironment(target.pid());
   return CoreEnvironment(target);
+}
+
+std::vector<std::string> LiveEnvironment(int64_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  std::string bytes;
+  char buf[65536];
+  while (in && bytes.size() < kMaxProcEnviron) {
+    in.read(buf, sizeof buf);
+    bytes.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < bytes.size() && out.size() < kMaxEnvironmentEntries) {
+    std::size_t end = bytes.find('\0', start);
+    if (end == std::string::npos) end = bytes.size();
+    out.push_back(bytes.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+bool NamedByMpiLauncher(const RankFromEnvironment& rank) {
+  return rank.rank >= 0 && !rank.from.empty() && rank.from != "SLURM_PROCID";
 }
 
 }  // namespace mpidbg::host

@@ -1,6 +1,6 @@
 // Which rank a process is, from its launcher's variables (rank_environment.h), and the
 // environment of a live process.
-#include "host/snapshot/rank_environment.h"
+#include "host/target/rank_environment.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

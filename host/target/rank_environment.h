@@ -6,6 +6,7 @@
 // ends the walk with what was read.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,5 +31,14 @@ RankFromEnvironment RankOfEnvironment(const std::vector<std::string>& environmen
 
 // The target's environment, "NAME=value" per entry; empty when it cannot be read.
 std::vector<std::string> TargetEnvironment(OpenedTarget& target);
+
+// A live process's environment from /proc/PID/environ, without stopping it; empty when
+// it cannot be read.
+std::vector<std::string> LiveEnvironment(int64_t pid);
+
+// The variable `from` of RankFromEnvironment is one an MPI launcher gives each rank
+// (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK), not Slurm's SLURM_PROCID, which every
+// process of a task carries (an mpiexec inside an allocation too).
+bool NamedByMpiLauncher(const RankFromEnvironment& rank);
 
 }  // namespace mpidbg::host

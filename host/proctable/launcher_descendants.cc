@@ -1,0 +1,135 @@
+// launcher_descendants.cc — see launcher_descendants.h.
+#include "host/proctable/launcher_descendants.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <climits>
+#include <deque>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "host/target/rank_environment.h"
+
+namespace mpidbg::host {
+namespace {
+
+// "pid (comm) state ppid ...": comm may hold spaces and parentheses, so the fields are
+// read after the last ')'. -1 when the file cannot be read or parsed.
+int64_t ParentFromStat(int64_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return -1;
+  const std::size_t close = line.rfind(')');
+  if (close == std::string::npos || close + 4 >= line.size()) return -1;
+  // " S 1234 ..."
+  std::size_t at = close + 2;
+  while (at < line.size() && line[at] != ' ') ++at;  // the state
+  long long ppid = -1;
+  try {
+    ppid = std::stoll(line.substr(at + 1));
+  } catch (...) {
+    return -1;
+  }
+  return ppid;
+}
+
+std::string ExecutableOf(int64_t pid) {
+  char buf[PATH_MAX];
+  const std::string link = "/proc/" + std::to_string(pid) + "/exe";
+  const ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+bool AllDigits(const char* s) {
+  if (*s == '\0') return false;
+  for (; *s != '\0'; ++s) {
+    if (!std::isdigit(static_cast<unsigned char>(*s))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::map<int64_t, int64_t> ProcessParents() {
+  std::map<int64_t, int64_t> parents;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return parents;
+  while (dirent* e = readdir(proc)) {
+    if (!AllDigits(e->d_name)) continue;
+    const int64_t pid = std::stoll(e->d_name);
+    const int64_t ppid = ParentFromStat(pid);
+    if (ppid >= 0) parents[pid] = ppid;
+  }
+  closedir(proc);
+  return parents;
+}
+
+std::vector<int64_t> DescendantsOf(int64_t root, const std::map<int64_t, int64_t>& parents) {
+  std::map<int64_t, std::vector<int64_t>> children;
+  for (const auto& [pid, ppid] : parents) {
+    if (pid != ppid) children[ppid].push_back(pid);
+  }
+  std::vector<int64_t> out;
+  std::set<int64_t> seen = {root};
+  std::deque<int64_t> queue = {root};
+  while (!queue.empty() && out.size() < kMaxDescendants) {
+    const int64_t pid = queue.front();
+    queue.pop_front();
+    auto it = children.find(pid);
+    if (it == children.end()) continue;
+    for (int64_t child : it->second) {
+      if (!seen.insert(child).second) continue;  // a loop in a table read mid-change
+      out.push_back(child);
+      queue.push_back(child);
+    }
+  }
+  return out;
+}
+
+Result<std::vector<LauncherProcess>> DescendantRanks(int64_t launcher_pid) {
+  const std::map<int64_t, int64_t> parents = ProcessParents();
+  if (parents.count(launcher_pid) == 0) {
+    return Status::Unreadable("no process " + std::to_string(launcher_pid));
+  }
+  // Nearest first: a process whose ancestor below the launcher named a rank is that
+  // rank's child (a shell it ran, a helper it forked), not a rank.
+  std::set<int64_t> ranked;
+  std::vector<std::pair<int, LauncherProcess>> found;
+  for (int64_t pid : DescendantsOf(launcher_pid, parents)) {
+    bool below_a_rank = false;
+    std::size_t steps = 0;  // bounds the walk up a table read mid-change
+    for (int64_t p = parents.at(pid); p != launcher_pid && p > 1 && steps < kMaxDescendants;
+         ++steps) {
+      if (ranked.count(p) != 0) {
+        below_a_rank = true;
+        break;
+      }
+      auto up = parents.find(p);
+      if (up == parents.end()) break;
+      p = up->second;
+    }
+    if (below_a_rank) continue;
+    const RankFromEnvironment rank = RankOfEnvironment(LiveEnvironment(pid));
+    if (!NamedByMpiLauncher(rank)) continue;
+    ranked.insert(pid);
+    LauncherProcess process;
+    process.pid = pid;
+    process.executable_name = ExecutableOf(pid);
+    found.emplace_back(rank.rank, std::move(process));
+  }
+  if (found.empty()) {
+    return Status::NoSupport("no process below launcher " + std::to_string(launcher_pid) +
+                             " names an MPI rank in its environment");
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<LauncherProcess> out;
+  for (auto& [rank, process] : found) out.push_back(std::move(process));
+  return out;
+}
+
+}  // namespace mpidbg::host
