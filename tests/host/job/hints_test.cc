@@ -40,17 +40,25 @@ TEST(Hints, TagMismatchOnBlockingSend) {
   EXPECT_FALSE(m.arrived);
 }
 
+// Rank 0's thread paused recording and blocked in `call`, its state read from
+// `state_from` ("stack", or "" the records); rank 1 waits for it.
+model::Thread& PausedRankZero(JobBuilder& job, const char* call, const char* call_class,
+                              const char* state_from) {
+  job.Recv(1, R(0), Tag(6));
+  model::Thread& paused = job.Thread(0);
+  paused.state = "blocked";
+  paused.call = call;
+  paused.call_class = call_class;
+  paused.recording_paused = true;
+  paused.state_from = state_from;
+  return paused;
+}
+
 // A rank whose thread paused recording, read from its stack as blocked in MPI_Recv
 // without an envelope: the report says so, for that rank alone.
 TEST(Hints, APausedRankIsNamed) {
   JobBuilder job(2);
-  job.Recv(1, R(0), Tag(6));
-  model::Thread& paused = job.Thread(0);
-  paused.state = "blocked";
-  paused.call = "MPI_Recv";
-  paused.call_class = "p2p";
-  paused.recording_paused = true;
-  paused.state_from = "stack";
+  PausedRankZero(job, "MPI_Recv", "p2p", "stack");
   const JobReport report = Analyze(job.snapshots());
   EXPECT_TRUE(HasHint(report,
                       "rank 0 paused mpidbg's recording (mpidbg_pause_recording): its state comes "
@@ -68,12 +76,7 @@ TEST(Hints, APausedRankIsNamed) {
 // nothing at all when its records say "not in MPI" and its stack was not read.
 TEST(Hints, APausedRankSaysWhereItsStateCameFrom) {
   JobBuilder job(2);
-  job.Recv(1, R(0), Tag(6));
-  model::Thread& draining = job.Thread(0);
-  draining.state = "blocked";
-  draining.call = "MPI_Waitall";
-  draining.call_class = "wait";
-  draining.recording_paused = true;
+  model::Thread& draining = PausedRankZero(job, "MPI_Waitall", "wait", "");
   JobReport report = Analyze(job.snapshots());
   EXPECT_TRUE(HasHint(report,
                       "rank 0 paused mpidbg's recording (mpidbg_pause_recording): its state comes "
