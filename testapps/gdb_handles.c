@@ -6,10 +6,13 @@
  * datatype, a group, a user op, a communicator error handler, an info with two keys, a
  * window named "gdb_win", a status filled by a self send-receive, an Issend of 10 ints
  * to the right neighbour with tag 200 and an Irecv from the right neighbour with tag 300
- * on the dup (nobody sends or receives those tags: both stay pending). A second thread
- * pauses the runtime's recording (mpidbg_pause_recording, looked up by name: without the
- * runtime it is not there) and sleeps. Then it prints "rank N ready" and sleeps outside
- * MPI until killed. */
+ * on the dup (nobody sends or receives those tags: both stay pending). Two more threads
+ * (MPI_THREAD_MULTIPLE) pause the runtime's recording (mpidbg_pause_recording, looked
+ * up by name: without the runtime it is not there): one sleeps outside MPI; the other
+ * posted an Irecv of tag 400 on MPI_COMM_SELF that nothing matches before its pause, and
+ * waits for it with MPI_Wait: a call the runtime records despite the pause, since it
+ * collects a request posted before it. Then the main thread prints "rank N ready" and
+ * sleeps outside MPI until killed. */
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -39,14 +42,29 @@ static void int_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
   for (int i = 0; i < *len; ++i) ((int*)inout)[i] += ((int*)in)[i];
 }
 
-static int paused_thread_ready;
+static int paused_threads_ready;
+static int drained_buf;
+MPI_Request drained_recv = MPI_REQUEST_NULL;
+
+static void pause_recording(void) {
+  int (*pause)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "mpidbg_pause_recording");
+  if (pause != NULL) pause();
+}
 
 static void* paused_thread(void* arg) {
   (void)arg;
-  int (*pause_recording)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "mpidbg_pause_recording");
-  if (pause_recording != NULL) pause_recording();
-  __atomic_store_n(&paused_thread_ready, 1, __ATOMIC_RELEASE);
+  pause_recording();
+  __atomic_add_fetch(&paused_threads_ready, 1, __ATOMIC_RELEASE);
   for (;;) sleep(1);
+  return NULL;
+}
+
+static void* paused_waiting_thread(void* arg) {
+  (void)arg;
+  MPI_Irecv(&drained_buf, 1, MPI_INT, 0, 400, MPI_COMM_SELF, &drained_recv);
+  pause_recording();
+  __atomic_add_fetch(&paused_threads_ready, 1, __ATOMIC_RELEASE);
+  MPI_Wait(&drained_recv, MPI_STATUS_IGNORE);  /* never returns: nothing sends tag 400 */
   return NULL;
 }
 
@@ -56,7 +74,12 @@ static void on_error(MPI_Comm* comm, int* code, ...) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    fprintf(stderr, "gdb_handles needs MPI_THREAD_MULTIPLE\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -95,9 +118,13 @@ int main(int argc, char** argv) {
   MPI_Issend(send_buf, 10, MPI_INT, (rank + 1) % size, 200, MPI_COMM_WORLD, &pending_send);
   MPI_Irecv(recv_buf, 10, MPI_INT, (rank + 1) % size, 300, dup_comm, &pending_recv);
 
-  pthread_t paused;
+  /* One after the other, so their order in the thread table is fixed. */
+  pthread_t paused, waiting;
   if (pthread_create(&paused, NULL, paused_thread, NULL) == 0) {
-    while (!__atomic_load_n(&paused_thread_ready, __ATOMIC_ACQUIRE)) usleep(1000);
+    while (__atomic_load_n(&paused_threads_ready, __ATOMIC_ACQUIRE) < 1) usleep(1000);
+  }
+  if (pthread_create(&waiting, NULL, paused_waiting_thread, NULL) == 0) {
+    while (__atomic_load_n(&paused_threads_ready, __ATOMIC_ACQUIRE) < 2) usleep(1000);
   }
 
   scenario_ready(rank);

@@ -53,6 +53,9 @@ def report(session):
             line += " on " + comm
         if t.root >= 0:
             line += " (root %d)" % t.root
+        if t.recording_paused:
+            # A completion of requests posted before the pause, MPI_Init or MPI_Finalize.
+            line += " (recording paused by the program; this call recorded despite it)"
         out.append(line)
         if t.has_operation:
             out.append("      " + T.operation(t.operation, A.text))

@@ -62,9 +62,15 @@ def common(flavour, source):
             r"^    MPI_Irecv\(source=2, tag=300, comm=dup_of_world\) 40 bytes MPI_INT x10, "
             r"pending",
         ],
-        # The main thread, and one that paused the runtime's recording.
-        "threads": [r"^threads: 2$", r"not in MPI", r"recording paused by the program: its "
-                    r"MPI calls are not recorded \(0 recorded so far\); see its stack"],
+        # The main thread; one that paused the runtime's recording outside MPI; one that
+        # paused and waits for a receive it posted before: a call recorded despite it.
+        "threads": [r"^threads: 3$", r"not in MPI",
+                    r"recording paused by the program: its MPI calls are not recorded "
+                    r"\(0 recorded so far\); see its stack",
+                    r"blocked in MPI_Wait.* \(recording paused by the program; this call "
+                    r"recorded despite it\)$",
+                    r"^      waits for MPI_Irecv\(source=0 \[world 1\], tag=400, "
+                    r"comm=MPI_COMM_SELF\) 4 bytes MPI_INT x1, pending"],
         "info": [
             r"^launcher: %s" % launcher,
             r"rank 1 of 4 \(MPI rank 1\)",
