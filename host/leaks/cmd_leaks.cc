@@ -1,7 +1,9 @@
 // cmd_leaks.cc — `mpidbg leaks`: the MPI objects and requests a job never freed — from
 // the report the runtime wrote at MPI_Finalize (`mpidbg run --leaks`), or those its
 // running ranks or their cores hold now — as text or JSON.
+#include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
@@ -24,18 +26,28 @@ constexpr const char* kUsage =
     "their cores hold now and have not freed (yet).\n";
 
 // Every target's snapshot (with its object listing); a target that cannot be read
-// fails the command, as `snapshot` would.
+// fails the command, as `snapshot` would, but for one that is no MPI process at all (a
+// launcher among the pids), which is left out with a line on stderr, as `job` does.
 host::Result<leaks::LeakReport> LeaksOfTargets(const std::vector<host::TargetSpec>& targets) {
   std::vector<model::ProcessSnapshot> snapshots;
+  std::optional<host::Status> left_out;
   bool cores = false;
   host::ProgressLine progress(host::ReadingWhat(targets), targets.size());
-  for (const host::TargetSpec& t : targets) {
-    progress.Update(snapshots.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const host::TargetSpec& t = targets[i];
+    progress.Update(i);
     auto snap = host::ReadTarget(t);
+    if (!snap.ok() && snap.status().not_mpi()) {
+      progress.Clear();
+      std::fprintf(stderr, "mpidbg: %s; left out\n", snap.status().message().c_str());
+      if (!left_out) left_out = snap.status();
+      continue;
+    }
     if (!snap.ok()) return snap.status();
     cores = cores || !t.core.empty();
     snapshots.push_back(std::move(snap.value()));
   }
+  if (snapshots.empty() && left_out) return *left_out;  // no MPI process among them
   return leaks::LeaksOfSnapshots(snapshots, cores ? "cores" : "processes");
 }
 

@@ -4,6 +4,8 @@
 // Datatype type maps are compared with maps derived by hand below, not with anything
 // mpidbg computes.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <map>
@@ -11,6 +13,7 @@
 #include <sstream>
 
 #include "mpi_job.h"
+#include "process_util.h"
 
 namespace mpidbg::itest {
 namespace {
@@ -416,6 +419,23 @@ TEST_P(HandlesView, EveryKindLiveAndFromCores) {
   for (int rank : kCheckedRanks)
     CheckRank({"--pid", std::to_string(pid_of[rank])}, rank, logs.at(rank));
   CheckLeaks({"leaks", "--pids", job.PidList(), "--json"}, "processes");
+  {
+    // A process that is no MPI rank among the pids (the launcher, found by `pgrep -f`):
+    // left out, the answer the same.
+    const pid_t stray = SpawnSession({"/bin/sleep", "60"}, {},
+                                     ::testing::TempDir() + "handles_view_stray.log");
+    ASSERT_GT(stray, 0);
+    MpidbgResult plain = Mpidbg({"leaks", "--pids", job.PidList(), "--json"});
+    MpidbgResult with_stray =
+        Mpidbg({"leaks", "--pids", job.PidList() + "," + std::to_string(stray), "--json"});
+    kill(stray, SIGKILL);
+    waitpid(stray, nullptr, 0);
+    EXPECT_EQ(with_stray.exit_code, 0) << with_stray.err;
+    EXPECT_NE(with_stray.err.find("(sleep) is not an MPI process"), std::string::npos)
+        << with_stray.err;
+    EXPECT_NE(with_stray.err.find("; left out"), std::string::npos) << with_stray.err;
+    EXPECT_EQ(with_stray.json, plain.json);
+  }
 
   const std::vector<std::string> cores = job.DumpCores(&why);
   job.Kill();
