@@ -95,27 +95,18 @@ Result<std::vector<LauncherProcess>> DescendantRanks(int64_t launcher_pid) {
   if (parents.count(launcher_pid) == 0) {
     return Status::Unreadable("no process " + std::to_string(launcher_pid));
   }
-  // Nearest first: a process whose ancestor below the launcher named a rank is that
-  // rank's child (a shell it ran, a helper it forked), not a rank.
-  std::set<int64_t> ranked;
+  // Nearest first, so a parent comes before its children: a process below a rank is
+  // that rank's child (a shell it ran, a helper it forked), not a rank.
+  std::set<int64_t> ranks_and_below;
   std::vector<std::pair<int, LauncherProcess>> found;
   for (int64_t pid : DescendantsOf(launcher_pid, parents)) {
-    bool below_a_rank = false;
-    std::size_t steps = 0;  // bounds the walk up a table read mid-change
-    for (int64_t p = parents.at(pid); p != launcher_pid && p > 1 && steps < kMaxDescendants;
-         ++steps) {
-      if (ranked.count(p) != 0) {
-        below_a_rank = true;
-        break;
-      }
-      auto up = parents.find(p);
-      if (up == parents.end()) break;
-      p = up->second;
+    if (ranks_and_below.count(parents.at(pid)) != 0) {
+      ranks_and_below.insert(pid);
+      continue;
     }
-    if (below_a_rank) continue;
     const RankFromEnvironment rank = RankOfEnvironment(LiveEnvironment(pid));
     if (!NamedByMpiLauncher(rank)) continue;
-    ranked.insert(pid);
+    ranks_and_below.insert(pid);
     LauncherProcess process;
     process.pid = pid;
     process.executable_name = ExecutableOf(pid);
