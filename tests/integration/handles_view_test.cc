@@ -4,8 +4,6 @@
 // Datatype type maps are compared with maps derived by hand below, not with anything
 // mpidbg computes.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <map>
@@ -422,14 +420,11 @@ TEST_P(HandlesView, EveryKindLiveAndFromCores) {
   {
     // A process that is no MPI rank among the pids (the launcher, found by `pgrep -f`):
     // left out, the answer the same.
-    const pid_t stray = SpawnSession({"/bin/sleep", "60"}, {},
-                                     ::testing::TempDir() + "handles_view_stray.log");
-    ASSERT_GT(stray, 0);
+    ScopedProcess stray({"/bin/sleep", "60"}, ::testing::TempDir() + "handles_view_stray.log");
+    ASSERT_GT(stray.pid(), 0);
     MpidbgResult plain = Mpidbg({"leaks", "--pids", job.PidList(), "--json"});
     MpidbgResult with_stray =
-        Mpidbg({"leaks", "--pids", job.PidList() + "," + std::to_string(stray), "--json"});
-    kill(stray, SIGKILL);
-    waitpid(stray, nullptr, 0);
+        Mpidbg({"leaks", "--pids", job.PidList() + "," + std::to_string(stray.pid()), "--json"});
     EXPECT_EQ(with_stray.exit_code, 0) << with_stray.err;
     EXPECT_NE(with_stray.err.find("(sleep) is not an MPI process"), std::string::npos)
         << with_stray.err;

@@ -161,4 +161,16 @@ std::string ReadFile(const std::string& path) {
   return ss.str();
 }
 
+ScopedProcess::ScopedProcess(const std::vector<std::string>& argv, const std::string& log_path)
+    : pid_(SpawnSession(argv, {}, log_path)) {}
+
+ScopedProcess::~ScopedProcess() { Kill(); }
+
+void ScopedProcess::Kill() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
 }  // namespace mpidbg::itest

@@ -36,4 +36,19 @@ void KillMarkedJob(const std::string& marker, pid_t leader);
 // Contents of a file, "" if unreadable.
 std::string ReadFile(const std::string& path);
 
+// A plain process one test starts (`argv` in a session of its own, SpawnSession),
+// SIGKILLed and reaped when the scope ends, whatever assertion ends the test first.
+class ScopedProcess {
+ public:
+  ScopedProcess(const std::vector<std::string>& argv, const std::string& log_path);
+  ~ScopedProcess();
+  ScopedProcess(const ScopedProcess&) = delete;
+  ScopedProcess& operator=(const ScopedProcess&) = delete;
+  pid_t pid() const { return pid_; }  // -1 when it could not be started
+  void Kill();                        // now; the destructor then does nothing
+
+ private:
+  pid_t pid_ = -1;
+};
+
 }  // namespace mpidbg::itest

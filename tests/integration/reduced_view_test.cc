@@ -3,8 +3,6 @@
 // flavour: exit 0, the reduced view's first line, each rank's MPI call from its stack,
 // the ranks from the launcher's environment, "HUNG" only after a second live read.
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdio>
@@ -82,8 +80,8 @@ TEST_P(ReducedView, CycleLiveIsHungAndFromCoresAllBlocked) {
 
   // A process that is no MPI rank among the pids (what `pgrep -f app` finds beside the
   // ranks: the launcher, a `timeout`): left out, named once, the verdict whole.
-  const pid_t stray = SpawnSession({"/bin/sleep", "60"}, {},
-                                   ::testing::TempDir() + "reduced_view_stray.log");
+  ScopedProcess sleeper({"/bin/sleep", "60"}, ::testing::TempDir() + "reduced_view_stray.log");
+  const pid_t stray = sleeper.pid();
   ASSERT_GT(stray, 0);
   const std::string with_stray = job.PidList() + "," + std::to_string(stray);
   MpidbgResult stray_text = Mpidbg({"job", "--pids", with_stray, "--confirm", "0.5"});
@@ -120,8 +118,7 @@ TEST_P(ReducedView, CycleLiveIsHungAndFromCoresAllBlocked) {
   EXPECT_EQ(trailer["skipped"][0]["pid"], stray);
   EXPECT_EQ(trailer["skipped"][0]["error_kind"], 1);
   std::remove(stray_record.c_str());
-  kill(stray, SIGKILL);
-  waitpid(stray, nullptr, 0);
+  sleeper.Kill();
   // Gone now: an unreadable target, said once on stderr though the job is read twice.
   MpidbgResult gone = Mpidbg({"job", "--pids", with_stray, "--confirm", "0.5"});
   EXPECT_EQ(gone.exit_code, 4) << gone.err;

@@ -98,17 +98,17 @@ TEST(LauncherDescendants, NoRankBelowIsRefusedWithBothReasons) {
     _exit(127);
   }
   auto ranks = DescendantRanks(child);
+  auto local = LauncherLocalRankPids(child);
+  kill(child, SIGKILL);  // before any assertion can end the test
+  waitpid(child, nullptr, 0);
   EXPECT_FALSE(ranks.ok());
   EXPECT_EQ(ranks.status().kind(), ErrorKind::kNoSupport);
-  auto local = LauncherLocalRankPids(child);
   ASSERT_FALSE(local.ok());
   EXPECT_EQ(local.status().kind(), ErrorKind::kNoSupport);
   const std::string& m = local.status().message();
   EXPECT_NE(m.find("no MPIR_proctable"), std::string::npos) << m;
   EXPECT_NE(m.find("no process below it on this host names an MPI rank"), std::string::npos) << m;
   EXPECT_NE(m.find("--pids"), std::string::npos) << m;
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
 }
 
 }  // namespace
