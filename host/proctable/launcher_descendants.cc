@@ -2,46 +2,30 @@
 #include "host/proctable/launcher_descendants.h"
 
 #include <dirent.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 #include <deque>
-#include <fstream>
 #include <set>
 #include <string>
 
 #include "host/target/rank_environment.h"
+#include "host/target/target_live.h"
 
 namespace mpidbg::host {
 namespace {
 
-// "pid (comm) state ppid ...": comm may hold spaces and parentheses, so the fields are
-// read after the last ')'. -1 when the file cannot be read or parsed.
-int64_t ParentFromStat(int64_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(in, line)) return -1;
-  const std::size_t close = line.rfind(')');
-  if (close == std::string::npos || close + 4 >= line.size()) return -1;
-  // " S 1234 ..."
-  std::size_t at = close + 2;
-  while (at < line.size() && line[at] != ' ') ++at;  // the state
-  long long ppid = -1;
+// The parent of a process: the field after the state in its main thread's stat. -1
+// when it cannot be read or parsed.
+int64_t ParentOf(int64_t pid) {
+  const std::string fields = ThreadStatFields(pid, pid);  // "S 1234 ..."
+  const std::size_t space = fields.find(' ');
+  if (space == std::string::npos) return -1;
   try {
-    ppid = std::stoll(line.substr(at + 1));
+    return std::stoll(fields.substr(space + 1));
   } catch (...) {
     return -1;
   }
-  return ppid;
-}
-
-std::string ExecutableOf(int64_t pid) {
-  char buf[PATH_MAX];
-  const std::string link = "/proc/" + std::to_string(pid) + "/exe";
-  const ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
 bool AllDigits(const char* s) {
@@ -61,7 +45,7 @@ std::map<int64_t, int64_t> ProcessParents() {
   while (dirent* e = readdir(proc)) {
     if (!AllDigits(e->d_name)) continue;
     const int64_t pid = std::stoll(e->d_name);
-    const int64_t ppid = ParentFromStat(pid);
+    const int64_t ppid = ParentOf(pid);
     if (ppid >= 0) parents[pid] = ppid;
   }
   closedir(proc);
@@ -109,7 +93,7 @@ Result<std::vector<LauncherProcess>> DescendantRanks(int64_t launcher_pid) {
     ranks_and_below.insert(pid);
     LauncherProcess process;
     process.pid = pid;
-    process.executable_name = ExecutableOf(pid);
+    process.executable_name = LiveExecutable(pid);
     found.emplace_back(rank.rank, std::move(process));
   }
   if (found.empty()) {

@@ -1,9 +1,6 @@
 // opened_target.cc — opening a live process or a core for reading.
 #include "host/target/opened_target.h"
 
-#include <limits.h>
-#include <unistd.h>
-
 #include <ctime>
 
 namespace mpidbg::host {
@@ -73,10 +70,7 @@ Result<std::unique_ptr<OpenedTarget>> OpenedTarget::Open(const TargetSpec& spec,
   t->symbols_ = std::move(symbols.value());
   t->pid_ = spec.pid;
   t->source_ = "live";
-  char buf[PATH_MAX];
-  std::string link = "/proc/" + std::to_string(spec.pid) + "/exe";
-  ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
-  if (n > 0) t->image_name_.assign(buf, static_cast<size_t>(n));
+  t->image_name_ = LiveExecutable(spec.pid);
   return t;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -61,13 +62,24 @@ bool IsStopSignal(int sig) {
 
 }  // namespace
 
-char ThreadStateLetter(int64_t pid, int64_t tid) {
+std::string ThreadStatFields(int64_t pid, int64_t tid) {
   std::string stat = ReadFirstLine("/proc/" + std::to_string(pid) + "/task/" +
                                    std::to_string(tid) + "/stat");
-  // The command name may contain ')' and spaces: the state follows the last ')'.
   size_t close = stat.rfind(')');
-  if (close == std::string::npos || close + 2 >= stat.size()) return 0;
-  return stat[close + 2];
+  if (close == std::string::npos || close + 2 >= stat.size()) return "";
+  return stat.substr(close + 2);
+}
+
+char ThreadStateLetter(int64_t pid, int64_t tid) {
+  const std::string fields = ThreadStatFields(pid, tid);
+  return fields.empty() ? 0 : fields[0];
+}
+
+std::string LiveExecutable(int64_t pid) {
+  char buf[PATH_MAX];
+  const std::string link = "/proc/" + std::to_string(pid) + "/exe";
+  const ssize_t n = readlink(link.c_str(), buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
 std::string PtracePermissionHint(int64_t pid) { return PtraceRefusal(GatherPtraceFacts(pid)); }

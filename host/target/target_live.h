@@ -70,7 +70,14 @@ Status ReadUnstopped(int64_t pid, TargetAddr addr, size_t size, void* out);
 // One sentence explaining why ptrace is refused for `pid` (used for EPERM).
 std::string PtracePermissionHint(int64_t pid);
 
+// The fields of /proc/PID/task/TID/stat after the command name (which may hold ')'
+// and spaces: the fields follow the last ')'), from the state on; "" when unreadable.
+std::string ThreadStatFields(int64_t pid, int64_t tid);
+
 // The state letter of /proc/PID/task/TID/stat ('R', 'S', 'T', 't', ...), or 0.
 char ThreadStateLetter(int64_t pid, int64_t tid);
+
+// The executable of a live process (/proc/PID/exe), "" when it cannot be read.
+std::string LiveExecutable(int64_t pid);
 
 }  // namespace mpidbg::host

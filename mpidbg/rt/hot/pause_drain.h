@@ -11,8 +11,9 @@
 // call — a wrapper whose category is declared `drains` (gen/gen_wrappers.py: the Wait
 // and Test families, MPI_Request_free, MPI_Cancel) — that the paused thread makes
 // outside any other MPI call and that names one of them runs recorded, as if the thread
-// were not paused (CallScope::RecordsWhilePaused). After such a call the noted requests no longer pending
-// are dropped (DropCollectedPausePending); once none is left the pause is a plain one.
+// were not paused (CallScope::RecordsWhilePaused). After such a call the noted requests
+// no longer pending are dropped (DropCollectedPausePending); once none is left the pause
+// is a plain one.
 // A pause with nothing pending, the usual one between phases, adds one load and test to
 // the paused thread's completion calls and nothing to any other call.
 //
