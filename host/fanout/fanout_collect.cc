@@ -79,14 +79,16 @@ Result<FanoutPlan> PlanFanout(const FanoutRequest& request, PhaseClock& clock) {
   auto ranks = SplitLauncherRanks(request.launcher);
   if (!ranks.ok()) return ranks.status();
   plan.local_pids = std::move(ranks->local_pids);
-  if (ranks->remote_pids.empty()) return plan;
+  if (!ranks->any_remote()) return plan;
   clock.Start("fan-out");
   const std::string shell =
       request.remote_shell.empty() ? kDefaultRemoteShell : request.remote_shell;
-  auto reads = RemoteReaders(shell, reader, ranks->remote_pids);
+  auto reads = RemoteReaders(shell, reader, ranks->remote);
   if (!reads.ok()) return reads.status();
   plan.reads = std::move(reads.value());
-  for (const auto& [host, pids] : ranks->remote_pids) plan.hosts.push_back(host);
+  for (const RemoteRead& read : plan.reads) {
+    plan.hosts.insert(plan.hosts.end(), read.hosts.begin(), read.hosts.end());
+  }
   return plan;
 }
 

@@ -6,17 +6,18 @@
 namespace mpidbg::host {
 
 Result<LauncherRanks> SplitLauncherRanks(int64_t launcher_pid) {
-  auto table = ReadLauncherRanks(launcher_pid);
-  if (!table.ok()) return table.status();
+  auto job = ReadLauncherRanks(launcher_pid);
+  if (!job.ok()) return job.status();
   LauncherRanks r;
-  r.ranks = static_cast<int>(table->size());
-  for (const LauncherProcess& p : *table) {
+  for (const LauncherProcess& p : job->ranks) {
     if (IsLocalHost(p.host_name)) {
       r.local_pids.push_back(p.pid);
     } else {
-      r.remote_pids[p.host_name].push_back(p.pid);
+      r.remote.pids_by_host[p.host_name].push_back(p.pid);
     }
   }
+  r.remote.job_id = job->remote_job_id;
+  r.remote.job_hosts = job->remote_hosts;
   return r;
 }
 

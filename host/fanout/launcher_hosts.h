@@ -1,5 +1,6 @@
 // launcher_hosts.h — a launcher's ranks split by where they run: the pids on this host,
-// read here, and those of every other host, read there by a node reader.
+// read here, and those of every other host (by pid, or by job for Hydra's proxies), read
+// there by a node reader.
 #pragma once
 
 #include <cstdint>
@@ -7,14 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "host/fanout/remote_shell.h"
 #include "host/util/status.h"
 
 namespace mpidbg::host {
 
 struct LauncherRanks {
-  std::vector<int64_t> local_pids;                          // rank order
-  std::map<std::string, std::vector<int64_t>> remote_pids;  // host -> pids, rank order
-  int ranks = 0;
+  std::vector<int64_t> local_pids;  // rank order
+  RemoteTargets remote;             // by pid (a process table) or by job (Hydra's proxies)
+  bool any_remote() const { return !remote.pids_by_host.empty() || !remote.job_hosts.empty(); }
 };
 
 // From the live launcher's ranks (proctable/launcher_ranks.h).

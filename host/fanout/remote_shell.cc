@@ -22,9 +22,9 @@ std::string Replace(std::string word, const std::string& what, const std::string
 
 }  // namespace
 
-Result<std::vector<RemoteRead>> RemoteReaders(
-    const std::string& shell_template, const std::vector<std::string>& reader,
-    const std::map<std::string, std::vector<int64_t>>& pids_by_host) {
+Result<std::vector<RemoteRead>> RemoteReaders(const std::string& shell_template,
+                                              const std::vector<std::string>& reader,
+                                              const RemoteTargets& targets) {
   std::vector<std::string> words;
   std::istringstream in(shell_template);
   for (std::string w; in >> w;) words.push_back(w);
@@ -34,30 +34,46 @@ Result<std::vector<RemoteRead>> RemoteReaders(
     return Status::Usage("--remote-shell needs {host} (one command per host) or {hosts} (one "
                          "for all), got '" + shell_template + "'");
   }
+  // The shell's words for `hosts`, then the reader's.
+  auto command = [&](const std::vector<std::string>& hosts) {
+    RemoteRead r;
+    std::string joined;
+    for (const std::string& h : hosts) joined += (joined.empty() ? "" : ",") + h;
+    for (const std::string& w : words) {
+      r.command.argv.push_back(one ? Replace(w, "{host}", joined) : Replace(w, "{hosts}", joined));
+    }
+    r.command.argv.insert(r.command.argv.end(), reader.begin(), reader.end());
+    r.hosts = hosts;
+    return r;
+  };
   std::vector<RemoteRead> reads;
   if (one) {
-    for (const auto& [host, pids] : pids_by_host) {
-      RemoteRead r;
-      for (const std::string& w : words) r.command.argv.push_back(Replace(w, "{host}", host));
-      r.command.argv.insert(r.command.argv.end(), reader.begin(), reader.end());
+    for (const auto& [host, pids] : targets.pids_by_host) {
+      RemoteRead r = command({host});
       r.command.argv.insert(r.command.argv.end(), {"--pids", PidList(pids)});
-      r.hosts = {host};
+      reads.push_back(std::move(r));
+    }
+    for (const std::string& host : targets.job_hosts) {
+      RemoteRead r = command({host});
+      r.command.argv.insert(r.command.argv.end(), {"--job", targets.job_id});
       reads.push_back(std::move(r));
     }
     return reads;
   }
-  RemoteRead r;
-  std::string hosts;
-  for (const auto& [host, pids] : pids_by_host) {
-    hosts += (hosts.empty() ? "" : ",") + host;
-    r.hosts.push_back(host);
+  if (!targets.pids_by_host.empty()) {
+    std::vector<std::string> hosts;
+    for (const auto& [host, pids] : targets.pids_by_host) hosts.push_back(host);
+    RemoteRead r = command(hosts);
+    for (const auto& [host, pids] : targets.pids_by_host) {
+      r.command.argv.insert(r.command.argv.end(), {"--host-pids", host + "=" + PidList(pids)});
+    }
+    reads.push_back(std::move(r));
   }
-  for (const std::string& w : words) r.command.argv.push_back(Replace(w, "{hosts}", hosts));
-  r.command.argv.insert(r.command.argv.end(), reader.begin(), reader.end());
-  for (const auto& [host, pids] : pids_by_host) {
-    r.command.argv.insert(r.command.argv.end(), {"--host-pids", host + "=" + PidList(pids)});
+  if (!targets.job_hosts.empty()) {
+    RemoteRead r = command(targets.job_hosts);
+    r.command.argv.insert(r.command.argv.end(), {"--job", targets.job_id});
+    reads.push_back(std::move(r));
   }
-  reads.push_back(std::move(r));
   return reads;
 }
 

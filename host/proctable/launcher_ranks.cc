@@ -4,33 +4,69 @@
 #include <cstdio>
 #include <string>
 
+#include "host/proctable/hydra_proxies.h"
 #include "host/proctable/launcher_descendants.h"
 
 namespace mpidbg::host {
+namespace {
 
-Result<std::vector<LauncherProcess>> ReadLauncherRanks(int64_t launcher_pid) {
+std::string Joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
+  return s;
+}
+
+}  // namespace
+
+Result<LauncherJob> ReadLauncherRanks(int64_t launcher_pid) {
+  LauncherJob job;
   auto table = ReadLauncherProctable(launcher_pid);
-  if (table.ok() || table.status().kind() != ErrorKind::kNoSupport) return table;
+  if (table.ok()) {
+    job.ranks = std::move(table.value());
+    return job;
+  }
+  if (table.status().kind() != ErrorKind::kNoSupport) return table.status();
   auto below = DescendantRanks(launcher_pid);
-  if (!below.ok()) {
+  auto proxies = FindHydraRemoteProxies(launcher_pid);
+  if (!below.ok() && !proxies.ok()) {
     return Status::Error(table.status().kind(),
                          table.status().message() + "; no process below it on this host names "
-                         "an MPI rank either; give the rank process ids with --pids instead");
+                         "an MPI rank, and it started no Hydra proxy on another host; give the "
+                         "rank process ids with --pids instead");
+  }
+  if (below.ok()) job.ranks = std::move(below.value());
+  std::string elsewhere = " (ranks on other hosts are not found this way)";
+  if (proxies.ok()) {
+    job.remote_job_id = proxies->job_id;
+    job.remote_hosts = proxies->hosts;
+    elsewhere = ", and those of Hydra job " + job.remote_job_id + " on the " +
+                std::to_string(job.remote_hosts.size()) + " other host" +
+                (job.remote_hosts.size() == 1 ? "" : "s") + " it started proxies on (" +
+                Joined(job.remote_hosts) + ")";
   }
   std::fprintf(stderr,
                "mpidbg: launcher %lld keeps no MPIR process table: its ranks are the %zu "
-               "process%s below it on this host that name an MPI rank (ranks on other hosts "
-               "are not found this way)\n",
-               static_cast<long long>(launcher_pid), below->size(),
-               below->size() == 1 ? "" : "es");
-  return below;
+               "process%s below it on this host that name an MPI rank%s\n",
+               static_cast<long long>(launcher_pid), job.ranks.size(),
+               job.ranks.size() == 1 ? "" : "es", elsewhere.c_str());
+  return job;
 }
 
 Result<std::vector<int64_t>> LauncherLocalRankPids(int64_t launcher_pid) {
-  auto table = ReadLauncherRanks(launcher_pid);
-  if (!table.ok()) return table.status();
+  auto job = ReadLauncherRanks(launcher_pid);
+  if (!job.ok()) return job.status();
+  for (const std::string& host : job->remote_hosts) {
+    std::fprintf(stderr, "mpidbg: the ranks of Hydra job %s on %s are on another host and are "
+                 "left out\n", job->remote_job_id.c_str(), host.c_str());
+  }
+  if (job->ranks.empty()) {
+    return Status::NoSupport("launcher " + std::to_string(launcher_pid) +
+                             " has no rank on this host (its ranks run on " +
+                             Joined(job->remote_hosts) + "); this command reads this host's "
+                             "ranks only: run it there with --pids");
+  }
   std::vector<std::string> remote;
-  auto local = LocalRankPids(table.value(), &remote);
+  auto local = LocalRankPids(job->ranks, &remote);
   if (!local.ok()) return local.status();
   for (const std::string& r : remote) {
     std::fprintf(stderr, "mpidbg: %s is on another host and is left out\n", r.c_str());

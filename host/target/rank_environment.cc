@@ -4,8 +4,9 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
+
+#include "host/target/target_live.h"
 
 namespace mpidbg::host {
 namespace {
@@ -94,22 +95,7 @@ std::vector<std::string> TargetEnvironment(OpenedTarget& target) {
 }
 
 std::vector<std::string> LiveEnvironment(int64_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
-  std::string bytes;
-  char buf[65536];
-  while (in && bytes.size() < kMaxProcEnviron) {
-    in.read(buf, sizeof buf);
-    bytes.append(buf, static_cast<std::size_t>(in.gcount()));
-  }
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < bytes.size() && out.size() < kMaxEnvironmentEntries) {
-    std::size_t end = bytes.find('\0', start);
-    if (end == std::string::npos) end = bytes.size();
-    out.push_back(bytes.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
+  return ProcStrings(pid, "environ", kMaxProcEnviron, kMaxEnvironmentEntries);
 }
 
 bool NamedByMpiLauncher(const RankFromEnvironment& rank) {

@@ -82,6 +82,30 @@ std::string LiveExecutable(int64_t pid) {
   return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
 }
 
+std::vector<std::string> ProcStrings(int64_t pid, const char* file, std::size_t max_bytes,
+                                     std::size_t max_strings) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/" + file, std::ios::binary);
+  std::string bytes;
+  char buf[65536];
+  while (in && bytes.size() < max_bytes) {
+    in.read(buf, sizeof buf);
+    bytes.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < bytes.size() && out.size() < max_strings) {
+    std::size_t end = bytes.find('\0', start);
+    if (end == std::string::npos) end = bytes.size();
+    out.push_back(bytes.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> LiveCommandLine(int64_t pid) {
+  return ProcStrings(pid, "cmdline", std::size_t{1} << 20, 4096);
+}
+
 std::string PtracePermissionHint(int64_t pid) { return PtraceRefusal(GatherPtraceFacts(pid)); }
 
 namespace {

@@ -80,4 +80,13 @@ char ThreadStateLetter(int64_t pid, int64_t tid);
 // The executable of a live process (/proc/PID/exe), "" when it cannot be read.
 std::string LiveExecutable(int64_t pid);
 
+// The NUL-separated strings of /proc/PID/<file> ("environ", "cmdline"), at most
+// `max_bytes` read and `max_strings` kept (the process's own memory: untrusted); empty
+// when it cannot be read.
+std::vector<std::string> ProcStrings(int64_t pid, const char* file, std::size_t max_bytes,
+                                     std::size_t max_strings);
+
+// A live process's arguments (/proc/PID/cmdline), at most 1 MiB and 4096 words.
+std::vector<std::string> LiveCommandLine(int64_t pid);
+
 }  // namespace mpidbg::host

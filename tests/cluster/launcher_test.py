@@ -13,9 +13,15 @@ by srun, read by mpidbg as a user would:
                   (Hydra starts its proxies with srun); `mpidbg job --slurm JOBID` finds
                   the ranks by the allocation in their environment, though their launch
                   record names Hydra's job.
+--launch hydra-ssh  MPICH's mpiexec on the host (a login node), its proxies started on
+                  the nodes through OpenSSH (ssh_nodes.py: an sshd per node), so the ranks
+                  hang below the nodes' sshd, out of the launcher's sight; `mpidbg job
+                  --launcher PID` finds the hosts and Hydra's job from the launcher's ssh
+                  children and reads each host's ranks by that job through
+                  --remote-shell "node-ssh {host}"; `matrix` and `profile` the same.
 
-The verdict must be what the program is written to make; with mpirun every rank's counts
-and samples must come back too. Then the job is killed and nothing may be left. Exit 0
+The verdict must be what the program is written to make; with mpirun and hydra-ssh every
+rank's counts and samples must come back too. Then the job is killed and nothing may be left. Exit 0
 pass, 1 fail, 77 skipped."""
 import argparse
 import json
@@ -30,6 +36,7 @@ import cluster as cluster_mod   # noqa: E402
 import job_test                 # noqa: E402
 import node_shell               # noqa: E402
 import processes                # noqa: E402
+import ssh_nodes                # noqa: E402
 import state                    # noqa: E402
 import verdict                  # noqa: E402
 
@@ -91,7 +98,37 @@ def start_hydra(cluster, args, node_exec):
     return cluster.popen([node_exec, n.node(1), inner], log="launcher.out")
 
 
-def check_mpirun_views(matrix, profile, ranks):
+def start_hydra_ssh(cluster, args, node_ssh):
+    """mpiexec on the host under the hostname the cluster's hosts file gives the bridge's
+    address (the proxies connect back to it by that name), ssh to each node."""
+    n = cluster.names
+    mpiexec = ["mpiexec.mpich", "-launcher", "ssh", "-launcher-exec", node_ssh,
+               "-hosts", ",".join(n.all_nodes()), "-ppn", str(args.ranks // args.nodes),
+               "-genv", "UCX_TLS", "tcp,self", "-genv", "UCX_NET_DEVICES",
+               cluster.node_interface(), "-genv", "LD_PRELOAD", args.runtime,
+               "-genv", "MPIDBG_MONITOR", "1", "-genv", "MPIDBG_PROFILE", PROFILE_HZ,
+               "-n", str(args.ranks), args.program]
+    script = 'hostname "$1" && mount --bind "$2" /etc/hosts && shift 2 && exec "$@"'
+    return cluster.popen(["unshare", "--uts", "--mount", "--propagation", "private", "sh", "-c",
+                          script, "sh", n.controller, cluster.hosts, *mpiexec],
+                         log="launcher.out")
+
+
+def stop_launcher(launcher):
+    """SIGINT first (Hydra then stops its proxies and its ssh children end), then SIGKILL
+    to whatever of it is left."""
+    below = processes.descendants(launcher.pid)
+    launcher.send_signal(signal.SIGINT)
+    try:
+        launcher.wait(timeout=10)
+    except Exception:
+        launcher.kill()
+        launcher.wait()
+    for pid, start in below:
+        processes.kill(pid, start)
+
+
+def check_views(matrix, profile, ranks):
     failures = []
     present = [r["rank"] for r in matrix.get("ranks", []) if r.get("present")]
     if matrix.get("world_size") != ranks or len(present) != ranks:
@@ -111,12 +148,31 @@ def check_mpirun_views(matrix, profile, ranks):
     return failures
 
 
+def check_hydra_ssh(doc, err, args):
+    """Every rank read on its node, none here, and stderr saying how they were found."""
+    failures = []
+    hosts = ", ".join(f"node{i}" for i in range(1, args.nodes + 1))
+    said = f"and those of Hydra job ctl:"
+    if said not in err or f"on the {args.nodes} other hosts it started proxies on ({hosts})" not in err:
+        failures.append("stderr does not say where the ranks were found:\n" + err)
+    ranks = sorted(r.get("rank") for r in doc.get("ranks", []))
+    if ranks != list(range(args.ranks)) or not doc.get("complete"):
+        failures.append(f"ranks read {ranks}, complete {doc.get('complete')}")
+    if doc.get("unreadable_inputs"):
+        failures.append(f"unreadable inputs: {doc.get('unreadable_inputs')}")
+    return failures
+
+
 def run(args):
     failures = []
     with cluster_mod.Cluster(nodes=args.nodes) as c:
         node_exec, node_pdsh = node_shell.write(c)
-        start = start_mpirun if args.launch == "mpirun" else start_hydra
-        launcher = start(c, args, node_exec)
+        if args.launch == "hydra-ssh":
+            node_ssh = ssh_nodes.start(c, node_exec)
+            launcher = start_hydra_ssh(c, args, node_ssh)
+        else:
+            start = start_mpirun if args.launch == "mpirun" else start_hydra
+            launcher = start(c, args, node_exec)
         job_id = None
         try:
             wait_ready(c, launcher, args.ranks)
@@ -128,7 +184,15 @@ def run(args):
                                  "--remote-shell", f"{node_pdsh} -w {{hosts}}")
                 profile, _ = read(c, args.mpidbg, "profile", "--launcher", pid,
                                   "--remote-shell", f"{node_exec} {{host}}")
-                failures += check_mpirun_views(matrix, profile, args.ranks)
+                failures += check_views(matrix, profile, args.ranks)
+            elif args.launch == "hydra-ssh":
+                shell = ["--remote-shell", f"{node_ssh} {{host}}"]
+                pid = str(launcher.pid)
+                doc, err = read(c, args.mpidbg, "job", "--launcher", pid, *shell)
+                failures += check_hydra_ssh(doc, err, args)
+                matrix, _ = read(c, args.mpidbg, "matrix", "--launcher", pid, *shell)
+                profile, _ = read(c, args.mpidbg, "profile", "--launcher", pid, *shell)
+                failures += check_views(matrix, profile, args.ranks)
             else:
                 job_id = c.run(["squeue", "-h", "-o", "%i"]).stdout.split()[0]
                 doc, _ = read(c, args.mpidbg, "job", "--slurm", job_id)
@@ -140,8 +204,7 @@ def run(args):
         finally:
             if job_id:
                 c.run(["scancel", job_id], check=False)
-            launcher.kill()
-            launcher.wait()
+            stop_launcher(launcher)
     leftovers = state.leftovers(c.names)
     leftovers += [f"rank {p}" for p in processes.all_pids()
                   if processes.exe(p) == args.program]
@@ -154,7 +217,7 @@ def run(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--launch", choices=["mpirun", "hydra"], required=True)
+    p.add_argument("--launch", choices=["mpirun", "hydra", "hydra-ssh"], required=True)
     p.add_argument("--app", default="ssend_cycle")
     p.add_argument("--program", required=True)
     p.add_argument("--runtime", required=True)
@@ -163,6 +226,8 @@ def main():
     p.add_argument("--nodes", type=int, default=4)
     args = p.parse_args()
     reason = job_test.skip_reason()
+    if not reason and args.launch == "hydra-ssh":
+        reason = ssh_nodes.available()
     if reason:
         print("SKIPPED:", reason)
         return job_test.SKIP

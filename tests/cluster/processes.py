@@ -40,6 +40,16 @@ def children(pid):
         return []
 
 
+def descendants(pid):
+    """(pid, start time) of every process below pid, nearest first."""
+    out, queue = [], children(pid)
+    while queue:
+        p = queue.pop(0)
+        out.append((p, start_time(p)))
+        queue += children(p)
+    return out
+
+
 def kill(pid, started, sig=signal.SIGKILL):
     if same_process(pid, started):
         try:

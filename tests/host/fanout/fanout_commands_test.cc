@@ -45,7 +45,8 @@ TEST(SlurmStep, SrunStartsOneReaderPerNodeOfTheStep) {
 }
 
 TEST(RemoteShell, OneCommandPerHostWithItsPids) {
-  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1, 2}}, {"b", {3}}};
+  RemoteTargets hosts;
+  hosts.pids_by_host = {{"a", {1, 2}}, {"b", {3}}};
   auto reads = RemoteReaders(kDefaultRemoteShell, ReaderCommandWords({"/m", "", {}}), hosts);
   ASSERT_TRUE(reads.ok()) << reads.status().message();
   ASSERT_EQ(reads->size(), 2u);
@@ -55,7 +56,8 @@ TEST(RemoteShell, OneCommandPerHostWithItsPids) {
 }
 
 TEST(RemoteShell, OneCommandForAllHostsListsEachHostsPids) {
-  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1, 2}}, {"b", {3}}};
+  RemoteTargets hosts;
+  hosts.pids_by_host = {{"a", {1, 2}}, {"b", {3}}};
   auto reads = RemoteReaders("pdsh -w {hosts}", ReaderCommandWords({"/m", "/p.so", {}}), hosts);
   ASSERT_TRUE(reads.ok());
   ASSERT_EQ(reads->size(), 1u);
@@ -64,8 +66,30 @@ TEST(RemoteShell, OneCommandForAllHostsListsEachHostsPids) {
   EXPECT_EQ((*reads)[0].hosts, (std::vector<std::string>{"a", "b"}));
 }
 
+// Hydra's proxies (hydra_proxies.h): each host's reader finds the ranks by the job id
+// their launch records name, as `--slurm` readers do.
+TEST(RemoteShell, HostsOfAJobReadTheirRanksByItsId) {
+  RemoteTargets job;
+  job.job_id = "login1:40123/0";
+  job.job_hosts = {"node2", "node1"};
+  const std::vector<std::string> reader = ReaderCommandWords({"/m", "", {}});
+  auto per_host = RemoteReaders(kDefaultRemoteShell, reader, job);
+  ASSERT_TRUE(per_host.ok()) << per_host.status().message();
+  ASSERT_EQ(per_host->size(), 2u);
+  EXPECT_EQ(CommandText((*per_host)[0].command.argv),
+            "ssh -o BatchMode=yes node2 /m collect --framed --job login1:40123/0");
+  EXPECT_EQ((*per_host)[1].hosts, std::vector<std::string>{"node1"});
+  auto all = RemoteReaders("clush -w {hosts}", reader, job);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_EQ(CommandText((*all)[0].command.argv),
+            "clush -w node2,node1 /m collect --framed --job login1:40123/0");
+  EXPECT_EQ((*all)[0].hosts, (std::vector<std::string>{"node2", "node1"}));
+}
+
 TEST(RemoteShell, ATemplateNeedsExactlyOnePlaceholder) {
-  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {1}}};
+  RemoteTargets hosts;
+  hosts.pids_by_host = {{"a", {1}}};
   const std::vector<std::string> reader = {"/m", "collect", "--framed"};
   EXPECT_FALSE(RemoteReaders("ssh", reader, hosts).ok());
   EXPECT_FALSE(RemoteReaders("x {host} {hosts}", reader, hosts).ok());
@@ -73,7 +97,8 @@ TEST(RemoteShell, ATemplateNeedsExactlyOnePlaceholder) {
 }
 
 TEST(RemoteShell, ReadersAskForTheContentTheirCommandNeeds) {
-  std::map<std::string, std::vector<int64_t>> hosts = {{"a", {7}}};
+  RemoteTargets hosts;
+  hosts.pids_by_host = {{"a", {7}}};
   auto reads = RemoteReaders(
       kDefaultRemoteShell,
       ReaderCommandWords({"/m", "", {"--content", "monitor", "--which", "current"}}), hosts);

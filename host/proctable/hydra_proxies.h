@@ -1,0 +1,49 @@
+// hydra_proxies.h — the hosts of a Hydra job's ranks that run elsewhere, found from the
+// launcher's side: MPICH's mpiexec starts one proxy (hydra_pmi_proxy) per host, through a
+// remote shell for every other host ("ssh -x node2 "/usr/bin/hydra_pmi_proxy" --control-port
+// login1:40123 ... --pgid 0 ... --proxy-id 1"), and that shell stays its child while the
+// job runs. Its words name the host and the job: the control port is mpiexec's own while it
+// runs, the pgid numbers its process groups (spawned jobs), and the runtime's launch record
+// of every rank below such a proxy names the job "PORT/PGID" (mpidbg/rt/process/
+// launch_env.cc), which `collect --job` matches on that host.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/util/status.h"
+
+namespace mpidbg::host {
+
+// What one bootstrap process's arguments say.
+struct HydraBootstrap {
+  std::string host;          // where the proxy runs
+  std::string control_port;  // mpiexec's "HOST:PORT"
+  std::string pgid = "0";
+  int proxy_id = -1;         // -1 when not given
+};
+
+// The arguments of a remote shell that starts a Hydra proxy: the word before the proxy's
+// path (quoted or not, whatever its directory) is the host, and the proxy's own options
+// follow. nullopt for anything else: a proxy run here (its path is the first word), a
+// host word that is an option, no control port.
+std::optional<HydraBootstrap> ParseHydraBootstrap(const std::vector<std::string>& argv);
+
+// The job id a rank's launch record gives below that proxy: "PORT/PGID".
+std::string HydraJobId(const HydraBootstrap& bootstrap);
+
+// The proxies a live launcher started on other hosts, one job among them.
+struct HydraRemoteProxies {
+  std::string job_id;
+  std::vector<std::string> hosts;  // in proxy order, each once
+};
+
+// From the live `launcher_pid`'s descendants on this host (launcher_descendants.h) whose
+// arguments are such a remote shell's. kNoSupport when there is none; the first job's
+// proxies only if the launcher started several jobs (MPI_Comm_spawn: pgid 1, 2, ...),
+// with the others named on stderr.
+Result<HydraRemoteProxies> FindHydraRemoteProxies(int64_t launcher_pid);
+
+}  // namespace mpidbg::host

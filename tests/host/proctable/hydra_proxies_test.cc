@@ -1,0 +1,141 @@
+// hydra_proxies_test.cc — a Hydra launcher's proxies on other hosts (hydra_proxies.h):
+// the bootstrap's arguments as MPICH 4.0's mpiexec writes them, and a process tree that
+// stands in for mpiexec with one proxy here and two remote shells.
+#include "host/proctable/hydra_proxies.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "host/proctable/launcher_descendants.h"
+#include "host/proctable/launcher_ranks.h"
+
+namespace mpidbg::host {
+namespace {
+
+// The words after the host, as mpiexec.hydra 4.0.2 passes them to its launcher.
+std::vector<std::string> ProxyWords(const std::string& path, const std::string& pgid,
+                                    const std::string& id) {
+  return {path, "--control-port", "login1:40123", "--rmk", "user", "--launcher", "ssh",
+          "--demux", "poll", "--pgid", pgid, "--retries", "10", "--usize", "-2",
+          "--pmi-port", "0", "--gpus-per-proc", "-2", "--proxy-id", id};
+}
+
+std::vector<std::string> Cat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+TEST(HydraBootstrap, SshsArgumentsNameTheHostAndTheJob) {
+  auto b = ParseHydraBootstrap(
+      Cat({"/usr/bin/ssh", "-x", "node2"}, ProxyWords("\"/usr/bin/hydra_pmi_proxy\"", "0", "1")));
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->host, "node2");
+  EXPECT_EQ(b->control_port, "login1:40123");
+  EXPECT_EQ(b->pgid, "0");
+  EXPECT_EQ(b->proxy_id, 1);
+  EXPECT_EQ(HydraJobId(*b), "login1:40123/0");
+  // rsh and any other shell whose last word before the command is the host; the path
+  // unquoted, or the proxy found on the remote PATH.
+  auto rsh = ParseHydraBootstrap(Cat({"rsh", "node3"}, ProxyWords("hydra_pmi_proxy", "2", "4")));
+  ASSERT_TRUE(rsh.has_value());
+  EXPECT_EQ(rsh->host, "node3");
+  EXPECT_EQ(HydraJobId(*rsh), "login1:40123/2");
+  EXPECT_EQ(rsh->proxy_id, 4);
+}
+
+TEST(HydraBootstrap, AnythingElseIsNone) {
+  // The proxy itself, run on this host.
+  EXPECT_FALSE(ParseHydraBootstrap(ProxyWords("/usr/bin/hydra_pmi_proxy", "0", "0")).has_value());
+  // An option where the host should be, a look-alike name, no control port, nothing.
+  EXPECT_FALSE(ParseHydraBootstrap(Cat({"ssh", "-x"}, ProxyWords("hydra_pmi_proxy", "0", "1")))
+                   .has_value());
+  EXPECT_FALSE(ParseHydraBootstrap(Cat({"ssh", "n"}, ProxyWords("/x/hydra_pmi_proxy2", "0", "1")))
+                   .has_value());
+  EXPECT_FALSE(ParseHydraBootstrap({"ssh", "n", "hydra_pmi_proxy", "--pgid", "0"}).has_value());
+  EXPECT_FALSE(ParseHydraBootstrap({"ssh", "n", "hydra_pmi_proxy", "--control-port"}).has_value());
+  EXPECT_FALSE(ParseHydraBootstrap({}).has_value());
+  // A proxy id that is no number leaves it unknown.
+  auto b = ParseHydraBootstrap(Cat({"ssh", "n"}, ProxyWords("hydra_pmi_proxy", "0", "x")));
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->proxy_id, -1);
+}
+
+// A shell standing in for mpiexec: a proxy shell here with rank 0 below it, and two
+// "remote shells" (python sleeping, its arguments those of ssh starting a proxy) for
+// node3 (proxy 2) and node2 (proxy 1).
+class FakeHydra : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string remote;
+    for (const auto& [host, id] : {std::pair{"node3", "2"}, std::pair{"node2", "1"}}) {
+      remote += "python3 -c 'import time; time.sleep(60)' -x " + std::string(host) +
+                " '\"/usr/bin/hydra_pmi_proxy\"' --control-port login1:40123 --pgid 0 "
+                "--proxy-id " + id + " & ";
+    }
+    launcher_ = fork();
+    ASSERT_GE(launcher_, 0);
+    if (launcher_ == 0) {
+      setpgid(0, 0);
+      const std::string script =
+          remote + "sh -c 'PMI_RANK=0 PMI_SIZE=3 sleep 60 & wait' & wait; true";
+      execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    // Until the shells have become what they run (or 10 s, and the test fails).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    auto whole = [this] {
+      auto p = FindHydraRemoteProxies(launcher_);
+      return p.ok() && p->hosts.size() == 2 && DescendantRanks(launcher_).ok();
+    };
+    while (!whole() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  void TearDown() override {
+    if (launcher_ > 0) {
+      kill(-launcher_, SIGKILL);
+      waitpid(launcher_, nullptr, 0);
+    }
+  }
+  pid_t launcher_ = -1;
+};
+
+TEST_F(FakeHydra, ProxiesOnOtherHostsInProxyOrderBesideTheRankHere) {
+  auto proxies = FindHydraRemoteProxies(launcher_);
+  ASSERT_TRUE(proxies.ok()) << proxies.status().message();
+  EXPECT_EQ(proxies->job_id, "login1:40123/0");
+  EXPECT_EQ(proxies->hosts, (std::vector<std::string>{"node2", "node3"}));
+  // What --launcher gives every command: the rank here, and the job on the two hosts.
+  auto job = ReadLauncherRanks(launcher_);
+  ASSERT_TRUE(job.ok()) << job.status().message();
+  ASSERT_EQ(job->ranks.size(), 1u);
+  EXPECT_EQ(job->remote_job_id, "login1:40123/0");
+  EXPECT_EQ(job->remote_hosts, (std::vector<std::string>{"node2", "node3"}));
+  auto local = LauncherLocalRankPids(launcher_);
+  ASSERT_TRUE(local.ok()) << local.status().message();
+  EXPECT_EQ(*local, std::vector<int64_t>{job->ranks[0].pid});
+}
+
+TEST(HydraProxies, ALauncherWithoutProxiesElsewhereHasNone) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    execl("/bin/sleep", "sleep", "60", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  auto proxies = FindHydraRemoteProxies(child);
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  ASSERT_FALSE(proxies.ok());
+  EXPECT_EQ(proxies.status().kind(), ErrorKind::kNoSupport);
+}
+
+}  // namespace
+}  // namespace mpidbg::host
