@@ -2,6 +2,7 @@
 #include "host/extensions/extension_session.h"
 
 #include "host/plugin_host/plugin_choice.h"
+#include "host/target/mpi_library.h"
 
 namespace mpidbg::extensions {
 
@@ -26,7 +27,13 @@ host::Status WithExtensionTarget(const host::TargetSpec& spec,
   if (!opened.ok()) return opened.status();
   host::OpenedTarget& target = *opened.value();
   auto choice = host::ChoosePlugin(target.symbols(), target.memory(), spec.plugin, target.pid());
-  if (!choice.ok()) return choice.status();
+  if (!choice.ok()) {
+    const bool refused = choice.status().kind() == host::ErrorKind::kNoSupport;
+    if (refused && spec.plugin.empty() && host::MpiLibraryModule(target).empty()) {
+      return host::NotMpiProcess(target);
+    }
+    return choice.status();
+  }
   if (!choice->ours && spec.plugin.empty()) {
     return host::Status::NoSupport(
         host::TargetDescription(spec) + " does not run the mpidbg runtime (its MPI library names " +

@@ -26,7 +26,8 @@ struct ExtensionTarget {
 // Opens `spec`, chooses its DLL, loads it in this process and runs `read`. A DLL the
 // MPI library names (not mpidbg's plugin) is refused before any of its code runs: only
 // mpidbg's runtime keeps monitoring and sampling data. A DLL named with --plugin is
-// loaded as asked. The target is let go (a live process resumed) afterwards.
+// loaded as asked. A target that loads no MPI library at all is refused as no MPI
+// process (Status::not_mpi). The target is let go (a live process resumed) afterwards.
 host::Status WithExtensionTarget(const host::TargetSpec& spec,
                            const std::function<host::Status(ExtensionTarget&)>& read);
 
@@ -52,8 +53,9 @@ host::Status NoRankRead(const std::vector<host::Status>& failures);
 // Runs `read(extension_target)`, which gives a host::Result<T>, on every target in turn and
 // hands each value read to `keep(index, value)`; `*source` becomes "core" when a target
 // is a core. A target that cannot be read is named on stderr and left out; only when
-// none could be read is the answer an error (NoRankRead). A progress line shows on a
-// terminal while many are read.
+// none could be read is the answer an error (NoRankRead). One that is no MPI process (a
+// launcher among the pids) is said to be left out, as `job` and `leaks` say it. A
+// progress line shows on a terminal while many are read.
 template <typename T, typename Read, typename Keep>
 host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::string* source,
                             Read read, Keep keep) {
@@ -71,7 +73,12 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
     });
     if (!st.ok()) {
       progress.Clear();
-      std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(), st.message().c_str());
+      if (st.not_mpi()) {
+        std::fprintf(stderr, "mpidbg: %s; left out\n", st.message().c_str());
+      } else {
+        std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(),
+                     st.message().c_str());
+      }
       failures.push_back(st);
       continue;
     }

@@ -12,11 +12,6 @@
 namespace mpidbg::host {
 namespace {
 
-std::string Basename(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // Where an Open MPI predefined communicator lives. A program that names it gets a copy
 // of the object (a copy relocation) and every module uses that copy, so the symbol's
 // address depends on which module's definition one finds; Open MPI's own pointer to it
@@ -44,16 +39,6 @@ MpiConstants ConstantsOf(OpenedTarget& target, const std::string& library) {
 }
 
 }  // namespace
-
-std::string MpiLibraryModule(OpenedTarget& target) {
-  for (const char* name : {"PMPI_Init", "MPI_Init"}) {
-    std::optional<uint64_t> addr = target.symbols().FindFunction(name);
-    if (!addr) continue;
-    std::optional<CodeLocation> where = target.symbols().DescribeAddress(*addr);
-    return where && !where->module.empty() ? Basename(where->module) : std::string("MPI");
-  }
-  return "";
-}
 
 Result<model::ProcessSnapshot> ReadStacksView(OpenedTarget& target, const std::string& library) {
   const std::string who = "process " + std::to_string(target.pid());

@@ -6,13 +6,10 @@
 #pragma once
 
 #include "host/model/snapshot.h"
+#include "host/target/mpi_library.h"
 #include "host/target/opened_target.h"
 
 namespace mpidbg::host {
-
-// The module of the MPI library the target has loaded (the one defining PMPI_Init or
-// MPI_Init), "" when it has none: such a process is no MPI process and is refused.
-std::string MpiLibraryModule(OpenedTarget& target);
 
 // Reads every thread's stack and lets the target go. The application's threads (those
 // with a frame of the program) are listed; the MPI library's own threads are not.

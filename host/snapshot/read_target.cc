@@ -23,6 +23,7 @@
 #include "host/snapshot/read_with_dll.h"
 #include "host/snapshot/snapshot_parse.h"
 #include "host/snapshot/snapshot_reader.h"
+#include "host/target/mpi_library.h"
 #include "mpidbg/records.h"
 
 namespace mpidbg::host {
@@ -106,19 +107,6 @@ Result<model::ProcessSnapshot> ReadIsolated(const TargetSpec& spec, const Plugin
 std::set<std::string>& FailedDlls() {
   static std::set<std::string> failed;
   return failed;
-}
-
-// The refusal of a process that has no MPI library at all: what it is, in one short
-// sentence (the module list of the general refusal says nothing more of a launcher).
-Status NotMpiProcess(OpenedTarget& target) {
-  const std::string& image = target.image_name();
-  const std::size_t slash = image.rfind('/');
-  const std::string program = slash == std::string::npos ? image : image.substr(slash + 1);
-  return Status::NotMpi("process " + std::to_string(target.pid()) +
-                        (program.empty() ? "" : " (" + program + ")") +
-                        " is not an MPI process: it loads no MPI library (no MPI_Init or "
-                        "PMPI_Init) and has no MPI debugging support (no symbol " +
-                        MPIDBG_ROOT_SYMBOL + " or MPIR_dll_name)");
 }
 
 }  // namespace

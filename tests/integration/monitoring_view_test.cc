@@ -115,6 +115,22 @@ TEST_P(MonitoringView, LiveAndFromCores) {
   MpidbgResult prof = Mpidbg({"profile", "--pids", job.PidList(), "--json"});
   ASSERT_EQ(prof.exit_code, 0) << prof.err << prof.out;
   CheckProfile(prof.json, /*hung=*/true);
+  {
+    // A process that is no MPI rank among the pids (the launcher, found by `pgrep -f`):
+    // left out as `job` and `leaks` leave it out, the counts the same.
+    ScopedProcess stray({"/bin/sleep", "60"}, ::testing::TempDir() + "monitoring_view_stray.log");
+    ASSERT_GT(stray.pid(), 0);
+    const std::string pids = job.PidList() + "," + std::to_string(stray.pid());
+    for (const char* command : {"matrix", "profile"}) {
+      MpidbgResult with_stray = Mpidbg({command, "--pids", pids, "--json"});
+      ASSERT_EQ(with_stray.exit_code, 0) << command << ": " << with_stray.err;
+      EXPECT_NE(with_stray.err.find("(sleep) is not an MPI process: it loads no MPI library"),
+                std::string::npos) << command << ": " << with_stray.err;
+      EXPECT_NE(with_stray.err.find("; left out"), std::string::npos) << with_stray.err;
+      EXPECT_EQ(with_stray.err.find("looked for"), std::string::npos) << with_stray.err;
+      if (std::string(command) == "matrix") CheckMatrix(with_stray.json);
+    }
+  }
 
   const std::vector<std::string> cores = job.DumpCores(&why);
   job.Kill();

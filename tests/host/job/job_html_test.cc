@@ -82,6 +82,20 @@ TEST(JobHtml, WithoutGraphvizThePageSaysSo) {
             std::string::npos);
 }
 
+// Targets that were no MPI process (a launcher among --pids) are named where the text
+// names them, above the verdict.
+TEST(JobHtml, LeftOutProcessesAreNamedWithTheVerdict) {
+  JobBuilder job(2);
+  job.AddComm("h", "MPI_COMM_WORLD", {0, 1});
+  job.Send(0, 1, 0, "h", "MPI_Ssend").Send(1, 0, 0, "h", "MPI_Ssend");
+  JobReport report = Analyze(job.snapshots());
+  report.left_out.push_back({4711, "live", "not an MPI process"});
+  const std::string html = ToHtml(report, {});
+  const std::size_t named = html.find("left out: pid 4711: not an MPI process");
+  ASSERT_NE(named, std::string::npos);
+  EXPECT_LT(named, html.find("DEADLOCK")) << "named before the verdict";
+}
+
 TEST(JobHtml, HostileNamesFromTargetMemoryAreEscaped) {
   JobBuilder job(2);
   const std::string name = "</script><img src=x onerror=alert(1)>";
