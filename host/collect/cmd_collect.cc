@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "host/cli/commands.h"
@@ -15,6 +16,7 @@
 #include "host/collect/node_record_schema.h"
 #include "host/collect/node_record_writer.h"
 #include "host/collect/node_sections.h"
+#include "host/collect/job_processes.h"
 #include "host/collect/runtime_processes.h"
 #include "host/fanout/node_frames.h"
 #include "host/snapshot/snapshot_reader.h"
@@ -38,7 +40,10 @@ constexpr const char* kUsage =
     "whose launch record names job ID (`metadata.pmi.job_id` of `snapshot --json`:\n"
     "the PMI KVS name or Hydra's port/pgid, Open MPI's job id or PMIx namespace, or\n"
     "Slurm's JOB.STEP, where JOB alone matches every step), or whose environment names\n"
-    "the Slurm allocation ID (SLURM_JOB_ID, as for ranks an mpiexec started in it).\n"
+    "the Slurm allocation ID (SLURM_JOB_ID, as for ranks an mpiexec started in it); and,\n"
+    "runtime or not, the processes that name an MPI rank in their environment and run\n"
+    "in that Slurm allocation or below the Hydra proxy of that port/pgid (read from\n"
+    "their stacks when they carry no runtime).\n"
     "--framed cuts the record into short tagged lines (frames) that survive a transport\n"
     "interleaving many nodes' output, as `mpidbg job --slurm` and a launcher's remote\n"
     "readers use it. --host-pids HOST=P,P (repeatable) reads the pids listed for this host.\n"
@@ -49,6 +54,9 @@ constexpr const char* kUsage =
 struct CollectOptions {
   std::string job;
   std::vector<host::TargetSpec> targets;
+  // --job: the candidates their launcher made ranks of the job (job_processes.h), members
+  // whatever their launch record says; one that loads no MPI library is no rank.
+  std::set<int64_t> launched;
   std::string output;
   std::string content = host::kNodeContentSnapshot;
   std::string which;  // monitor only: "" (accumulated) or accumulated|current
@@ -98,10 +106,17 @@ host::Result<CollectOptions> ParseCollectOptions(const std::vector<std::string>&
     return host::Status::Usage("collect reads this node only: no --remote-* or --timeout");
   }
   if (!o.job.empty()) {
+    std::set<int64_t> candidates;
     for (int64_t pid : host::RuntimeProcesses()) {
       // A process of another Slurm allocation is no rank of a Slurm job: it is not
       // stopped to be asked (on a shared node, other users' jobs are left alone).
-      if (host::OtherSlurmAllocation(pid, o.job)) continue;
+      if (!host::OtherSlurmAllocation(pid, o.job)) candidates.insert(pid);
+    }
+    for (int64_t pid : host::LauncherJobProcesses(o.job)) {
+      candidates.insert(pid);
+      o.launched.insert(pid);
+    }
+    for (int64_t pid : candidates) {
       host::TargetSpec spec;
       spec.pid = pid;
       spec.plugin = targets.plugin;
@@ -180,6 +195,10 @@ int CollectCommand(const std::vector<std::string>& args) {
       // A candidate of --job belongs to the job only when its launch record says so. One
       // that cannot be read has no job we know of (it may be another job's rank, held
       // by another debugger): the trailer lists it apart, never as a rank.
+      const bool launched = options->launched.count(spec.pid) != 0;
+      // A shell or proxy its launcher started for the job (its variables are the rank's):
+      // no rank, and nothing to say.
+      if (!st.ok() && launched && st.not_mpi()) continue;
       if (!st.ok()) {
         progress.Clear();
         std::fprintf(stderr, "mpidbg: %s (job unknown, skipped): %s\n",
@@ -191,6 +210,7 @@ int CollectCommand(const std::vector<std::string>& args) {
       // `salloc` gives its ranks a job id of its own).
       bool member = snap->launch && host::JobIdMatches(snap->launch->job_id, options->job);
       member = member || host::JobIdMatches(host::SlurmAllocationOf(spec.pid), options->job);
+      member = member || launched;
       if (!member) continue;
     }
     if (st.ok() && snapshots) {

@@ -18,6 +18,7 @@ double PhaseClock::End(const std::string& detail) {
 }
 
 void PhaseClock::Report(const std::string& name, double seconds, const std::string& detail) {
+  if (out_ == nullptr) return;
   std::fprintf(out_, "mpidbg: phase %s %.3f s%s%s\n", name.c_str(), seconds,
                detail.empty() ? "" : ": ", detail.c_str());
   std::fflush(out_);

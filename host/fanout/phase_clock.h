@@ -11,6 +11,7 @@ namespace mpidbg::host {
 
 class PhaseClock {
  public:
+  // `out` nullptr: phases are timed but reported nowhere (a read repeated for a check).
   explicit PhaseClock(std::FILE* out = stderr) : out_(out) {}
 
   // Ends the phase running now (if any) and starts `name`.

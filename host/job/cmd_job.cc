@@ -135,17 +135,34 @@ host::Status WriteFile(const std::string& path, const std::string& text) {
 }
 
 // --slurm: every node through srun. --launcher: the process table's ranks on this host
-// become targets (read by the caller), those on other hosts are read there.
+// become targets (read by the caller), those on other hosts are read there. `*plan`
+// keeps the readers for a second read.
 host::Result<host::FanoutResult> ReadAcrossNodes(JobOptions& o, host::PhaseClock& clock,
-                                                 bool* fanned_out) {
-  auto plan = host::PlanFanout(host::FanoutRequestOf(o.fanout, {}), clock);
-  if (!plan.ok()) return plan.status();
+                                                 host::FanoutPlan* plan) {
+  auto planned = host::PlanFanout(host::FanoutRequestOf(o.fanout, {}), clock);
+  if (!planned.ok()) return planned.status();
+  *plan = std::move(planned.value());
   for (host::TargetSpec& spec : host::LocalTargetsOf(*plan, o.fanout.plugin)) {
     o.targets.push_back(std::move(spec));
   }
   if (plan->reads.empty()) return host::FanoutResult{};
-  *fanned_out = true;
   return host::CollectSnapshots(*plan, o.fanout.timeout_seconds, clock);
+}
+
+// The job read again as the first read read it: this host's targets, and the same node
+// readers once more (their phases timed as one, "second read").
+std::vector<model::ProcessSnapshot> ReadAgain(const JobOptions& o, const host::FanoutPlan& plan,
+                                              host::PhaseClock& clock) {
+  std::vector<model::ProcessSnapshot> again =
+      host::ReadJobTargets(o.targets, nullptr, nullptr, /*report=*/false);
+  if (plan.reads.empty()) return again;
+  clock.Start("second read");
+  host::PhaseClock quiet(nullptr);
+  host::FanoutResult remote = host::CollectSnapshots(plan, o.fanout.timeout_seconds, quiet);
+  again.insert(again.end(), std::make_move_iterator(remote.snaps.begin()),
+               std::make_move_iterator(remote.snaps.end()));
+  clock.End(std::to_string(again.size()) + " ranks");
+  return again;
 }
 
 }  // namespace
@@ -164,9 +181,9 @@ int JobCommand(const std::vector<std::string>& args) {
   std::vector<bool> not_mpi;  // per target of options->targets
   std::vector<host::NodeRecordSummary> nodes;
   host::PhaseClock clock;
-  bool fanned_out = false;
+  host::FanoutPlan plan;
   if (!options->fanout.slurm.empty() || options->fanout.launcher != 0) {
-    auto read = ReadAcrossNodes(*options, clock, &fanned_out);
+    auto read = ReadAcrossNodes(*options, clock, &plan);
     if (!read.ok()) return ReportFailure(read.status(), options->json);
     // The launcher's ranks on this host are read here, as --pids reads them, and come
     // first, in the order of their targets.
@@ -208,27 +225,30 @@ int JobCommand(const std::vector<std::string>& args) {
   // second read) rather than counted as a rank that could not be read.
   std::vector<job::LeftOutProcess> left_out =
       host::LeaveOutNonMpi(not_mpi, &options->targets, &snaps);
+  const bool fanned_out = !plan.reads.empty();
   if (fanned_out) clock.Start("analysis");
   job::JobReport report = job::Analyze(snaps);
   if (fanned_out) clock.End(std::to_string(snaps.size()) + " ranks");
-  // Ranks read on other nodes are read once: a second read would need a second fan-out.
-  // The reduced view reads again before it calls ranks all blocked in MPI hung.
+  // The reduced view reads again before it calls ranks all blocked in MPI hung; ranks on
+  // other nodes are read again by the same node readers.
   const bool stacks_hang = report.view == "stacks" && report.stacks.all_blocked;
-  if ((report.deadlock.detected || stacks_hang) && !fanned_out && HasLiveTargets(*options) &&
+  if ((report.deadlock.detected || stacks_hang) && (fanned_out || HasLiveTargets(*options)) &&
       options->confirm_seconds > 0) {
     // A second read tells stuck ranks from ranks caught in the middle of an exchange.
     usleep(static_cast<useconds_t>(options->confirm_seconds * 1e6));
-    std::vector<model::ProcessSnapshot> again =
-        host::ReadJobTargets(options->targets, nullptr, nullptr, /*report=*/false);
+    std::vector<model::ProcessSnapshot> again = ReadAgain(*options, plan, clock);
     std::vector<int64_t> moved;
-    job::MarkProgressingRanks(snaps, &again, &moved);
+    const std::vector<int> moved_ranks = job::MarkProgressingRanks(snaps, &again, &moved);
     report = job::Analyze(again);
     if (report.view == "stacks") {
       report.stacks.second_read_seconds = options->confirm_seconds;
+      // By world rank (pids of different nodes may be equal); by pid where the rank
+      // is not known.
       for (const job::RankReport& r : report.ranks) {
-        if (std::find(moved.begin(), moved.end(), r.pid) != moved.end()) {
-          report.stacks.progressing.push_back(r.rank);
-        }
+        const bool by_rank = r.rank >= 0 && std::find(moved_ranks.begin(), moved_ranks.end(),
+                                                      r.rank) != moved_ranks.end();
+        const bool by_pid = r.rank < 0 && std::find(moved.begin(), moved.end(), r.pid) != moved.end();
+        if (by_rank || by_pid) report.stacks.progressing.push_back(r.rank);
       }
     }
   }

@@ -5,7 +5,7 @@
 // job runs. Its words name the host and the job: the control port is mpiexec's own while it
 // runs, the pgid numbers its process groups (spawned jobs), and the runtime's launch record
 // of every rank below such a proxy names the job "PORT/PGID" (mpidbg/rt/process/
-// launch_env.cc), which `collect --job` matches on that host.
+// launch_env.cc), which `collect --job` matches on that host (target/hydra_arguments.h).
 #pragma once
 
 #include <cstdint>
@@ -13,16 +13,15 @@
 #include <string>
 #include <vector>
 
+#include "host/target/hydra_arguments.h"
 #include "host/util/status.h"
 
 namespace mpidbg::host {
 
-// What one bootstrap process's arguments say.
+// What one bootstrap process's arguments say: where the proxy runs, and its options.
 struct HydraBootstrap {
-  std::string host;          // where the proxy runs
-  std::string control_port;  // mpiexec's "HOST:PORT"
-  std::string pgid = "0";
-  int proxy_id = -1;         // -1 when not given
+  std::string host;
+  HydraProxyOptions proxy;
 };
 
 // The arguments of a remote shell that starts a Hydra proxy: the word before the proxy's
@@ -30,9 +29,6 @@ struct HydraBootstrap {
 // follow. nullopt for anything else: a proxy run here (its path is the first word), a
 // host word that is an option, no control port.
 std::optional<HydraBootstrap> ParseHydraBootstrap(const std::vector<std::string>& argv);
-
-// The job id a rank's launch record gives below that proxy: "PORT/PGID".
-std::string HydraJobId(const HydraBootstrap& bootstrap);
 
 // The proxies a live launcher started on other hosts, one job among them.
 struct HydraRemoteProxies {

@@ -9,22 +9,13 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "host/proctable/mpir_proctable.h"
+#include "host/target/process_tree.h"
 #include "host/util/status.h"
 
 namespace mpidbg::host {
-
-// Upper bound on the processes walked below a launcher.
-constexpr std::size_t kMaxDescendants = 1 << 16;
-
-// Parent of every process of this host (/proc/PID/stat), pid -> ppid.
-std::map<int64_t, int64_t> ProcessParents();
-
-// The descendants of `root` in `parents`, nearest first (breadth-first).
-std::vector<int64_t> DescendantsOf(int64_t root, const std::map<int64_t, int64_t>& parents);
 
 // The live `launcher_pid`'s descendants whose environment names a rank an MPI launcher
 // gives (target/rank_environment.h: NamedByMpiLauncher), in rank order, each the first

@@ -14,8 +14,11 @@ checked to be gone as always). With --views the ranks also count their messages 
 sample their MPI state (MPIDBG_MONITOR, MPIDBG_PROFILE), and `mpidbg matrix --slurm` and
 `mpidbg profile --slurm` must give every rank, the same message counts as the program run
 on this machine alone, and the blocked call as the job's top function. Then kills the job and
-checks that neither the job nor the cluster left anything behind. Exit 0 pass, 1 fail,
-77 skipped (not root, or no Slurm/munge)."""
+checks that neither the job nor the cluster left anything behind. With --without-runtime
+the job runs without the runtime, as a job nobody started under mpidbg: each node's
+reader finds its ranks by the allocation in their environment and reads their stacks, and
+the job must be hung in MPI_Ssend on every rank (the reduced view claims no deadlock).
+Exit 0 pass, 1 fail, 77 skipped (not root, or no Slurm/munge)."""
 import argparse
 import json
 import os
@@ -146,7 +149,8 @@ def run(args):
     failures = []
     with cluster_mod.Cluster(nodes=args.nodes) as c:
         print(f"bringup_s={c.bringup_s:.1f}", flush=True)
-        job = slurm_job.SlurmJob(c, args.flavour, args.program, args.runtime,
+        runtime = None if args.without_runtime else args.runtime
+        job = slurm_job.SlurmJob(c, args.flavour, args.program, runtime,
                                  args.ranks, args.nodes, VIEW_ENV if args.views else None)
         try:
             t = time.monotonic()
@@ -165,8 +169,13 @@ def run(args):
             for line in err.splitlines():
                 if line.startswith("mpidbg: phase ") or args.cut_node:
                     print("  " + line, flush=True)
-            across = verdict.of(doc)
-            print("cluster verdict:", across, flush=True)
+            if args.without_runtime:
+                failures += verdict.stacks_view_failures(doc, args.ranks, "MPI_Ssend")
+                print("cluster view:", doc.get("view"), "hung:",
+                      (doc.get("stacks") or {}).get("hung"), flush=True)
+            else:
+                across = verdict.of(doc)
+                print("cluster verdict:", across, flush=True)
             if args.cut_node:
                 failures += check_cut(doc, job.status, args)
             elif job.status != 0:
@@ -181,7 +190,7 @@ def run(args):
     if leftovers:
         failures.append("the cluster left: " + "; ".join(leftovers))
 
-    if args.cut_node:
+    if args.cut_node or args.without_runtime:
         print(f"test_s={time.monotonic() - t_test:.1f}", flush=True)
         for f in failures:
             print("FAIL:", f, flush=True)
@@ -224,6 +233,9 @@ def main():
                         f"instead; read with --timeout {HANG_TIMEOUT}")
     p.add_argument("--views", action="store_true",
                    help="also read matrix and profile across the nodes")
+    p.add_argument("--without-runtime", action="store_true",
+                   help="start the job without the runtime (as nobody started it under "
+                        "mpidbg): read from its stacks, it must be hung in MPI_Ssend")
     args = p.parse_args()
     reason = skip_reason()
     if reason:

@@ -2,7 +2,8 @@
 runtime preloaded, read on every node by `mpidbg job --slurm`, and killed.
 
 The runtime reaches the ranks only (`--export=ALL,LD_PRELOAD=...`), not srun itself, as
-`mpidbg run` does for a launcher: the runtime links libmpi. srun's --export splits at
+`mpidbg run` does for a launcher: the runtime links libmpi. Without one (runtime None)
+the job is one nobody started under mpidbg. srun's --export splits at
 commas, so variables whose values hold commas (UCX_TLS, OMPI_MCA_btl) go through the
 environment, which --export=ALL passes on."""
 import json
@@ -34,7 +35,7 @@ class SlurmJob:
         self.srun = cluster.popen(
             ["srun", f"--mpi={plugin}", f"--job-name={self.name}", "--time=5",
              f"--nodes={nodes}", f"--ntasks={ranks}", f"--ntasks-per-node={ranks // nodes}",
-             f"--export=ALL,LD_PRELOAD={runtime}", program],
+             "--export=ALL" + (f",LD_PRELOAD={runtime}" if runtime else ""), program],
             log="job.out", env=env)
         self.id = None
         self.status = None  # of the last read()

@@ -19,6 +19,26 @@ def of(job):
             "mismatches": mismatches}
 
 
+def stacks_view_failures(job, ranks, call):
+    """What a job run without the runtime must give, read from its ranks' stacks (the
+    reduced view): every rank read, each in `call`, hung (no stack moved between the two
+    reads), no deadlock claimed. One line per failure."""
+    failures = []
+    if job.get("view") != "stacks":
+        failures.append(f"view {job.get('view')}, not the reduced view (stacks)")
+    read = sorted(r["rank"] for r in job.get("ranks", []) if r.get("state") != "unreadable")
+    if read != list(range(ranks)) or job.get("complete") is not True:
+        failures.append(f"ranks read {read} of {ranks}, complete {job.get('complete')}")
+    calls = sorted({r.get("call") for r in job.get("ranks", [])}, key=str)
+    if calls != [call]:
+        failures.append(f"the ranks are in {calls}, not all in {call}")
+    if not (job.get("stacks") or {}).get("hung"):
+        failures.append(f"not hung: {job.get('stacks')}")
+    if job.get("deadlock") is not None:
+        failures.append("a deadlock claimed from stacks alone")
+    return failures
+
+
 def expected(app, ranks):
     """What the test programs are written to produce."""
     everyone = list(range(ranks))

@@ -37,17 +37,17 @@ TEST(HydraBootstrap, SshsArgumentsNameTheHostAndTheJob) {
       Cat({"/usr/bin/ssh", "-x", "node2"}, ProxyWords("\"/usr/bin/hydra_pmi_proxy\"", "0", "1")));
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->host, "node2");
-  EXPECT_EQ(b->control_port, "login1:40123");
-  EXPECT_EQ(b->pgid, "0");
-  EXPECT_EQ(b->proxy_id, 1);
-  EXPECT_EQ(HydraJobId(*b), "login1:40123/0");
+  EXPECT_EQ(b->proxy.control_port, "login1:40123");
+  EXPECT_EQ(b->proxy.pgid, "0");
+  EXPECT_EQ(b->proxy.proxy_id, 1);
+  EXPECT_EQ(b->proxy.job_id(), "login1:40123/0");
   // rsh and any other shell whose last word before the command is the host; the path
   // unquoted, or the proxy found on the remote PATH.
   auto rsh = ParseHydraBootstrap(Cat({"rsh", "node3"}, ProxyWords("hydra_pmi_proxy", "2", "4")));
   ASSERT_TRUE(rsh.has_value());
   EXPECT_EQ(rsh->host, "node3");
-  EXPECT_EQ(HydraJobId(*rsh), "login1:40123/2");
-  EXPECT_EQ(rsh->proxy_id, 4);
+  EXPECT_EQ(rsh->proxy.job_id(), "login1:40123/2");
+  EXPECT_EQ(rsh->proxy.proxy_id, 4);
 }
 
 TEST(HydraBootstrap, AnythingElseIsNone) {
@@ -64,18 +64,18 @@ TEST(HydraBootstrap, AnythingElseIsNone) {
   // A proxy id that is no number leaves it unknown.
   auto b = ParseHydraBootstrap(Cat({"ssh", "n"}, ProxyWords("hydra_pmi_proxy", "0", "x")));
   ASSERT_TRUE(b.has_value());
-  EXPECT_EQ(b->proxy_id, -1);
+  EXPECT_EQ(b->proxy.proxy_id, -1);
 }
 
 // A shell standing in for mpiexec: a proxy shell here with rank 0 below it, and two
-// "remote shells" (python sleeping, its arguments those of ssh starting a proxy) for
+// "remote shells" (a shell sleeping, its arguments those of ssh starting a proxy) for
 // node3 (proxy 2) and node2 (proxy 1).
 class FakeHydra : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string remote;
     for (const auto& [host, id] : {std::pair{"node3", "2"}, std::pair{"node2", "1"}}) {
-      remote += "python3 -c 'import time; time.sleep(60)' -x " + std::string(host) +
+      remote += "bash -c 'sleep 60; true' -x " + std::string(host) +
                 " '\"/usr/bin/hydra_pmi_proxy\"' --control-port login1:40123 --pgid 0 "
                 "--proxy-id " + id + " & ";
     }
