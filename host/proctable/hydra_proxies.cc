@@ -7,16 +7,18 @@
 #include <set>
 
 #include "host/target/process_tree.h"
+#include "host/target/rank_environment.h"
 #include "host/target/target_live.h"
 
 namespace mpidbg::host {
 std::optional<HydraBootstrap> ParseHydraBootstrap(const std::vector<std::string>& argv) {
   for (std::size_t i = 1; i < argv.size(); ++i) {
     if (!IsHydraProxyPath(argv[i])) continue;
-    const std::string& host = argv[i - 1];
-    if (i == 1 || host.empty() || host.front() == '-') return std::nullopt;
     auto options = ParseHydraProxyOptions(argv, i + 1);
     if (!options) return std::nullopt;
+    if (!options->remote_shell()) return HydraBootstrap{"", std::move(*options)};
+    const std::string& host = argv[i - 1];
+    if (i == 1 || host.empty() || host.front() == '-') return std::nullopt;
     return HydraBootstrap{host, std::move(*options)};
   }
   return std::nullopt;
@@ -24,14 +26,31 @@ std::optional<HydraBootstrap> ParseHydraBootstrap(const std::vector<std::string>
 
 Result<HydraRemoteProxies> FindHydraRemoteProxies(int64_t launcher_pid) {
   std::vector<HydraBootstrap> found;
+  std::string other_launcher;  // proxies started through a resource manager
   for (int64_t pid : DescendantsOf(launcher_pid, ProcessParents())) {
     auto b = ParseHydraBootstrap(LiveCommandLine(pid));
-    if (b.has_value()) found.push_back(std::move(*b));
+    if (!b.has_value()) continue;
+    if (b->host.empty()) {
+      other_launcher = b->proxy.launcher;
+    } else {
+      found.push_back(std::move(*b));
+    }
   }
-  if (found.empty()) {
-    return Status::NoSupport("launcher " + std::to_string(launcher_pid) +
-                             " started no Hydra proxy on another host");
+  const std::string who = "launcher " + std::to_string(launcher_pid);
+  if (found.empty() && !other_launcher.empty()) {
+    std::string how = who + " starts its Hydra proxies through " + other_launcher +
+                      ", not a remote shell";
+    if (other_launcher == "slurm") {
+      std::string job;
+      for (const std::string& entry : LiveEnvironment(launcher_pid)) {
+        if (entry.rfind("SLURM_JOB_ID=", 0) == 0) job = entry.substr(13);
+      }
+      how += job.empty() ? ": read the job with --slurm JOBID"
+                         : ": read the job with --slurm " + job;
+    }
+    return Status::NoSupport(how);
   }
+  if (found.empty()) return Status::NoSupport(who + " started no Hydra proxy on another host");
   std::stable_sort(found.begin(), found.end(), [](const HydraBootstrap& a, const HydraBootstrap& b) {
     return a.proxy.proxy_id < b.proxy.proxy_id;
   });

@@ -20,14 +20,16 @@ namespace mpidbg::host {
 
 // What one bootstrap process's arguments say: where the proxy runs, and its options.
 struct HydraBootstrap {
-  std::string host;
+  std::string host;  // "" when mpiexec starts proxies through no remote shell (srun, ...)
   HydraProxyOptions proxy;
 };
 
-// The arguments of a remote shell that starts a Hydra proxy: the word before the proxy's
-// path (quoted or not, whatever its directory) is the host, and the proxy's own options
-// follow. nullopt for anything else: a proxy run here (its path is the first word), a
-// host word that is an option, no control port.
+// The arguments of a process that starts a Hydra proxy: the proxy's path (quoted or not,
+// whatever its directory) after the first word, its options after it. Where those name a
+// remote shell (`--launcher ssh|rsh`), the word before the path is the host; through
+// another launcher (`srun ... --input none /usr/bin/hydra_pmi_proxy ... --launcher
+// slurm`) the host is not said. nullopt for anything else: a proxy run here (its path is
+// the first word), a host word that is an option, no control port.
 std::optional<HydraBootstrap> ParseHydraBootstrap(const std::vector<std::string>& argv);
 
 // The proxies a live launcher started on other hosts, one job among them.
@@ -36,10 +38,11 @@ struct HydraRemoteProxies {
   std::vector<std::string> hosts;  // in proxy order, each once
 };
 
-// From the live `launcher_pid`'s descendants on this host (launcher_descendants.h) whose
-// arguments are such a remote shell's. kNoSupport when there is none; the first job's
-// proxies only if the launcher started several jobs (MPI_Comm_spawn: pgid 1, 2, ...),
-// with the others named on stderr.
+// From the live `launcher_pid`'s descendants on this host (target/process_tree.h) whose
+// arguments are such a remote shell's. kNoSupport when there is none, saying so when
+// its proxies were started through a resource manager instead (for Slurm, with the
+// --slurm JOBID that reads them); the first job's proxies only if the launcher started
+// several jobs (MPI_Comm_spawn: pgid 1, 2, ...), with the others named on stderr.
 Result<HydraRemoteProxies> FindHydraRemoteProxies(int64_t launcher_pid);
 
 }  // namespace mpidbg::host

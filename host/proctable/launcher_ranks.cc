@@ -31,11 +31,12 @@ Result<LauncherJob> ReadLauncherRanks(int64_t launcher_pid) {
   if (!below.ok() && !proxies.ok()) {
     return Status::Error(table.status().kind(),
                          table.status().message() + "; no process below it on this host names "
-                         "an MPI rank, and it started no Hydra proxy on another host; give the "
-                         "rank process ids with --pids instead");
+                         "an MPI rank; " + proxies.status().message() + "; or give the rank "
+                         "process ids with --pids");
   }
   if (below.ok()) job.ranks = std::move(below.value());
-  std::string elsewhere = " (ranks on other hosts are not found this way)";
+  std::string elsewhere = " (ranks on other hosts are not found this way: " +
+                          proxies.status().message() + ")";
   if (proxies.ok()) {
     job.remote_job_id = proxies->job_id;
     job.remote_hosts = proxies->hosts;

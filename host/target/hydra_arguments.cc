@@ -31,6 +31,7 @@ std::optional<HydraProxyOptions> ParseHydraProxyOptions(const std::vector<std::s
     const std::string& value = argv[k + 1];
     if (option == "--control-port") o.control_port = value;
     if (option == "--pgid") o.pgid = value;
+    if (option == "--launcher") o.launcher = value;
     if (option == "--proxy-id") {
       try {
         o.proxy_id = std::stoi(value);

@@ -18,6 +18,9 @@ struct HydraProxyOptions {
   std::string control_port;  // mpiexec's "HOST:PORT"
   std::string pgid = "0";
   int proxy_id = -1;         // -1 when not given
+  std::string launcher;      // how mpiexec starts proxies: "ssh", "rsh", "slurm", ... ("": not given)
+  // Whether that is a remote shell, one per host (mpiexec's child names the host).
+  bool remote_shell() const { return launcher.empty() || launcher == "ssh" || launcher == "rsh"; }
   // "HOST:PORT/G"
   std::string job_id() const { return control_port + "/" + pgid; }
 };

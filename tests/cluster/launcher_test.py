@@ -8,11 +8,13 @@ by srun, read by mpidbg as a user would:
                   --launcher PID` takes each rank's host from the process table and reads
                   the other hosts' ranks through --remote-shell "node-exec {host}";
                   `matrix --launcher` goes through the pdsh form ("node-pdsh -w {hosts}"),
-                  `profile --launcher` through node-exec again.
+                  `profile --launcher` through node-exec again. With --without-runtime the
+                  ranks carry no runtime and are read from their stacks (hung).
 --launch hydra    MPICH's mpiexec run inside `salloc -N4` on a node of the allocation
                   (Hydra starts its proxies with srun); `mpidbg job --slurm JOBID` finds
                   the ranks by the allocation in their environment, though their launch
-                  record names Hydra's job.
+                  record names Hydra's job; `job --launcher` at that mpiexec says so
+                  (exit 1, naming --slurm JOBID).
 --launch hydra-ssh  MPICH's mpiexec on the host (a login node), its proxies started on
                   the nodes through OpenSSH (ssh_nodes.py: an sshd per node), so the ranks
                   hang below the nodes' sshd, out of the launcher's sight; `mpidbg job
@@ -80,10 +82,11 @@ def start_mpirun(cluster, args, node_exec):
     mpirun = ["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe",
               "--mca", "plm_rsh_agent", node_exec, "--mca", "plm_rsh_no_tree_spawn", "1",
               "--mca", "oob_tcp_if_include", subnet, "--mca", "btl_tcp_if_include", subnet,
-              "--mca", "btl", "self,tcp", "--mca", "pml", "ob1",
-              "-x", f"LD_PRELOAD={args.runtime}", "-x", "MPIDBG_MONITOR=1",
-              "-x", f"MPIDBG_PROFILE={PROFILE_HZ}",
-              "--host", ",".join(f"{n.node(i)}:{per_node}" for i in range(1, args.nodes + 1)),
+              "--mca", "btl", "self,tcp", "--mca", "pml", "ob1"]
+    if not args.without_runtime:
+        mpirun += ["-x", f"LD_PRELOAD={args.runtime}", "-x", "MPIDBG_MONITOR=1",
+                   "-x", f"MPIDBG_PROFILE={PROFILE_HZ}"]
+    mpirun += ["--host", ",".join(f"{n.node(i)}:{per_node}" for i in range(1, args.nodes + 1)),
               "-n", str(args.ranks), args.program]
     # Its own mount namespace, for the cluster's hosts file; the host's network and pids.
     script = 'mount --bind "$1" /etc/hosts && shift && exec "$@"'
@@ -153,6 +156,21 @@ def check_views(matrix, profile, ranks):
     return failures
 
 
+def check_launcher_points_to_slurm(cluster, args, job_id):
+    """`job --launcher` at an mpiexec whose proxies srun started: exit 1, naming --slurm."""
+    mpiexec = [p for p in cluster.processes_on_nodes()
+               if processes.cmdline(p)[:1] == ["mpiexec.mpich"]]
+    if len(mpiexec) != 1:
+        return [f"found {len(mpiexec)} mpiexec processes on the nodes"]
+    r = cluster.run([args.mpidbg, "job", "--launcher", str(mpiexec[0])], check=False,
+                    timeout=READ_SECONDS)
+    want = f"through slurm, not a remote shell: read the job with --slurm {job_id}"
+    if r.returncode != 1 or want not in r.stderr:
+        return [f"job --launcher at mpiexec in salloc exited {r.returncode}, not 1 naming "
+                f"--slurm {job_id}:\n{r.stderr}"]
+    return []
+
+
 def check_hydra_ssh(doc, err, args):
     """Every rank read on its node, none here, and stderr saying how they were found."""
     failures = []
@@ -185,11 +203,14 @@ def run(args):
                 pid = str(launcher.pid)
                 doc, _ = read(c, args.mpidbg, "job", "--launcher", pid,
                               "--remote-shell", f"{node_exec} {{host}}")
-                matrix, _ = read(c, args.mpidbg, "matrix", "--launcher", pid,
-                                 "--remote-shell", f"{node_pdsh} -w {{hosts}}")
-                profile, _ = read(c, args.mpidbg, "profile", "--launcher", pid,
-                                  "--remote-shell", f"{node_exec} {{host}}")
-                failures += check_views(matrix, profile, args.ranks)
+                if args.without_runtime:
+                    failures += verdict.stacks_view_failures(doc, args.ranks, "MPI_Ssend")
+                else:
+                    matrix, _ = read(c, args.mpidbg, "matrix", "--launcher", pid,
+                                     "--remote-shell", f"{node_pdsh} -w {{hosts}}")
+                    profile, _ = read(c, args.mpidbg, "profile", "--launcher", pid,
+                                      "--remote-shell", f"{node_exec} {{host}}")
+                    failures += check_views(matrix, profile, args.ranks)
             elif args.launch == "hydra-ssh":
                 shell = ["--remote-shell", f"{node_ssh} {{host}}"]
                 pid = str(launcher.pid)
@@ -205,6 +226,7 @@ def run(args):
                     failures += check_views(matrix, profile, args.ranks)
             else:
                 job_id = c.run(["squeue", "-h", "-o", "%i"]).stdout.split()[0]
+                failures += check_launcher_points_to_slurm(c, args, job_id)
                 doc, _ = read(c, args.mpidbg, "job", "--slurm", job_id)
             if not args.without_runtime:
                 got = verdict.of(doc)
@@ -236,7 +258,8 @@ def main():
     p.add_argument("--ranks", type=int, default=8)
     p.add_argument("--nodes", type=int, default=4)
     p.add_argument("--without-runtime", action="store_true",
-                   help="hydra-ssh: the ranks without the runtime, read from their stacks")
+                   help="mpirun, hydra-ssh: the ranks without the runtime, read from their "
+                        "stacks")
     args = p.parse_args()
     reason = job_test.skip_reason()
     if not reason and args.launch == "hydra-ssh":

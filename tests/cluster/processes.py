@@ -82,6 +82,15 @@ def environ(pid):
     return out
 
 
+def cmdline(pid):
+    """A process's arguments ([] when unreadable)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return [w.decode(errors="replace") for w in f.read().split(b"\0")[:-1]]
+    except OSError:
+        return []
+
+
 def exe(pid):
     try:
         return os.readlink(f"/proc/{pid}/exe")

@@ -50,6 +50,19 @@ TEST(HydraBootstrap, SshsArgumentsNameTheHostAndTheJob) {
   EXPECT_EQ(rsh->proxy.proxy_id, 4);
 }
 
+// Inside a Slurm allocation mpiexec starts its proxies with srun, whose last word
+// before the proxy is no host.
+TEST(HydraBootstrap, ProxiesStartedThroughSlurmNameNoHost) {
+  std::vector<std::string> words = ProxyWords("/usr/bin/hydra_pmi_proxy", "0", "-1");
+  words[6] = "slurm";  // --launcher slurm
+  auto b = ParseHydraBootstrap(Cat({"/usr/bin/srun", "-N", "2", "-n", "2", "--input", "none"}, words));
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->host, "");
+  EXPECT_EQ(b->proxy.launcher, "slurm");
+  EXPECT_FALSE(b->proxy.remote_shell());
+  EXPECT_EQ(b->proxy.job_id(), "login1:40123/0");
+}
+
 TEST(HydraBootstrap, AnythingElseIsNone) {
   // The proxy itself, run on this host.
   EXPECT_FALSE(ParseHydraBootstrap(ProxyWords("/usr/bin/hydra_pmi_proxy", "0", "0")).has_value());
@@ -121,6 +134,39 @@ TEST_F(FakeHydra, ProxiesOnOtherHostsInProxyOrderBesideTheRankHere) {
   auto local = LauncherLocalRankPids(launcher_);
   ASSERT_TRUE(local.ok()) << local.status().message();
   EXPECT_EQ(*local, std::vector<int64_t>{job->ranks[0].pid});
+}
+
+// mpiexec inside `salloc`: its proxies run under srun, so --launcher points to --slurm.
+TEST(HydraProxies, ProxiesUnderSlurmPointToTheAllocation) {
+  const pid_t launcher = fork();
+  ASSERT_GE(launcher, 0);
+  if (launcher == 0) {
+    setpgid(0, 0);
+    const char* script =
+        "SLURM_JOB_ID=4242 bash -c 'bash -c \"sleep 60; true\" srun -N 2 --input none "
+        "/usr/bin/hydra_pmi_proxy --control-port node1:39243 --rmk slurm --launcher slurm "
+        "--pgid 0 --proxy-id -1 & wait'";
+    execl("/bin/bash", "bash", "-c", script, static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  Result<HydraRemoteProxies> proxies = Status::Unreadable("not read");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  do {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    proxies = FindHydraRemoteProxies(launcher);
+  } while (proxies.status().message().find("through") == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline);
+  auto local = LauncherLocalRankPids(launcher);
+  kill(-launcher, SIGKILL);
+  waitpid(launcher, nullptr, 0);
+  ASSERT_FALSE(proxies.ok());
+  EXPECT_EQ(proxies.status().kind(), ErrorKind::kNoSupport);
+  EXPECT_NE(proxies.status().message().find("starts its Hydra proxies through slurm, not a "
+                                            "remote shell: read the job with --slurm 4242"),
+            std::string::npos) << proxies.status().message();
+  ASSERT_FALSE(local.ok());
+  EXPECT_NE(local.status().message().find("--slurm 4242"), std::string::npos)
+      << local.status().message();
 }
 
 TEST(HydraProxies, ALauncherWithoutProxiesElsewhereHasNone) {
