@@ -231,8 +231,11 @@ int CollectCommand(const std::vector<std::string>& args) {
   }
   progress.Finish();
   const std::size_t read = snapshots ? ranks.size() : sections.ranks().size();
-  if (!options->job.empty() && read == 0) {
+  if (!options->job.empty() && read == 0 && failures.empty()) {
     std::fprintf(stderr, "mpidbg: no process of job %s on this node\n", options->job.c_str());
+  } else if (!options->job.empty() && read == 0) {
+    std::fprintf(stderr, "mpidbg: no rank of job %s on this node could be read (%zu tried)\n",
+                 options->job.c_str(), failures.size());
   }
 
   host::NodeRecordWriter writer(out);

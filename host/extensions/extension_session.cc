@@ -28,15 +28,20 @@ host::Status WithExtensionTarget(const host::TargetSpec& spec,
   host::OpenedTarget& target = *opened.value();
   auto choice = host::ChoosePlugin(target.symbols(), target.memory(), spec.plugin, target.pid());
   if (!choice.ok()) {
-    const bool refused = choice.status().kind() == host::ErrorKind::kNoSupport;
-    if (refused && spec.plugin.empty() && host::MpiLibraryModule(target).empty()) {
-      return host::NotMpiProcess(target);
+    if (choice.status().kind() != host::ErrorKind::kNoSupport || !spec.plugin.empty()) {
+      return choice.status();
     }
-    return choice.status();
+    // No DLL at all: no MPI process, or one whose MPI keeps no data of this kind.
+    const std::string library = host::MpiLibraryModule(target);
+    if (library.empty()) return host::NotMpiProcess(target);
+    return host::Status::NoSupport("the process does not run the mpidbg runtime (it loads " +
+                                   library +
+                                   " without MPI debugging support): run the job under "
+                                   "`mpidbg run --monitor` or `--profile`");
   }
   if (!choice->ours && spec.plugin.empty()) {
     return host::Status::NoSupport(
-        host::TargetDescription(spec) + " does not run the mpidbg runtime (its MPI library names " +
+        "the process does not run the mpidbg runtime (its MPI library names " +
         choice->path + "): run the job under `mpidbg run --monitor` or `--profile`");
   }
   auto dll = host::MqDll::Load(choice->path);

@@ -27,7 +27,8 @@ struct ExtensionTarget {
 // MPI library names (not mpidbg's plugin) is refused before any of its code runs: only
 // mpidbg's runtime keeps monitoring and sampling data. A DLL named with --plugin is
 // loaded as asked. A target that loads no MPI library at all is refused as no MPI
-// process (Status::not_mpi). The target is let go (a live process resumed) afterwards.
+// process (Status::not_mpi); one whose MPI library has no debugging support at all, as
+// one without the runtime. The target is let go (a live process resumed) afterwards.
 host::Status WithExtensionTarget(const host::TargetSpec& spec,
                            const std::function<host::Status(ExtensionTarget&)>& read);
 
@@ -60,6 +61,7 @@ template <typename T, typename Read, typename Keep>
 host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::string* source,
                             Read read, Keep keep) {
   std::vector<host::Status> failures;
+  std::vector<host::Status> not_mpi;  // said only when no MPI process failed
   size_t kept = 0;
   host::ProgressLine progress(host::ReadingWhat(targets), targets.size());
   for (size_t i = 0; i < targets.size(); ++i) {
@@ -75,10 +77,11 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
       progress.Clear();
       if (st.not_mpi()) {
         std::fprintf(stderr, "mpidbg: %s; left out\n", st.message().c_str());
-      } else {
-        std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(),
-                     st.message().c_str());
+        not_mpi.push_back(st);
+        continue;
       }
+      std::fprintf(stderr, "mpidbg: %s: %s\n", host::TargetDescription(spec).c_str(),
+                   st.message().c_str());
       failures.push_back(st);
       continue;
     }
@@ -86,7 +89,8 @@ host::Status ReadEachTarget(const std::vector<host::TargetSpec>& targets, std::s
     ++kept;
   }
   progress.Finish();
-  return kept == 0 ? NoRankRead(failures) : host::Status::Ok();
+  if (kept != 0) return host::Status::Ok();
+  return NoRankRead(failures.empty() ? not_mpi : failures);
 }
 
 }  // namespace mpidbg::extensions

@@ -128,6 +128,22 @@ TEST_P(ReducedView, CycleLiveIsHungAndFromCoresAllBlocked) {
   EXPECT_EQ(gone.err.find(gone_said, at + 1), std::string::npos)
       << "said once, not again by the second read:\n" << gone.err;
 
+  // Counters and samples are the runtime's: matrix and profile say the ranks have none,
+  // and why, not that they are no MPI processes or lack some symbol.
+  for (const char* command : {"matrix", "profile"}) {
+    MpidbgResult none = Mpidbg({command, "--pids", job.PidList()});
+    EXPECT_EQ(none.exit_code, 1) << command << ": " << none.err;
+    // MPICH: no DLL at all ("it loads libmpich..."); Open MPI names its own DLL.
+    EXPECT_NE(none.err.find("no rank of the job could be read: the process does not run the "
+                            "mpidbg runtime ("),
+              std::string::npos) << command << ": " << none.err;
+    if (GetParam() == "mpich") {
+      EXPECT_NE(none.err.find("(it loads libmpich"), std::string::npos) << none.err;
+    }
+    EXPECT_NE(none.err.find("run the job under `mpidbg run --monitor` or `--profile`"),
+              std::string::npos) << none.err;
+  }
+
   // One rank alone: `snapshot --json` says the view and the rank's source.
   MpidbgResult one = Mpidbg({"snapshot", "--pid", std::to_string(job.pids()[0]), "--json"});
   EXPECT_EQ(one.exit_code, 0) << one.err;
