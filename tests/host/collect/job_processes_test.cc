@@ -4,14 +4,8 @@
 // mpiexec gives it; a shell) with a rank below it beside one of another Hydra job.
 #include "host/collect/job_processes.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -19,6 +13,7 @@
 #include "host/target/process_tree.h"
 #include "host/target/rank_environment.h"
 #include "host/target/target_live.h"
+#include "tests/host/fixtures/script_group.h"
 
 namespace mpidbg::host {
 namespace {
@@ -36,45 +31,30 @@ int64_t DescendantWith(pid_t root, const std::string& entry) {
   return -1;
 }
 
+// Slurm: two tasks of allocation 424242 step 0, one of allocation 999. Hydra: a proxy
+// of job ctl:4000/0 with rank 0 below it, and one of ctl:4001/0.
+constexpr const char* kLaunchedJobs =
+    "SLURM_JOB_ID=424242 SLURM_STEP_ID=0 SLURM_PROCID=0 MARK=slurm0 sleep 60 & "
+    "SLURM_JOB_ID=424242 SLURM_STEP_ID=0 SLURM_PROCID=1 MARK=slurm1 sleep 60 & "
+    "SLURM_JOB_ID=999 SLURM_STEP_ID=0 SLURM_PROCID=0 MARK=other sleep 60 & "
+    "for port in 4000 4001; do "
+    "  (exec -a /usr/bin/hydra_pmi_proxy bash -c "
+    "   'PMI_RANK=0 PMI_SIZE=1 MARK=hydra$1 sleep 60; true' proxy ctl:$port "
+    "   --control-port ctl:$port --rmk user --pgid 0 --proxy-id 0) & "
+    "done; wait";
+
 class FakeLaunchedJobs : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fork();
-    ASSERT_GE(root_, 0);
-    if (root_ == 0) {
-      setpgid(0, 0);
-      const char* script =
-          // Slurm: two tasks of allocation 424242 step 0, one of allocation 999.
-          "SLURM_JOB_ID=424242 SLURM_STEP_ID=0 SLURM_PROCID=0 MARK=slurm0 sleep 60 & "
-          "SLURM_JOB_ID=424242 SLURM_STEP_ID=0 SLURM_PROCID=1 MARK=slurm1 sleep 60 & "
-          "SLURM_JOB_ID=999 SLURM_STEP_ID=0 SLURM_PROCID=0 MARK=other sleep 60 & "
-          // Hydra: a proxy of job ctl:4000/0 with rank 0 below it, one of ctl:4001/0.
-          "for port in 4000 4001; do "
-          "  (exec -a /usr/bin/hydra_pmi_proxy bash -c "
-          "   'PMI_RANK=0 PMI_SIZE=1 MARK=hydra$1 sleep 60; true' proxy ctl:$port "
-          "   --control-port ctl:$port --rmk user --pgid 0 --proxy-id 0) & "
-          "done; wait";
-      execl("/bin/bash", "bash", "-c", script, static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    ASSERT_GT(group_.pid(), 0);
     for (const char* mark : {"MARK=slurm0", "MARK=slurm1", "MARK=other", "MARK=hydractl:4000",
                              "MARK=hydractl:4001"}) {
       int64_t pid = -1;
-      while ((pid = DescendantWith(root_, mark)) < 0 &&
-             std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
+      ScriptGroup::WaitUntil([&] { return (pid = DescendantWith(group_.pid(), mark)) > 0; });
       pids_.push_back(pid);
     }
   }
-  void TearDown() override {
-    if (root_ > 0) {
-      kill(-root_, SIGKILL);
-      waitpid(root_, nullptr, 0);
-    }
-  }
-  pid_t root_ = -1;
+  ScriptGroup group_{kLaunchedJobs};
   std::vector<int64_t> pids_;  // slurm0, slurm1, other, hydra 4000, hydra 4001
 };
 

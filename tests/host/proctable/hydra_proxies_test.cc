@@ -7,14 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <string>
-#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "host/proctable/launcher_descendants.h"
 #include "host/proctable/launcher_ranks.h"
+#include "tests/host/fixtures/script_group.h"
 
 namespace mpidbg::host {
 namespace {
@@ -83,41 +82,28 @@ TEST(HydraBootstrap, AnythingElseIsNone) {
 // A shell standing in for mpiexec: a proxy shell here with rank 0 below it, and two
 // "remote shells" (a shell sleeping, its arguments those of ssh starting a proxy) for
 // node3 (proxy 2) and node2 (proxy 1).
+std::string FakeHydraScript() {
+  std::string remote;
+  for (const auto& [host, id] : {std::pair{"node3", "2"}, std::pair{"node2", "1"}}) {
+    remote += "bash -c 'sleep 60; true' -x " + std::string(host) +
+              " '\"/usr/bin/hydra_pmi_proxy\"' --control-port login1:40123 --pgid 0 "
+              "--proxy-id " + id + " & ";
+  }
+  return remote + "sh -c 'PMI_RANK=0 PMI_SIZE=3 sleep 60 & wait' & wait; true";
+}
+
 class FakeHydra : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string remote;
-    for (const auto& [host, id] : {std::pair{"node3", "2"}, std::pair{"node2", "1"}}) {
-      remote += "bash -c 'sleep 60; true' -x " + std::string(host) +
-                " '\"/usr/bin/hydra_pmi_proxy\"' --control-port login1:40123 --pgid 0 "
-                "--proxy-id " + id + " & ";
-    }
-    launcher_ = fork();
-    ASSERT_GE(launcher_, 0);
-    if (launcher_ == 0) {
-      setpgid(0, 0);
-      const std::string script =
-          remote + "sh -c 'PMI_RANK=0 PMI_SIZE=3 sleep 60 & wait' & wait; true";
-      execl("/bin/sh", "sh", "-c", script.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
+    ASSERT_GT(group_.pid(), 0);
     // Until the shells have become what they run (or 10 s, and the test fails).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    auto whole = [this] {
+    ScriptGroup::WaitUntil([this] {
       auto p = FindHydraRemoteProxies(launcher_);
       return p.ok() && p->hosts.size() == 2 && DescendantRanks(launcher_).ok();
-    };
-    while (!whole() && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    });
   }
-  void TearDown() override {
-    if (launcher_ > 0) {
-      kill(-launcher_, SIGKILL);
-      waitpid(launcher_, nullptr, 0);
-    }
-  }
-  pid_t launcher_ = -1;
+  ScriptGroup group_{FakeHydraScript()};
+  const pid_t launcher_ = group_.pid();
 };
 
 TEST_F(FakeHydra, ProxiesOnOtherHostsInProxyOrderBesideTheRankHere) {
@@ -138,27 +124,20 @@ TEST_F(FakeHydra, ProxiesOnOtherHostsInProxyOrderBesideTheRankHere) {
 
 // mpiexec inside `salloc`: its proxies run under srun, so --launcher points to --slurm.
 TEST(HydraProxies, ProxiesUnderSlurmPointToTheAllocation) {
-  const pid_t launcher = fork();
-  ASSERT_GE(launcher, 0);
-  if (launcher == 0) {
-    setpgid(0, 0);
-    const char* script =
+  Result<HydraRemoteProxies> proxies = Status::Unreadable("not read");
+  Result<std::vector<int64_t>> local = Status::Unreadable("not read");
+  {
+    ScriptGroup launcher(
         "SLURM_JOB_ID=4242 bash -c 'bash -c \"sleep 60; true\" srun -N 2 --input none "
         "/usr/bin/hydra_pmi_proxy --control-port node1:39243 --rmk slurm --launcher slurm "
-        "--pgid 0 --proxy-id -1 & wait'";
-    execl("/bin/bash", "bash", "-c", script, static_cast<char*>(nullptr));
-    _exit(127);
+        "--pgid 0 --proxy-id -1 & wait'");
+    ASSERT_GT(launcher.pid(), 0);
+    ScriptGroup::WaitUntil([&] {
+      proxies = FindHydraRemoteProxies(launcher.pid());
+      return proxies.status().message().find("through") != std::string::npos;
+    });
+    local = LauncherLocalRankPids(launcher.pid());
   }
-  Result<HydraRemoteProxies> proxies = Status::Unreadable("not read");
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  do {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    proxies = FindHydraRemoteProxies(launcher);
-  } while (proxies.status().message().find("through") == std::string::npos &&
-           std::chrono::steady_clock::now() < deadline);
-  auto local = LauncherLocalRankPids(launcher);
-  kill(-launcher, SIGKILL);
-  waitpid(launcher, nullptr, 0);
   ASSERT_FALSE(proxies.ok());
   EXPECT_EQ(proxies.status().kind(), ErrorKind::kNoSupport);
   EXPECT_NE(proxies.status().message().find("starts its Hydra proxies through slurm, not a "

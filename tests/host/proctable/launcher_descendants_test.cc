@@ -7,13 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <string>
-#include <thread>
 
 #include <gtest/gtest.h>
 
 #include "host/proctable/launcher_ranks.h"
+#include "tests/host/fixtures/script_group.h"
 
 namespace mpidbg::host {
 namespace {
@@ -42,32 +41,16 @@ TEST(LauncherDescendants, ThisProcessIsAmongItsParentsTable) {
 class FakeLauncher : public ::testing::Test {
  protected:
   void SetUp() override {
-    launcher_ = fork();
-    ASSERT_GE(launcher_, 0);
-    if (launcher_ == 0) {
-      setpgid(0, 0);
-      execl("/bin/sh", "sh", "-c",
-            "sh -c 'PMI_RANK=1 PMI_SIZE=2 sleep 60 & "
-            "PMI_RANK=0 PMI_SIZE=2 sh -c \"sleep 60; true\" & "
-            "SLURM_PROCID=5 sleep 60 & wait'; true",
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
+    ASSERT_GT(group_.pid(), 0);
     // Until the whole tree is there: the proxy, rank 1's sleep, rank 0's shell and the
     // sleep below it, the stray sleep.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (DescendantsOf(launcher_, ProcessParents()).size() < 5 &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    ScriptGroup::WaitUntil([this] { return DescendantsOf(launcher_, ProcessParents()).size() >= 5; });
   }
-  void TearDown() override {
-    if (launcher_ > 0) {
-      kill(-launcher_, SIGKILL);
-      waitpid(launcher_, nullptr, 0);
-    }
-  }
-  pid_t launcher_ = -1;
+  ScriptGroup group_{
+      "sh -c 'PMI_RANK=1 PMI_SIZE=2 sleep 60 & "
+      "PMI_RANK=0 PMI_SIZE=2 sh -c \"sleep 60; true\" & "
+      "SLURM_PROCID=5 sleep 60 & wait'; true"};
+  const pid_t launcher_ = group_.pid();
 };
 
 TEST_F(FakeLauncher, RanksInRankOrderAndNoRanksChildren) {
