@@ -13,10 +13,10 @@
 #include "host/cli/commands.h"
 #include "host/cli/options.h"
 #include "host/cli/target_list_options.h"
+#include "host/collect/job_processes.h"
 #include "host/collect/node_record_schema.h"
 #include "host/collect/node_record_writer.h"
 #include "host/collect/node_sections.h"
-#include "host/collect/job_processes.h"
 #include "host/collect/runtime_processes.h"
 #include "host/fanout/node_frames.h"
 #include "host/snapshot/snapshot_reader.h"
@@ -192,9 +192,10 @@ int CollectCommand(const std::vector<std::string>& args) {
     }
     const std::string source = spec.core.empty() ? "live" : "core";
     if (!options->job.empty()) {
-      // A candidate of --job belongs to the job only when its launch record says so. One
-      // that cannot be read has no job we know of (it may be another job's rank, held
-      // by another debugger): the trailer lists it apart, never as a rank.
+      // A candidate of --job belongs to the job when its launch record says so, or its
+      // launcher made it a rank of the job (job_processes.h). One that cannot be read has
+      // no job we know of (it may be another job's rank, held by another debugger): the
+      // trailer lists it apart, never as a rank.
       const bool launched = options->launched.count(spec.pid) != 0;
       // A shell or proxy its launcher started for the job (its variables are the rank's):
       // no rank, and nothing to say.

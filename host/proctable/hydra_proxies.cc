@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <set>
 
 #include "host/target/process_tree.h"
@@ -11,6 +10,7 @@
 #include "host/target/target_live.h"
 
 namespace mpidbg::host {
+
 std::optional<HydraBootstrap> ParseHydraBootstrap(const std::vector<std::string>& argv) {
   for (std::size_t i = 1; i < argv.size(); ++i) {
     if (!IsHydraProxyPath(argv[i])) continue;

@@ -35,8 +35,7 @@ Result<LauncherJob> ReadLauncherRanks(int64_t launcher_pid) {
                          "process ids with --pids");
   }
   if (below.ok()) job.ranks = std::move(below.value());
-  std::string elsewhere = " (ranks on other hosts are not found this way: " +
-                          proxies.status().message() + ")";
+  std::string elsewhere = " (" + proxies.status().message() + ")";
   if (proxies.ok()) {
     job.remote_job_id = proxies->job_id;
     job.remote_hosts = proxies->hosts;
