@@ -116,7 +116,9 @@ std::vector<NodeRecordSummary> CollectFromReaders(const FanoutPlan& plan, double
         StretchTimer::Scope scope(merging);
         merge.Feed(line);
       },
-      [&] { progress.Show(merge.ranks_read(), merge.ranks_announced()); },
+      [&] {
+        if (!clock.quiet()) progress.Show(merge.ranks_read(), merge.ranks_announced());
+      },
       [&](std::size_t i, const ReaderOutcome& o) {
         std::string why = o.why.empty() ? "its reader ended before its record did" : o.why;
         std::set<std::string> hosts(plan.reads[i].hosts.begin(), plan.reads[i].hosts.end());
@@ -127,7 +129,7 @@ std::vector<NodeRecordSummary> CollectFromReaders(const FanoutPlan& plan, double
     clock.End(nodes_text);
     clock.Start("collection");
   }
-  progress.Done(merge.ranks_read(), merge.ranks_announced());
+  if (!clock.quiet()) progress.Done(merge.ranks_read(), merge.ranks_announced());
   std::vector<NodeRecordSummary> nodes = merge.Finish();
   int complete = 0;
   for (const NodeRecordSummary& n : nodes) complete += n.complete ? 1 : 0;
@@ -135,7 +137,7 @@ std::vector<NodeRecordSummary> CollectFromReaders(const FanoutPlan& plan, double
             " nodes complete, " + std::to_string(merge.ranks_read()) + " ranks");
   clock.Report("merge", merging.seconds(), "node records parsed as they arrived");
   for (const NodeRecordSummary& n : nodes) {
-    if (!n.complete) {
+    if (!n.complete && !clock.quiet()) {
       std::fprintf(stderr, "mpidbg: node %s: %s\n", n.hostname.c_str(), n.status.message().c_str());
     }
   }

@@ -57,7 +57,8 @@ Result<FanoutPlan> PlanFanout(const FanoutRequest& request, PhaseClock& clock);
 // Runs the plan's readers until every host's record has come or `timeout_seconds`
 // passed, each record read through `sinks` as its lines arrive; ends the fan-out phase
 // at the first frame and reports the collection and merge phases. One summary per
-// node: complete, or why not (also named on stderr).
+// node: complete, or why not (also named on stderr, and progress shown, unless `clock`
+// is quiet).
 std::vector<NodeRecordSummary> CollectFromReaders(const FanoutPlan& plan, double timeout_seconds,
                                                   PhaseClock& clock, const NodeRecordSinks& sinks);
 
