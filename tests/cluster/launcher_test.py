@@ -14,7 +14,8 @@ by srun, read by mpidbg as a user would:
                   (Hydra starts its proxies with srun); `mpidbg job --slurm JOBID` finds
                   the ranks by the allocation in their environment, though their launch
                   record names Hydra's job; `job --launcher` at that mpiexec says so
-                  (exit 1, naming --slurm JOBID).
+                  (exit 1, naming --slurm JOBID). With --without-runtime the ranks are
+                  found by the allocation alone and read from their stacks (hung).
 --launch hydra-ssh  MPICH's mpiexec on the host (a login node), its proxies started on
                   the nodes through OpenSSH (ssh_nodes.py: an sshd per node), so the ranks
                   hang below the nodes' sshd, out of the launcher's sight; `mpidbg job
@@ -97,10 +98,11 @@ def start_mpirun(cluster, args, node_exec):
 def start_hydra(cluster, args, node_exec):
     """`salloc ... mpiexec.mpich` on the first node, as a user logged in there runs it."""
     n = cluster.names
+    preload = [] if args.without_runtime else ["-genv", "LD_PRELOAD", args.runtime]
     inner = " ".join([
         "salloc", f"-N{args.nodes}", f"-n{args.ranks}", "--time=5", "mpiexec.mpich",
         "-genv", "UCX_TLS", "tcp,self", "-genv", "UCX_NET_DEVICES", cluster.node_interface(),
-        "-genv", "LD_PRELOAD", args.runtime, "-n", str(args.ranks), args.program])
+        *preload, "-n", str(args.ranks), args.program])
     return cluster.popen([node_exec, n.node(1), inner], log="launcher.out")
 
 
@@ -228,6 +230,8 @@ def run(args):
                 job_id = c.run(["squeue", "-h", "-o", "%i"]).stdout.split()[0]
                 failures += check_launcher_points_to_slurm(c, args, job_id)
                 doc, _ = read(c, args.mpidbg, "job", "--slurm", job_id)
+                if args.without_runtime:
+                    failures += verdict.stacks_view_failures(doc, args.ranks, "MPI_Ssend")
             if not args.without_runtime:
                 got = verdict.of(doc)
                 print("verdict:", got, flush=True)
@@ -258,8 +262,7 @@ def main():
     p.add_argument("--ranks", type=int, default=8)
     p.add_argument("--nodes", type=int, default=4)
     p.add_argument("--without-runtime", action="store_true",
-                   help="mpirun, hydra-ssh: the ranks without the runtime, read from their "
-                        "stacks")
+                   help="the ranks without the runtime, read from their stacks")
     args = p.parse_args()
     reason = job_test.skip_reason()
     if not reason and args.launch == "hydra-ssh":
