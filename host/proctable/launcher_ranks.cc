@@ -2,10 +2,16 @@
 #include "host/proctable/launcher_ranks.h"
 
 #include <cstdio>
+#include <map>
+#include <set>
 #include <string>
 
 #include "host/proctable/hydra_proxies.h"
 #include "host/proctable/launcher_descendants.h"
+#include "host/target/hydra_arguments.h"
+#include "host/target/process_tree.h"
+#include "host/target/rank_environment.h"
+#include "host/target/target_live.h"
 
 namespace mpidbg::host {
 namespace {
@@ -14,6 +20,38 @@ std::string Joined(const std::vector<std::string>& words) {
   std::string s;
   for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
   return s;
+}
+
+// Processes below a wrapper tried for a table (each costs its symbol tables).
+constexpr int kMaxLaunchersBelow = 8;
+
+// A wrapper named as the launcher (`timeout 600 mpirun ...`, a batch script's shell,
+// `mpidbg run`): the table of the nearest process below it that keeps one. Ranks and
+// what runs below them are passed over (a rank is no launcher, and its symbol tables are
+// the costly ones). kNoSupport when none does.
+Result<std::vector<LauncherProcess>> TableBelow(int64_t wrapper_pid) {
+  const std::map<int64_t, int64_t> parents = ProcessParents();
+  std::set<int64_t> ranks_and_below;
+  int tried = 0;
+  for (int64_t pid : DescendantsOf(wrapper_pid, parents)) {
+    if (ranks_and_below.count(parents.at(pid)) != 0 ||
+        NamedByMpiLauncher(RankOfEnvironment(LiveEnvironment(pid)))) {
+      ranks_and_below.insert(pid);
+      continue;
+    }
+    // Hydra's proxies and the remote shells that start them keep no table.
+    const std::vector<std::string> argv = LiveCommandLine(pid);
+    if (ParseHydraProxyCommandLine(argv) || ParseHydraBootstrap(argv)) continue;
+    if (tried++ == kMaxLaunchersBelow) break;
+    auto table = ReadLauncherProctable(pid);
+    if (!table.ok()) continue;
+    std::fprintf(stderr, "mpidbg: process %lld keeps no MPIR process table; launcher %lld "
+                 "below it (%s) does: its ranks are read from there\n",
+                 static_cast<long long>(wrapper_pid), static_cast<long long>(pid),
+                 LiveExecutable(pid).c_str());
+    return table;
+  }
+  return Status::NoSupport("no process below it keeps one");
 }
 
 }  // namespace
@@ -26,6 +64,11 @@ Result<LauncherJob> ReadLauncherRanks(int64_t launcher_pid) {
     return job;
   }
   if (table.status().kind() != ErrorKind::kNoSupport) return table.status();
+  auto wrapped = TableBelow(launcher_pid);
+  if (wrapped.ok()) {
+    job.ranks = std::move(wrapped.value());
+    return job;
+  }
   auto below = DescendantRanks(launcher_pid);
   auto proxies = FindHydraRemoteProxies(launcher_pid);
   if (!below.ok() && !proxies.ok()) {

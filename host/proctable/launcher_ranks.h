@@ -22,8 +22,10 @@ struct LauncherJob {
   std::vector<std::string> remote_hosts;
 };
 
-// The launcher's table, or else its descendants on this host (launcher_descendants.h)
-// and its proxies elsewhere (hydra_proxies.h), with one line on stderr saying so.
+// The launcher's table; or the table of the nearest launcher below it (a wrapper named:
+// `timeout`, a batch script's shell, `mpidbg run`); or else its descendants on this host
+// (launcher_descendants.h) and its proxies elsewhere (hydra_proxies.h). One line on
+// stderr says which, but for the launcher's own table.
 // Neither a table, nor ranks below, nor proxies: kNoSupport, every reason in one sentence
 // that suggests --pids.
 Result<LauncherJob> ReadLauncherRanks(int64_t launcher_pid);

@@ -74,6 +74,19 @@ TEST(LauncherLive, OpenMpiLauncherTableGivesTheRanks) {
   }
   EXPECT_TRUE(r.json.at("deadlock").at("detected").get<bool>());
   EXPECT_EQ(r.json.at("deadlock").at("ranks").size(), 3u);
+
+  // A wrapper named instead (here what started mpiexec: `mpidbg run`, as `timeout` or a
+  // batch script's shell would be): the table of the launcher below it.
+  const pid_t wrapper = ParentOf(launcher);
+  ASSERT_GT(wrapper, 1);
+  MpidbgResult w = Mpidbg({"job", "--launcher", std::to_string(wrapper), "--json"});
+  ASSERT_EQ(w.exit_code, 0) << CommOf(wrapper) << ": " << w.err;
+  EXPECT_NE(w.err.find("keeps no MPIR process table; launcher " + std::to_string(launcher) +
+                       " below it"),
+            std::string::npos) << w.err;
+  ASSERT_TRUE(w.json.is_object()) << w.out;
+  EXPECT_EQ(w.json.at("ranks").size(), 3u);
+  EXPECT_EQ(w.json.at("deadlock").at("ranks").size(), 3u);
   job.Kill();
 }
 
