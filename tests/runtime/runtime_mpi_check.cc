@@ -711,6 +711,10 @@ int main(int argc, char** argv) {
   MPI_Comm_free(&dup);
 
   MPI_Finalize();
+  // The keeper is joined in MPI_Finalize. pthread_join returns once the kernel has
+  // cleared the thread's tid, which it does before the task leaves /proc/self/task, so
+  // the entry may linger for a moment after the join: it must be gone within a second.
+  for (int i = 0; i < 100 && ThreadsNamed("mpidbg-clock") != 0; ++i) usleep(10000);
   CHECK_EQ(ThreadsNamed("mpidbg-clock"), 0);
   CHECK_EQ(g_root->process_state, MPIDBG_PROCESS_FINALIZED);
   g_failures += rtcheck::g_failures;  // the shared table walk's own checks
