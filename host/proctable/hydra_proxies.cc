@@ -25,9 +25,14 @@ std::optional<HydraBootstrap> ParseHydraBootstrap(const std::vector<std::string>
 }
 
 Result<HydraRemoteProxies> FindHydraRemoteProxies(int64_t launcher_pid) {
+  return FindHydraRemoteProxies(launcher_pid, ProcessParents());
+}
+
+Result<HydraRemoteProxies> FindHydraRemoteProxies(int64_t launcher_pid,
+                                                  const std::map<int64_t, int64_t>& parents) {
   std::vector<HydraBootstrap> found;
   std::string other_launcher;  // proxies started through a resource manager
-  for (int64_t pid : DescendantsOf(launcher_pid, ProcessParents())) {
+  for (int64_t pid : DescendantsOf(launcher_pid, parents)) {
     auto b = ParseHydraBootstrap(LiveCommandLine(pid));
     if (!b.has_value()) continue;
     if (b->host.empty()) {

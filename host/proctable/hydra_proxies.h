@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct HydraRemoteProxies {
 // its proxies were started through a resource manager instead (for Slurm, with the
 // --slurm JOBID that reads them); the first job's proxies only if the launcher started
 // several jobs (MPI_Comm_spawn: pgid 1, 2, ...), with the others named on stderr.
+// `parents`: as for DescendantRanks.
+Result<HydraRemoteProxies> FindHydraRemoteProxies(int64_t launcher_pid,
+                                                  const std::map<int64_t, int64_t>& parents);
 Result<HydraRemoteProxies> FindHydraRemoteProxies(int64_t launcher_pid);
 
 }  // namespace mpidbg::host

@@ -12,7 +12,11 @@
 namespace mpidbg::host {
 
 Result<std::vector<LauncherProcess>> DescendantRanks(int64_t launcher_pid) {
-  const std::map<int64_t, int64_t> parents = ProcessParents();
+  return DescendantRanks(launcher_pid, ProcessParents());
+}
+
+Result<std::vector<LauncherProcess>> DescendantRanks(int64_t launcher_pid,
+                                                     const std::map<int64_t, int64_t>& parents) {
   if (parents.count(launcher_pid) == 0) {
     return Status::Unreadable("no process " + std::to_string(launcher_pid));
   }

@@ -21,7 +21,11 @@ namespace mpidbg::host {
 // gives (target/rank_environment.h: NamedByMpiLauncher), in rank order, each the first
 // of its line of descent to name one (a rank's own children inherit its variables).
 // Entries have an empty host name (this host) and the executable of /proc/PID/exe.
-// kNoSupport when no such descendant exists (or the launcher is gone).
+// kNoSupport when no such descendant exists (or the launcher is gone). `parents` is
+// this host's parent table (ProcessParents), read once by a caller that walks it more
+// than once.
+Result<std::vector<LauncherProcess>> DescendantRanks(int64_t launcher_pid,
+                                                     const std::map<int64_t, int64_t>& parents);
 Result<std::vector<LauncherProcess>> DescendantRanks(int64_t launcher_pid);
 
 }  // namespace mpidbg::host

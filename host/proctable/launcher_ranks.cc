@@ -29,8 +29,8 @@ constexpr int kMaxLaunchersBelow = 8;
 // `mpidbg run`): the table of the nearest process below it that keeps one. Ranks and
 // what runs below them are passed over (a rank is no launcher, and its symbol tables are
 // the costly ones). kNoSupport when none does.
-Result<std::vector<LauncherProcess>> TableBelow(int64_t wrapper_pid) {
-  const std::map<int64_t, int64_t> parents = ProcessParents();
+Result<std::vector<LauncherProcess>> TableBelow(int64_t wrapper_pid,
+                                                const std::map<int64_t, int64_t>& parents) {
   std::set<int64_t> ranks_and_below;
   int tried = 0;
   for (int64_t pid : DescendantsOf(wrapper_pid, parents)) {
@@ -64,13 +64,15 @@ Result<LauncherJob> ReadLauncherRanks(int64_t launcher_pid) {
     return job;
   }
   if (table.status().kind() != ErrorKind::kNoSupport) return table.status();
-  auto wrapped = TableBelow(launcher_pid);
+  // One parent table for the three walks below the launcher.
+  const std::map<int64_t, int64_t> parents = ProcessParents();
+  auto wrapped = TableBelow(launcher_pid, parents);
   if (wrapped.ok()) {
     job.ranks = std::move(wrapped.value());
     return job;
   }
-  auto below = DescendantRanks(launcher_pid);
-  auto proxies = FindHydraRemoteProxies(launcher_pid);
+  auto below = DescendantRanks(launcher_pid, parents);
+  auto proxies = FindHydraRemoteProxies(launcher_pid, parents);
   if (!below.ok() && !proxies.ok()) {
     return Status::Error(table.status().kind(),
                          table.status().message() + "; no process below it on this host names "
